@@ -1,0 +1,43 @@
+import {
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_LENGTH,
+  FILENAME_MAX_LENGTH,
+  MAX_BODY_BYTES,
+  MIMETYPE_MAX_LENGTH,
+  SECRET_TTLS,
+  SECRET_TYPES,
+  VIEWS_RANGE,
+  WEBHOOK_URL_MAX_LENGTH,
+} from './limits';
+
+/** The error messages clients see, defined once so handlers and tests agree. */
+export const ERRORS = {
+  missingCredentials: 'missing credentials: send Authorization: Bearer <API key>',
+  invalidApiKey: 'invalid API key',
+  expiredApiKey: 'API key expired',
+  rateLimited: 'rate limit exceeded: 100 requests per minute per API key',
+  keyCreationLimited: 'too many API keys created from this address; try again later',
+  secretNotFound: 'secret not found',
+  routeNotFound: 'route not found',
+  methodNotAllowed: 'method not allowed',
+  payloadTooLarge: `request body exceeds ${MAX_BODY_BYTES} bytes (5 MiB)`,
+  contentType: 'Content-Type must be application/json',
+  invalidJson: 'request body must be valid JSON',
+  notAnObject: 'request body must be a JSON object',
+  bodyRequired: 'request body is required',
+  internal: 'internal server error',
+  storeUnavailable: 'data store unavailable',
+  unknownField: (field: string) => `unknown field: ${field}`,
+  data: 'data must be a non-empty string of standard base64',
+  ttl: `ttl must be one of ${Object.keys(SECRET_TTLS).join(', ')}`,
+  type: `type must be one of ${SECRET_TYPES.join(', ')}`,
+  views: `views must be an integer from ${VIEWS_RANGE.min} to ${VIEWS_RANGE.max}`,
+  filename: `filename must be a string of 1 to ${FILENAME_MAX_LENGTH} characters`,
+  mimetype: `mimetype must be of the form type/subtype, at most ${MIMETYPE_MAX_LENGTH} characters`,
+  fileFieldsNeedFileType: (field: string) => `${field} is only allowed with type "file"`,
+  webhookRequired: 'webhook is required: an HTTPS URL, or "" to remove it',
+  webhook: `webhook must be an absolute https:// URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without user info`,
+  webhookHostNotPublic: 'webhook host must be a public address (not loopback, private, link-local or reserved)',
+} as const;
+
+export const API_KEY_FORMAT_DESCRIPTION = `${API_KEY_PREFIX} followed by ${API_KEY_RANDOM_LENGTH} alphanumeric characters`;

@@ -1,0 +1,66 @@
+/** Every number the API promises, defined once for handlers, stack, local mode and tests. */
+
+export const API_BASE_PATH = '/api/v1';
+
+/** Request bodies above this get 413 (contract: 5 MiB). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export const API_KEY_PREFIX = 'svc_';
+export const API_KEY_RANDOM_LENGTH = 32;
+export const KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
+/**
+ * An expired key's item is kept this long after expiry so that its owner is told
+ * "API key expired" rather than "invalid API key"; DynamoDB TTL removes it afterwards.
+ */
+export const EXPIRED_KEY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+export const WEBHOOK_SECRET_RANDOM_LENGTH = 32;
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+export const RATE_LIMIT = {
+  requests: 100,
+  windowMs: 60_000,
+  /** Requests are counted in slots of this size; a request counts for 60 to 65 s. */
+  slotMs: 5_000,
+} as const;
+
+export const KEY_CREATION_LIMIT = {
+  defaultPerIpPerHour: 20,
+  windowMs: 60 * 60 * 1000,
+} as const;
+
+export const SECRET_TTLS = {
+  '1h': 60 * 60 * 1000,
+  '6h': 6 * 60 * 60 * 1000,
+  '12h': 12 * 60 * 60 * 1000,
+  '1d': 24 * 60 * 60 * 1000,
+  '7d': 7 * 24 * 60 * 60 * 1000,
+} as const;
+export type SecretTtl = keyof typeof SECRET_TTLS;
+
+export const SECRET_TYPES = ['text', 'file'] as const;
+export type SecretType = (typeof SECRET_TYPES)[number];
+
+export const SECRET_DEFAULTS = { ttl: '1d', views: 1, type: 'text' } as const satisfies {
+  ttl: SecretTtl;
+  views: number;
+  type: SecretType;
+};
+
+export const VIEWS_RANGE = { min: 1, max: 5 } as const;
+export const FILENAME_MAX_LENGTH = 255;
+export const MIMETYPE_MAX_LENGTH = 255;
+
+/** 16 random bytes, base64url: 128 bits in 22 URL-safe characters. */
+export const SECRET_ID_BYTES = 16;
+export const SECRET_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * DynamoDB items are capped at 400 KB. Data up to this size lives in the secret's head item
+ * (one write, one read); larger data is split into chunk items of this size.
+ */
+export const DATA_CHUNK_BYTES = 350_000;
+
+export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -1,0 +1,55 @@
+/**
+ * The route table: one Lambda per route. The stack creates a function and an API Gateway method
+ * from each row; local mode serves the same handler module at the same path.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What a route's function may do to the tables: the stack grants exactly these actions. */
+export interface TableAccess {
+  readonly keys?: readonly string[];
+  readonly secrets?: readonly string[];
+}
+
+export interface RouteDefinition {
+  /** Function name suffix and handler file name under lambdas/routes/. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Path below /api/v1, with API Gateway's {param} syntax. */
+  readonly path: string;
+  readonly access: TableAccess;
+}
+
+const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
+
+export const ROUTES: readonly RouteDefinition[] = [
+  { name: 'health', method: 'GET', path: '/health', access: { keys: ['dynamodb:GetItem'] } },
+  { name: 'keys-create', method: 'POST', path: '/keys', access: { keys: ['dynamodb:UpdateItem', 'dynamodb:PutItem'] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: AUTHENTICATE } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: AUTHENTICATE } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [...AUTHENTICATE, 'dynamodb:DeleteItem'] } },
+  {
+    name: 'secrets-create',
+    method: 'POST',
+    path: '/secrets',
+    access: { keys: AUTHENTICATE, secrets: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'] },
+  },
+  {
+    name: 'secrets-claim',
+    method: 'GET',
+    path: '/secrets/{id}',
+    access: {
+      keys: AUTHENTICATE,
+      secrets: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+    },
+  },
+  {
+    name: 'secrets-revoke',
+    method: 'DELETE',
+    path: '/secrets/{id}',
+    access: { keys: AUTHENTICATE, secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
+  },
+];
+
+/** Where each route's handler module lives, relative to the repository root. */
+export const routeEntry = (route: RouteDefinition): string => `lambdas/routes/${route.name}.ts`;

@@ -1,0 +1,68 @@
+/**
+ * The two DynamoDB tables, described once. The stack builds them from this, local mode and the
+ * integration tests create them from it (toCreateTableInput), and the stores name their
+ * attributes from it.
+ */
+
+export interface TableDefinition {
+  /** Logical id in the stack and default name in local mode. */
+  readonly id: string;
+  /** Environment variable through which functions learn the table's name. */
+  readonly envVar: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  /** Attribute holding the epoch-seconds expiry DynamoDB TTL acts on. */
+  readonly ttlAttribute: string;
+  readonly stream?: 'NEW_AND_OLD_IMAGES';
+}
+
+/** API keys (item per key, keyed by the key's SHA-256) and per-IP key-creation logs. */
+export const KEYS_TABLE = {
+  id: 'ApiKeys',
+  envVar: 'KEYS_TABLE_NAME',
+  partitionKey: 'pk',
+  ttlAttribute: 'ttl',
+} as const satisfies TableDefinition;
+
+/** Secrets: a head item per secret plus, for large data, chunk items under the same partition. */
+export const SECRETS_TABLE = {
+  id: 'Secrets',
+  envVar: 'SECRETS_TABLE_NAME',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'ttl',
+  stream: 'NEW_AND_OLD_IMAGES',
+} as const satisfies TableDefinition;
+
+export const TABLES: readonly TableDefinition[] = [KEYS_TABLE, SECRETS_TABLE];
+
+/** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
+export const SECRET_HEAD_SK = 'head';
+/** Sort key of the n-th chunk of a large secret's data. */
+export const secretChunkSk = (index: number): string => `chunk#${String(index).padStart(4, '0')}`;
+
+export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
+export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
+
+export interface CreateTableInputShape {
+  TableName: string;
+  BillingMode: 'PAY_PER_REQUEST';
+  AttributeDefinitions: { AttributeName: string; AttributeType: 'S' }[];
+  KeySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
+  StreamSpecification?: { StreamEnabled: true; StreamViewType: 'NEW_AND_OLD_IMAGES' };
+}
+
+/** The CreateTable request for a definition, as local mode and tests issue it. */
+export function toCreateTableInput(table: TableDefinition, tableName: string): CreateTableInputShape {
+  const keys = [
+    { AttributeName: table.partitionKey, KeyType: 'HASH' as const },
+    ...(table.sortKey ? [{ AttributeName: table.sortKey, KeyType: 'RANGE' as const }] : []),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: keys.map((k) => ({ AttributeName: k.AttributeName, AttributeType: 'S' as const })),
+    KeySchema: keys,
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
+  };
+}
