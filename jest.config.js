@@ -1,0 +1,23 @@
+// @middy/* ships ESM only; transpile it like our own sources so Jest's CommonJS loader can use it.
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testTimeout: 60_000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // One local-mode server on DynamoDB Local for the whole run, as `npm start` runs it.
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+    },
+  ],
+};
