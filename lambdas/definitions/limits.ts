@@ -64,3 +64,6 @@ export const DATA_CHUNK_BYTES = 350_000;
 
 export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Lambda timeout of every API function; local mode enforces the same. */
+export const API_FUNCTION_TIMEOUT_MS = 10_000;

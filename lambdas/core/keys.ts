@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { KEY_LIFETIME_MS } from '../definitions/limits';
+import { recordKeyCreationAttempt } from '../store/key-creation-log';
+import { putKey, type StoredKey } from '../store/key-store';
+import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-keys';
+
+export type KeyCreation =
+  | { outcome: 'created'; key: string; expires: number; webhookSecret: string }
+  | { outcome: 'limited'; retryAt: number };
+
+/** Issues a key unless the client's address has used up its key creations for the hour. */
+export async function createApiKey(request: {
+  sourceIp: string;
+  webhook: string | undefined;
+  perIpPerHour: number;
+  now: number;
+}): Promise<KeyCreation> {
+  const ipHash = createHash('sha256').update(request.sourceIp).digest('hex');
+  const window = await recordKeyCreationAttempt(ipHash, request.now, request.perIpPerHour);
+  if (window.count > request.perIpPerHour) return { outcome: 'limited', retryAt: window.resetAt };
+
+  const key = generateApiKey();
+  const stored: StoredKey = {
+    keyHash: hashApiKey(key),
+    created: request.now,
+    expires: request.now + KEY_LIFETIME_MS,
+    webhookSecret: generateWebhookSecret(),
+    ...(request.webhook ? { webhook: request.webhook } : {}),
+  };
+  await putKey(stored);
+  return { outcome: 'created', key, expires: stored.expires, webhookSecret: stored.webhookSecret };
+}

@@ -1,0 +1,41 @@
+import ipaddr from 'ipaddr.js';
+import { ERRORS } from '../definitions/errors';
+import { WEBHOOK_URL_MAX_LENGTH } from '../definitions/limits';
+
+/**
+ * Checks a webhook URL when a key's owner sets it. Hosts given as IP literals (in any notation
+ * the WHATWG URL parser normalises, e.g. 0x7f.1) and localhost names are judged here; names are
+ * resolved and checked again at every delivery.
+ */
+
+export type WebhookUrlVerdict = { ok: true; url: string } | { ok: false; error: string };
+
+const LOOPBACK_NAMES = /^(localhost|.+\.localhost)$/;
+
+function hostAddress(hostname: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return ipaddr.isValid(bare) ? ipaddr.process(bare) : undefined;
+}
+
+/** Public unicast only: not loopback, private, link-local, CGNAT, multicast, reserved, ULA... */
+export const isPublicAddress = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean => address.range() === 'unicast';
+
+export function checkWebhookUrl(candidate: string, allowLoopback: boolean): WebhookUrlVerdict {
+  const invalid = { ok: false, error: ERRORS.webhook } as const;
+  if (candidate.length > WEBHOOK_URL_MAX_LENGTH || !URL.canParse(candidate)) return invalid;
+  const url = new URL(candidate);
+  if (url.username !== '' || url.password !== '') return invalid;
+
+  const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
+  const address = hostAddress(hostname);
+  const loopback = LOOPBACK_NAMES.test(hostname) || address?.range() === 'loopback';
+
+  if (allowLoopback && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    return { ok: true, url: candidate };
+  }
+  if (url.protocol !== 'https:' || hostname === '') return invalid;
+  if (loopback || (address !== undefined && !isPublicAddress(address))) {
+    return { ok: false, error: ERRORS.webhookHostNotPublic };
+  }
+  return { ok: true, url: candidate };
+}

@@ -1,0 +1,202 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { ERRORS } from '../definitions/errors';
+import { MAX_BODY_BYTES } from '../definitions/limits';
+import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../core/api-keys';
+import { windowState } from '../core/sliding-window';
+import { authenticateAndCount, type StoredKey } from '../store/key-store';
+import { STANDARD_HEADERS, header } from './headers';
+import { HttpError } from './http-error';
+import { describeIssue } from './schemas';
+
+/**
+ * Builds a route's Lambda handler: authentication and rate counting, body checks and parsing,
+ * then the route's own function, all wrapped so that every outcome (errors included) leaves as
+ * JSON with the contract's headers. Routes only see validated input.
+ */
+
+export interface Caller {
+  keyHash: string;
+  hint: string;
+  stored: StoredKey;
+}
+
+export interface JsonResponse {
+  statusCode: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface RouteContext extends Context {
+  requestTime: number;
+  caller?: Caller;
+  rateLimitHeaders?: Record<string, string>;
+  body?: unknown;
+}
+
+type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
+
+export interface RouteInput<TBody> {
+  event: APIGatewayProxyEvent;
+  now: number;
+  body: TBody;
+}
+
+const APPLICATION_JSON = /^application\/json\s*(;.*)?$/i;
+
+function bodyBytes(event: APIGatewayProxyEvent): Buffer {
+  if (event.body === null || event.body === undefined) return Buffer.alloc(0);
+  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+/** Outermost layer: every response gets the standard headers and the request id; errors become JSON. */
+function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+  const decorate = (request: Request): void => {
+    const response = request.response;
+    if (!response) return;
+    response.headers = {
+      ...response.headers,
+      ...STANDARD_HEADERS,
+      ...request.context.rateLimitHeaders,
+      'x-request-id': request.event.requestContext?.requestId ?? randomUUID(),
+    };
+  };
+  return {
+    before: (request) => {
+      request.context.requestTime = Date.now();
+    },
+    after: decorate,
+    onError: (request) => {
+      const error = request.error;
+      if (error instanceof HttpError) {
+        request.response = {
+          statusCode: error.statusCode,
+          headers: error.headers,
+          body: JSON.stringify({ error: error.message }),
+        };
+      } else {
+        // Only the error's name and message: never the event, whose body may hold secret data.
+        console.error(JSON.stringify({ level: 'error', name: error?.name, message: error?.message }));
+        request.response = { statusCode: 500, body: JSON.stringify({ error: ERRORS.internal }) };
+      }
+      decorate(request);
+    },
+  };
+}
+
+function rejectOversizedBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+  return {
+    before: (request) => {
+      if (bodyBytes(request.event).length > MAX_BODY_BYTES) throw new HttpError(413, ERRORS.payloadTooLarge);
+    },
+  };
+}
+
+/** Bearer key → one conditional UpdateItem that authenticates and counts the request. */
+function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+  return {
+    before: async (request) => {
+      const authorization = header(request.event, 'authorization');
+      if (authorization === undefined) throw new HttpError(401, ERRORS.missingCredentials);
+      const key = bearerKeyFrom(authorization);
+      if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
+
+      const now = request.context.requestTime;
+      const keyHash = hashApiKey(key);
+      const result = await authenticateAndCount(keyHash, now);
+      if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
+      if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
+
+      const window = windowState(result.slots, now);
+      request.context.rateLimitHeaders = {
+        'x-ratelimit-limit': String(window.limit),
+        'x-ratelimit-remaining': String(window.remaining),
+        'x-ratelimit-reset': String(window.resetAt),
+      };
+      if (window.limited) {
+        throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.resetAt, now) });
+      }
+      request.context.caller = { keyHash, hint: apiKeyHint(key), stored: result.key };
+    },
+  };
+}
+
+export const retryAfterSeconds = (resetAt: number, now: number): string =>
+  String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+
+/** Content type, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
+function jsonBody<TBody>(
+  schema: z.ZodType<TBody>,
+  required: boolean,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+  const parser = httpJsonBodyParser();
+  return {
+    before: async (request) => {
+      const hasBody = bodyBytes(request.event).length > 0;
+      if (!hasBody && required) throw new HttpError(400, ERRORS.bodyRequired);
+      if (hasBody && !APPLICATION_JSON.test(header(request.event, 'content-type') ?? '')) {
+        throw new HttpError(400, ERRORS.contentType);
+      }
+      let parsed: unknown = {};
+      if (hasBody) {
+        // The content type was checked above, with the contract's stricter rule than the parser's.
+        const event = { ...request.event, headers: { 'content-type': 'application/json' } };
+        try {
+          await parser.before?.({ ...request, event });
+        } catch {
+          throw new HttpError(400, ERRORS.invalidJson);
+        }
+        parsed = event.body;
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new HttpError(400, ERRORS.notAnObject);
+      }
+      const result = schema.safeParse(parsed);
+      if (!result.success) throw new HttpError(400, describeIssue(result.error));
+      request.context.body = result.data;
+    },
+  };
+}
+
+interface RouteOptions<TBody> {
+  body?: { schema: z.ZodType<TBody>; required: boolean };
+}
+
+function buildRoute<TBody>(
+  authenticate: boolean,
+  options: RouteOptions<TBody>,
+  run: (input: RouteInput<TBody>, context: RouteContext) => Promise<JsonResponse>,
+) {
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>().use(envelope());
+  if (authenticate) handler.use(authentication());
+  handler.use(rejectOversizedBody());
+  if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
+  return handler.handler(async (event, context) => {
+    const response = await run({ event, now: context.requestTime, body: context.body as TBody }, context);
+    return {
+      statusCode: response.statusCode,
+      headers: response.headers ?? {},
+      body: JSON.stringify(response.body),
+    };
+  });
+}
+
+export function publicRoute<TBody = undefined>(
+  options: RouteOptions<TBody>,
+  run: (input: RouteInput<TBody>) => Promise<JsonResponse>,
+) {
+  return buildRoute(false, options, (input) => run(input));
+}
+
+export function authenticatedRoute<TBody = undefined>(
+  options: RouteOptions<TBody>,
+  run: (input: RouteInput<TBody> & { caller: Caller }) => Promise<JsonResponse>,
+) {
+  return buildRoute(true, options, (input, context) => {
+    if (!context.caller) throw new Error('authentication middleware did not run');
+    return run({ ...input, caller: context.caller });
+  });
+}

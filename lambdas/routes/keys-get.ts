@@ -1,0 +1,12 @@
+import { authenticatedRoute } from '../http/route';
+
+export const handler = authenticatedRoute({}, async ({ caller }) => ({
+  statusCode: 200,
+  body: {
+    hint: caller.hint,
+    ...(caller.stored.webhook ? { webhook: caller.stored.webhook } : {}),
+    created: caller.stored.created,
+    expires: caller.stored.expires,
+    webhookSecret: caller.stored.webhookSecret,
+  },
+}));

@@ -1,0 +1,14 @@
+import { readConfig } from '../core/config';
+import { createSecret } from '../core/secrets';
+import { authenticatedRoute } from '../http/route';
+import { createSecretBody } from '../http/schemas';
+
+const config = readConfig();
+
+export const handler = authenticatedRoute(
+  { body: { schema: createSecretBody, required: true } },
+  async ({ body, caller, now }) => ({
+    statusCode: 201,
+    body: await createSecret(body, caller.keyHash, config.siteUrl, now),
+  }),
+);

@@ -1,0 +1,11 @@
+import { ERRORS } from '../definitions/errors';
+import { revoke } from '../core/secrets';
+import { HttpError } from '../http/http-error';
+import { authenticatedRoute } from '../http/route';
+
+export const handler = authenticatedRoute({}, async ({ event, caller, now }) => {
+  if (!(await revoke(event.pathParameters?.id ?? '', caller.keyHash, now))) {
+    throw new HttpError(404, ERRORS.secretNotFound);
+  }
+  return { statusCode: 200, body: { deleted: true } };
+});

@@ -1,0 +1,152 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
+import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
+import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+
+/** An API key as stored: never the key itself, only its SHA-256. */
+export interface StoredKey {
+  keyHash: string;
+  created: number;
+  expires: number;
+  webhookSecret: string;
+  webhook?: string;
+}
+
+interface KeyItem {
+  pk: string;
+  created: number;
+  expires: number;
+  ttl: number;
+  webhookSecret: string;
+  webhook?: string;
+  /** Request counts per rate-limit slot; see core/sliding-window. */
+  rl: SlotCounts;
+}
+
+export type Authentication =
+  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts }
+  | { outcome: 'unknown' }
+  | { outcome: 'expired' };
+
+const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
+  keyHash,
+  created: item.created,
+  expires: item.expires,
+  webhookSecret: item.webhookSecret,
+  ...(item.webhook ? { webhook: item.webhook } : {}),
+});
+
+/** A live key: it exists and has not expired. Revoked keys are deleted, so they fail the first part. */
+const LIVE_KEY = 'attribute_exists(pk) AND expires > :now';
+
+export async function putKey(key: StoredKey): Promise<void> {
+  const item: KeyItem = {
+    pk: keyItemPk(key.keyHash),
+    created: key.created,
+    expires: key.expires,
+    ttl: epochSeconds(key.expires + EXPIRED_KEY_RETENTION_MS),
+    webhookSecret: key.webhookSecret,
+    ...(key.webhook ? { webhook: key.webhook } : {}),
+    rl: {},
+  };
+  await dynamo().send(
+    new PutCommand({ TableName: tableName(KEYS_TABLE), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}
+
+/**
+ * Checks the key and counts this request in one conditional UpdateItem. Only when the key's slot
+ * map has collected stale slots (after idle periods) is a second write needed to prune it.
+ */
+export async function authenticateAndCount(keyHash: string, now: number, attempts = 3): Promise<Authentication> {
+  const pk = keyItemPk(keyHash);
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk },
+        UpdateExpression: 'SET rl.#current = if_not_exists(rl.#current, :zero) + :one REMOVE rl.#expired',
+        ConditionExpression: `${LIVE_KEY} AND size(rl) <= :maxSlots`,
+        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
+        ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const item = Attributes as KeyItem;
+    return { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const old = error.Item as KeyItem | undefined;
+    if (!old) return { outcome: 'unknown' };
+    if (old.expires <= now) return { outcome: 'expired' };
+    if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
+    return pruneAndCount(keyHash, old, now, attempts - 1);
+  }
+}
+
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, attempts: number): Promise<Authentication> {
+  const slots = prunedSlots(old.rl, now);
+  const current = String(slotIndex(now));
+  slots[current] = (slots[current] ?? 0) + 1;
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: 'SET rl = :slots',
+        // While the map is over-full every fast-path update fails, so only another prune can
+        // have changed it: "still over-full" is an exact optimistic lock.
+        ConditionExpression: `${LIVE_KEY} AND size(rl) > :maxSlots`,
+        ExpressionAttributeValues: { ':now': now, ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const item = Attributes as KeyItem;
+    return { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return authenticateAndCount(keyHash, now, attempts);
+  }
+}
+
+/** Sets the webhook, or removes it when `webhook` is undefined. */
+export async function setWebhook(keyHash: string, webhook: string | undefined, now: number): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: webhook ? 'SET webhook = :webhook' : 'REMOVE webhook',
+        ConditionExpression: LIVE_KEY,
+        ExpressionAttributeValues: { ':now': now, ...(webhook ? { ':webhook': webhook } : {}) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function deleteKey(keyHash: string): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** One cheap read that proves the table answers; the item need not exist. */
+export async function pingKeysTable(): Promise<void> {
+  await dynamo().send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: 'health' } }));
+}

@@ -1,0 +1,191 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
+import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../definitions/tables';
+import { batchGetAll, batchWriteAll } from './batches';
+import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+
+/**
+ * Storage of secrets within DynamoDB's 400 KB item limit. Each secret is a partition:
+ * - the head item (sk "head") holds metadata, the view counter and, for data up to
+ *   DATA_CHUNK_BYTES, the data itself, so small secrets cost one write and one read;
+ * - larger data is split into chunk items (sk "chunk#0000"...) written BEFORE the head. The head
+ *   is the commit point: a secret exists only once its head does, and every chunk carries the
+ *   secret's TTL, so a failed create leaves nothing readable and nothing that outlives the ttl.
+ */
+
+export interface NewSecret {
+  id: string;
+  owner: string;
+  data: string;
+  type: SecretType;
+  filename?: string;
+  mimetype?: string;
+  views: number;
+  created: number;
+  expires: number;
+}
+
+export interface ClaimedSecret {
+  data: string;
+  type: SecretType;
+  filename?: string;
+  mimetype?: string;
+  remaining: number;
+}
+
+interface HeadItem {
+  pk: string;
+  sk: string;
+  owner: string;
+  type: SecretType;
+  filename?: string;
+  mimetype?: string;
+  views: number;
+  remaining: number;
+  created: number;
+  expires: number;
+  ttl: number;
+  /** Inline data (small secrets) ... */
+  data?: string;
+  /** ... or the number of chunk items holding it (large secrets). */
+  chunks?: number;
+}
+
+interface ChunkItem {
+  pk: string;
+  sk: string;
+  data: string;
+  ttl: number;
+}
+
+const chunkKeys = (id: string, count: number) =>
+  Array.from({ length: count }, (_, index) => ({ pk: id, sk: secretChunkSk(index) }));
+
+function splitIntoChunks(data: string): string[] {
+  const chunks: string[] = [];
+  for (let i = 0; i < data.length; i += DATA_CHUNK_BYTES) chunks.push(data.slice(i, i + DATA_CHUNK_BYTES));
+  return chunks;
+}
+
+export async function putSecret(secret: NewSecret): Promise<void> {
+  const table = tableName(SECRETS_TABLE);
+  const ttl = epochSeconds(secret.expires);
+  const inline = secret.data.length <= DATA_CHUNK_BYTES;
+  const chunks = inline ? [] : splitIntoChunks(secret.data);
+  if (!inline) {
+    await batchWriteAll(
+      table,
+      chunks.map((data, index) => ({
+        PutRequest: { Item: { pk: secret.id, sk: secretChunkSk(index), data, ttl } satisfies ChunkItem },
+      })),
+    );
+  }
+  const head: HeadItem = {
+    pk: secret.id,
+    sk: SECRET_HEAD_SK,
+    owner: secret.owner,
+    type: secret.type,
+    ...(secret.filename !== undefined ? { filename: secret.filename } : {}),
+    ...(secret.mimetype !== undefined ? { mimetype: secret.mimetype } : {}),
+    views: secret.views,
+    remaining: secret.views,
+    created: secret.created,
+    expires: secret.expires,
+    ttl,
+    ...(inline ? { data: secret.data } : { chunks: chunks.length }),
+  };
+  try {
+    await dynamo().send(new PutCommand({ TableName: table, Item: head, ConditionExpression: 'attribute_not_exists(pk)' }));
+  } catch (error) {
+    if (!inline) await deleteChunks(secret.id, chunks.length).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Consumes one view with a single conditional update: of N concurrent claims on V views exactly
+ * min(N, V) succeed, each seeing a distinct `remaining`. The claim that takes the last view
+ * deletes the secret. Expiry is checked here too: DynamoDB TTL may lag by days.
+ */
+export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
+  const table = tableName(SECRETS_TABLE);
+  let head: HeadItem;
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        UpdateExpression: 'SET remaining = remaining - :one',
+        ConditionExpression: 'remaining > :zero AND expires > :now',
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    head = Attributes as HeadItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+
+  const data = head.chunks === undefined ? head.data : await readChunks(id, head.chunks);
+  if (head.remaining === 0) await deleteSecret(id, head.chunks ?? 0);
+  // Chunks can vanish between our claim and our read only if the owner revoked the secret then.
+  if (data === undefined) return undefined;
+  return {
+    data,
+    type: head.type,
+    ...(head.filename !== undefined ? { filename: head.filename } : {}),
+    ...(head.mimetype !== undefined ? { mimetype: head.mimetype } : {}),
+    remaining: head.remaining,
+  };
+}
+
+/** Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign). */
+export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const chunks = (Attributes as HeadItem | undefined)?.chunks ?? 0;
+    if (chunks > 0) await deleteChunks(id, chunks);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+async function readChunks(id: string, count: number): Promise<string | undefined> {
+  const items = await batchGetAll<ChunkItem>(tableName(SECRETS_TABLE), chunkKeys(id, count));
+  if (items.length !== count) return undefined;
+  return items
+    .sort((a, b) => a.sk.localeCompare(b.sk))
+    .map((item) => item.data)
+    .join('');
+}
+
+async function deleteSecret(id: string, chunks: number): Promise<void> {
+  const table = tableName(SECRETS_TABLE);
+  if (chunks === 0) {
+    await dynamo().send(new DeleteCommand({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } }));
+    return;
+  }
+  await batchWriteAll(
+    table,
+    [{ pk: id, sk: SECRET_HEAD_SK }, ...chunkKeys(id, chunks)].map((Key) => ({ DeleteRequest: { Key } })),
+  );
+}
+
+function deleteChunks(id: string, count: number): Promise<void> {
+  return batchWriteAll(
+    tableName(SECRETS_TABLE),
+    chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })),
+  );
+}

@@ -1,0 +1,42 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { TABLES, toCreateTableInput, type TableDefinition } from '../lambdas/definitions/tables';
+
+/** Creates each table from its shared definition unless it exists (e.g. kept in DATA_DIR). */
+export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint });
+  try {
+    for (const table of TABLES) {
+      const TableName = nameOf(table);
+      try {
+        await client.send(new CreateTableCommand(toCreateTableInput(table, TableName)));
+        // DynamoDB Local records TTL settings but never deletes: the code checks expiry itself.
+        await client.send(
+          new UpdateTimeToLiveCommand({
+            TableName,
+            TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+      await waitUntilActive(client, TableName);
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+async function waitUntilActive(client: DynamoDBClient, TableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`table ${TableName} did not become ACTIVE`);
+}

@@ -1,0 +1,210 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ERRORS } from '../lambdas/definitions/errors';
+import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
+import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
+import { STANDARD_HEADERS } from '../lambdas/http/headers';
+
+/**
+ * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
+ * request becomes the event the stack delivers, each result becomes the HTTP response, and what
+ * the gateway answers by itself (unknown route, body over its 10 MiB quota) uses the same JSON
+ * error responses the stack configures.
+ */
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+interface ServedRoute {
+  definition: RouteDefinition;
+  resource: string;
+  pattern: RegExp;
+  parameterNames: string[];
+  handler: ProxyHandler;
+}
+
+/** API Gateway's own hard limit on request bodies; the API's 5 MiB limit is the handlers' job. */
+const GATEWAY_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+function compile(definition: RouteDefinition, handler: ProxyHandler): ServedRoute {
+  const resource = API_BASE_PATH + definition.path;
+  const parameterNames: string[] = [];
+  const source = resource.replace(/\{(\w+)\}/g, (_, name: string) => {
+    parameterNames.push(name);
+    return '([^/]+)';
+  });
+  return { definition, resource, pattern: new RegExp(`^${source}$`), parameterNames, handler };
+}
+
+/** Imports every route's handler module, as each Lambda would on its cold start. */
+export async function loadRoutes(): Promise<ServedRoute[]> {
+  return Promise.all(
+    ROUTES.map(async (definition) => {
+      const module = (await import(`../lambdas/routes/${definition.name}`)) as { handler: ProxyHandler };
+      return compile(definition, module.handler);
+    }),
+  );
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > GATEWAY_BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+const clientAddress = (request: IncomingMessage): string =>
+  (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+
+function toEvent(
+  request: IncomingMessage,
+  route: ServedRoute,
+  path: string,
+  url: URL,
+  parameters: Record<string, string>,
+  body: Buffer,
+  requestId: string,
+): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(request.headersDistinct)) {
+    if (!values) continue;
+    multiValueHeaders[name] = values;
+    headers[name] = values[values.length - 1] ?? '';
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiQuery[name] ??= []).push(value);
+  }
+  const hasQuery = url.searchParams.size > 0;
+  const now = Date.now();
+  return {
+    resource: route.resource,
+    path,
+    httpMethod: route.definition.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: route.parameterNames.length > 0 ? parameters : null,
+    stageVariables: null,
+    body: body.length > 0 ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: `HTTP/${request.httpVersion}`,
+      httpMethod: route.definition.method,
+      path,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: now,
+      resourceId: route.definition.name,
+      resourcePath: route.resource,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: clientAddress(request),
+        user: null,
+        userAgent: request.headers['user-agent'] ?? null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+function lambdaContext(route: ServedRoute, requestId: string): Context {
+  const deadline = Date.now() + API_FUNCTION_TIMEOUT_MS;
+  const functionName = `local-${route.definition.name}`;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(response: ServerResponse, statusCode: number, headers: Record<string, string>, body: string): void {
+  response.writeHead(statusCode, { ...headers, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+/** What the stack's gateway responses answer when the request never reaches a function. */
+function sendGatewayError(response: ServerResponse, statusCode: number, message: string, requestId: string): void {
+  send(response, statusCode, { ...STANDARD_HEADERS, 'x-request-id': requestId }, JSON.stringify({ error: message }));
+}
+
+export function createGateway(routes: readonly ServedRoute[], log: (line: string) => void): Server {
+  return createServer((request, response) => {
+    void (async () => {
+      const started = Date.now();
+      const requestId = randomUUID();
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const path = url.pathname;
+      let match: { route: ServedRoute; parameters: Record<string, string> } | undefined;
+      for (const route of routes) {
+        const found = route.pattern.exec(path);
+        if (!found || route.definition.method !== request.method) continue;
+        const parameters = Object.fromEntries(
+          route.parameterNames.map((name, index) => [name, decodePathSegment(found[index + 1] ?? '')]),
+        );
+        match = { route, parameters };
+        break;
+      }
+      const body = await readBody(request);
+      if (!match) {
+        sendGatewayError(response, 404, ERRORS.routeNotFound, requestId);
+      } else if (body === 'too-large') {
+        sendGatewayError(response, 413, ERRORS.payloadTooLarge, requestId);
+      } else {
+        const { route, parameters } = match;
+        const event = toEvent(request, route, path, url, parameters, body, requestId);
+        const result = await route.handler(event, lambdaContext(route, requestId));
+        const headers = Object.fromEntries(
+          Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),
+        );
+        send(response, result.statusCode, headers, result.body);
+      }
+      // Logged by route template, never by raw path: a secret's id is the capability to read it.
+      log(`${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ${Date.now() - started}ms`);
+    })().catch((error: unknown) => {
+      log(`gateway error: ${(error as Error).message}`);
+      if (!response.headersSent) sendGatewayError(response, 502, ERRORS.internal, randomUUID());
+      else response.destroy();
+    });
+  });
+}

@@ -1,0 +1,73 @@
+import { createServer } from 'node:net';
+import { ENV } from '../lambdas/definitions/env';
+import { API_BASE_PATH } from '../lambdas/definitions/limits';
+import { ensureTables } from './create-tables';
+import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
+import { createGateway, loadRoutes } from './gateway';
+import { localTableName } from './local-tables';
+
+/**
+ * `npm start`: the whole API on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables from
+ * the shared definitions, and every route's handler served as API Gateway would invoke it.
+ */
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function portFrom(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${value}`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  // DynamoDB Local accepts any credentials and region; the SDK insists on having some.
+  env.AWS_REGION ??= 'us-east-1';
+  env.AWS_ACCESS_KEY_ID ??= 'local';
+  env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  // Port 0 asks for any free port; it is resolved now because SITE_URL defaults to it.
+  const port = portFrom(env.PORT, 3000) || (await freePort());
+  env[ENV.siteUrl] ||= `http://localhost:${port}`;
+
+  let dynamoDb: RunningDynamoDb | undefined;
+  let endpoint = env[ENV.dynamodbEndpoint];
+  if (!endpoint) {
+    dynamoDb = await startDynamoDbLocal(portFrom(env.DYNAMODB_LOCAL_PORT, await freePort()), env.DATA_DIR || undefined);
+    endpoint = dynamoDb.endpoint;
+  }
+
+  env[ENV.dynamodbEndpoint] = endpoint;
+
+  await ensureTables(endpoint, localTableName);
+  const server = createGateway(await loadRoutes(), (line) => console.log(line));
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: stopping`);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await dynamoDb?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  server.listen(port, () => console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
