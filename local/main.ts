@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { ensureTables } from './create-tables';
-import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
+import { freePort } from './free-port';
+import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
 
@@ -10,17 +10,6 @@ import { localTableName } from './local-tables';
  * `npm start`: the whole API on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables from
  * the shared definitions, and every route's handler served as API Gateway would invoke it.
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function portFrom(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
@@ -31,10 +20,10 @@ function portFrom(value: string | undefined, fallback: number): number {
 
 async function main(): Promise<void> {
   const env = process.env;
-  // DynamoDB Local accepts any credentials and region; the SDK insists on having some.
-  env.AWS_REGION ??= 'us-east-1';
-  env.AWS_ACCESS_KEY_ID ??= 'local';
-  env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  // The handlers' client reads region and credentials from the environment, as on Lambda.
+  env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
+  env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
+  env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
   // Port 0 asks for any free port; it is resolved now because SITE_URL defaults to it.
   const port = portFrom(env.PORT, 3000) || (await freePort());
   env[ENV.siteUrl] ||= `http://localhost:${port}`;

@@ -1,4 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../definitions/env';
 import type { TableDefinition } from '../definitions/tables';
@@ -26,7 +27,14 @@ export function tableName(table: TableDefinition): string {
   return name;
 }
 
-export const isConditionFailure = (error: unknown): error is Error & { Item?: Record<string, unknown> } =>
+export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/**
+ * The item returned by ReturnValuesOnConditionCheckFailure. The document client unmarshalls
+ * results but not exceptions, so the item arrives in DynamoDB's wire format.
+ */
+export const itemOfConditionFailure = <TItem>(error: ConditionalCheckFailedException): TItem | undefined =>
+  error.Item ? (unmarshall(error.Item) as TItem) : undefined;
 
 export const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);

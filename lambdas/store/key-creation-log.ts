@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
-import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 
 /**
  * The exact sliding log of POST /keys attempts per client address (stored as a hash): a list of
@@ -44,7 +44,7 @@ export async function recordKeyCreationAttempt(
     return windowOf((Attributes as LogItem).log ?? [], now, limit);
   } catch (error) {
     if (!isConditionFailure(error) || attempts <= 1) throw error;
-    const old = (error.Item as LogItem | undefined)?.log ?? [];
+    const old = itemOfConditionFailure<LogItem>(error)?.log ?? [];
     const pruned = [...old.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
     try {
       await dynamo().send(

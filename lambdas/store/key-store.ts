@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
-import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
 export interface StoredKey {
@@ -78,7 +78,7 @@ export async function authenticateAndCount(keyHash: string, now: number, attempt
     return { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const old = error.Item as KeyItem | undefined;
+    const old = itemOfConditionFailure<KeyItem>(error);
     if (!old) return { outcome: 'unknown' };
     if (old.expires <= now) return { outcome: 'expired' };
     if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');

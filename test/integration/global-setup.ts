@@ -1,1 +1,23 @@
-export default async function globalSetup(): Promise<void> {}
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { startLocalServer } from './support/local-server';
+import { TEST_ENV } from './support/environment';
+import { freePort } from '../../local/free-port';
+
+/**
+ * One DynamoDB Local and one local-mode server for the whole run. The server is pointed at the
+ * DynamoDB Local through DYNAMODB_ENDPOINT, so tests can also look at (and age) stored items.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  const siteUrl = 'https://secrets.example.test/s/';
+  const tables = { [KEYS_TABLE.envVar]: 'it-keys', [SECRETS_TABLE.envVar]: 'it-secrets' };
+  const server = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint, SITE_URL: siteUrl, ...tables });
+
+  process.env[TEST_ENV.baseUrl] = server.baseUrl;
+  process.env[TEST_ENV.siteUrl] = siteUrl;
+  process.env[TEST_ENV.dynamodbEndpoint] = dynamoDb.endpoint;
+  process.env[TEST_ENV.keysTable] = tables[KEYS_TABLE.envVar] ?? '';
+  process.env[TEST_ENV.secretsTable] = tables[SECRETS_TABLE.envVar] ?? '';
+  Object.assign(globalThis, { __localServer: server, __dynamoDb: dynamoDb });
+}

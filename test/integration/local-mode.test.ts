@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { freePort } from '../../local/free-port';
+import { api } from './support/api';
+import { startLocalServer } from './support/local-server';
+
+/** `npm start` as a user runs it: its own DynamoDB Local, DATA_DIR, a clean stop. */
+
+const portIsOpen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+test('starts its own DynamoDB Local, keeps data in DATA_DIR across restarts, stops everything on SIGTERM', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ots-data-'));
+  try {
+    const dynamoDbPort = await freePort();
+    const env = { DATA_DIR: dataDir, DYNAMODB_LOCAL_PORT: String(dynamoDbPort), DYNAMODB_ENDPOINT: '' };
+
+    const first = await startLocalServer(env);
+    expect(first.baseUrl).toMatch(/^http:\/\/localhost:\d+\/api\/v1$/);
+    const created = await api<{ key: string }>('POST', '/keys', { baseUrl: first.baseUrl });
+    expect(created.status).toBe(201);
+    const secret = await api<{ id: string; url: string }>('POST', '/secrets', {
+      baseUrl: first.baseUrl,
+      key: created.body.key,
+      json: { data: 'cGVyc2lzdGVk', views: 2 },
+    });
+    // SITE_URL defaults to the server's own address.
+    expect(secret.body.url).toBe(`${first.baseUrl.replace('/api/v1', '')}/${secret.body.id}`);
+    expect(await portIsOpen(dynamoDbPort)).toBe(true);
+
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain('SIGTERM received');
+    expect(await portIsOpen(dynamoDbPort)).toBe(false);
+
+    const second = await startLocalServer(env);
+    try {
+      const claim = await api('GET', `/secrets/${secret.body.id}`, { baseUrl: second.baseUrl, key: created.body.key });
+      expect(claim.status).toBe(200);
+      expect(claim.body).toMatchObject({ data: 'cGVyc2lzdGVk', remaining: 1 });
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('GET /health answers 503 unhealthy/disconnected when the data store stops answering', async () => {
+  const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  const server = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint });
+  try {
+    expect((await api('GET', '/health', { baseUrl: server.baseUrl })).status).toBe(200);
+    await dynamoDb.stop();
+    const response = await api('GET', '/health', { baseUrl: server.baseUrl });
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ status: 'unhealthy', redis: 'disconnected' });
+    expect(response.headers['content-type']).toBe('application/json');
+  } finally {
+    await server.stop();
+    await dynamoDb.stop();
+  }
+});

@@ -1,0 +1,107 @@
+import { ERRORS } from '../../lambdas/definitions/errors';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { api, base64Of, createKey, createSecret } from './support/api';
+import { closeStore, itemsOfSecret } from './support/store';
+
+/** Contract rows "concurrency" and "large payloads", on the real DynamoDB engine. */
+
+afterAll(closeStore);
+
+/** The longest base64 `data` whose body `{"data":"…"}` still fits in `bodyBytes`. */
+function dataFilling(bodyBytes: number): string {
+  const overhead = JSON.stringify({ data: '' }).length;
+  const length = Math.floor((bodyBytes - overhead) / 4) * 4;
+  return base64Of((length / 4) * 3, 7);
+}
+
+describe('concurrent claims', () => {
+  test('20 simultaneous claims of a 1-view secret: exactly one 200, the rest 404', async () => {
+    const { key } = await createKey();
+    const { id } = await createSecret(key, { data: 'b25jZQ==' });
+    const claimers = await Promise.all(Array.from({ length: 4 }, () => createKey()));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 4]?.key })),
+    );
+    const served = claims.filter((c) => c.status === 200);
+    expect(served).toHaveLength(1);
+    expect(served[0]?.body).toMatchObject({ data: 'b25jZQ==', remaining: 0 });
+    expect(claims.filter((c) => c.status === 404)).toHaveLength(19);
+  });
+
+  test('30 simultaneous claims of a 5-view secret: exactly five, remaining 4..0', async () => {
+    const { key } = await createKey();
+    const { id } = await createSecret(key, { data: 'Zml2ZQ==', views: 5 });
+    const claimers = await Promise.all(Array.from({ length: 3 }, () => createKey()));
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 3]?.key })),
+    );
+    const served = claims.filter((c) => c.status === 200);
+    expect(served.map((c) => c.body.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(claims.filter((c) => c.status === 404)).toHaveLength(25);
+    expect(await itemsOfSecret(id)).toEqual([]);
+  });
+});
+
+describe('large payloads', () => {
+  test('a body of exactly 5 MiB round-trips byte for byte, then leaves nothing behind', async () => {
+    const { key } = await createKey();
+    const data = dataFilling(MAX_BODY_BYTES);
+    const body = JSON.stringify({ data });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY_BYTES - 4);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+
+    const created = await api('POST', '/secrets', { key, rawBody: body, headers: { 'content-type': 'application/json' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    // Stored as a head plus chunks, each within DynamoDB's 400 KB item limit.
+    const items = await itemsOfSecret(id);
+    expect(items.length).toBe(1 + Math.ceil(data.length / DATA_CHUNK_BYTES));
+
+    const claim = await api('GET', `/secrets/${id}`, { key });
+    expect(claim.status).toBe(200);
+    expect(claim.body.data === data).toBe(true);
+    expect(await itemsOfSecret(id)).toEqual([]);
+  });
+
+  test('one byte over 5 MiB gets 413 and stores nothing', async () => {
+    const { key } = await createKey();
+    const body = JSON.stringify({ data: dataFilling(MAX_BODY_BYTES) });
+    const padded = body + ' '.repeat(MAX_BODY_BYTES + 1 - Buffer.byteLength(body));
+    expect(Buffer.byteLength(padded)).toBe(MAX_BODY_BYTES + 1);
+    const response = await api('POST', '/secrets', { key, rawBody: padded, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ error: ERRORS.payloadTooLarge });
+    expect(response.headers['x-ratelimit-limit']).toBe('100');
+  });
+
+  test('a 1 MB secret with 2 views is served whole twice, and its chunks go with the last view', async () => {
+    const { key } = await createKey();
+    const data = base64Of(1_000_000, 3);
+    const { id } = await createSecret(key, { data, views: 2, type: 'file', filename: 'big.bin', mimetype: 'application/octet-stream' });
+    for (const remaining of [1, 0]) {
+      const claim = await api('GET', `/secrets/${id}`, { key });
+      expect(claim.body.remaining).toBe(remaining);
+      expect(claim.body.data === data).toBe(true);
+      expect(claim.body.filename).toBe('big.bin');
+    }
+    expect(await itemsOfSecret(id)).toEqual([]);
+  });
+
+  test('data just at and just above the inline size are both stored and served', async () => {
+    const { key } = await createKey();
+    for (const length of [DATA_CHUNK_BYTES, DATA_CHUNK_BYTES + 4]) {
+      const data = base64Of((length / 4) * 3, length);
+      expect(data.length).toBe(length);
+      const { id } = await createSecret(key, { data });
+      expect((await api('GET', `/secrets/${id}`, { key })).body.data === data).toBe(true);
+    }
+  });
+
+  test('revoking a large secret deletes its chunks too', async () => {
+    const { key } = await createKey();
+    const { id } = await createSecret(key, { data: base64Of(900_000, 5), views: 3 });
+    expect((await itemsOfSecret(id)).length).toBeGreaterThan(1);
+    expect((await api('DELETE', `/secrets/${id}`, { key })).status).toBe(200);
+    expect(await itemsOfSecret(id)).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomInt } from 'node:crypto';
+import { request } from 'node:http';
+import { testEnv } from './environment';
+
+/** A small HTTP client for the local server: raw control over body, headers and source address. */
+
+export interface ApiResponse<TBody = Record<string, unknown>> {
+  status: number;
+  headers: Record<string, string>;
+  body: TBody;
+  raw: string;
+}
+
+export interface ApiRequest {
+  key?: string;
+  /** Sent as JSON with Content-Type application/json unless `rawBody` is given. */
+  json?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /** Loopback source address to send from (127.x.y.z), e.g. to give key creation its own client IP. */
+  localAddress?: string;
+  /** Another local server than the shared one. */
+  baseUrl?: string;
+}
+
+export function api<TBody = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: ApiRequest = {},
+): Promise<ApiResponse<TBody>> {
+  const url = new URL((options.baseUrl ?? testEnv('baseUrl')) + path);
+  const body =
+    options.rawBody !== undefined ? options.rawBody : options.json !== undefined ? JSON.stringify(options.json) : undefined;
+  const headers: Record<string, string | number> = {
+    ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+    ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}),
+    ...options.headers,
+  };
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const responseHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(raw);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: parsed as TBody, raw });
+        });
+        incoming.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * A random loopback source address (127.x.y.z), so that tests which need many keys do not share
+ * the per-IP key-creation limit. Jest workers get disjoint second octets.
+ */
+export function freshClientAddress(): string {
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  return `127.${100 + worker}.${randomInt(256)}.${1 + randomInt(254)}`;
+}
+
+export interface CreatedKey {
+  key: string;
+  expires: number;
+  webhookSecret: string;
+}
+
+export async function createKey(json?: { webhook?: string }): Promise<CreatedKey> {
+  const response = await api<CreatedKey>('POST', '/keys', { localAddress: freshClientAddress(), ...(json ? { json } : {}) });
+  if (response.status !== 201) throw new Error(`POST /keys answered ${response.status}: ${response.raw}`);
+  return response.body;
+}
+
+export interface CreatedSecret {
+  id: string;
+  url: string;
+}
+
+export async function createSecret(key: string, json: Record<string, unknown>): Promise<CreatedSecret> {
+  const response = await api<CreatedSecret>('POST', '/secrets', { key, json });
+  if (response.status !== 201) throw new Error(`POST /secrets answered ${response.status}: ${response.raw}`);
+  return response.body;
+}
+
+/** Base64 of `bytes` pseudo-random bytes: distinct content, so a mix-up of chunks would show. */
+export function base64Of(bytes: number, seed = 1): string {
+  const buffer = Buffer.alloc(bytes);
+  let state = seed;
+  for (let i = 0; i < bytes; i++) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    buffer[i] = state >> 16;
+  }
+  return buffer.toString('base64');
+}
