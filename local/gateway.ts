@@ -5,6 +5,7 @@ import { ERRORS } from '../lambdas/definitions/errors';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
+import { withCallCount } from './call-counter';
 
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
@@ -186,6 +187,7 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
         break;
       }
       const body = await readBody(request);
+      let dynamoDbCalls = 0;
       if (!match) {
         sendGatewayError(response, 404, ERRORS.routeNotFound, requestId);
       } else if (body === 'too-large') {
@@ -193,14 +195,18 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
       } else {
         const { route, parameters } = match;
         const event = toEvent(request, route, path, url, parameters, body, requestId);
-        const result = await route.handler(event, lambdaContext(route, requestId));
+        const { result, calls } = await withCallCount(() => route.handler(event, lambdaContext(route, requestId)));
+        dynamoDbCalls = calls;
         const headers = Object.fromEntries(
           Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),
         );
         send(response, result.statusCode, headers, result.body);
       }
       // Logged by route template, never by raw path: a secret's id is the capability to read it.
-      log(`${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ${Date.now() - started}ms`);
+      log(
+        `${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ` +
+          `${Date.now() - started}ms ${dynamoDbCalls} DynamoDB calls`,
+      );
     })().catch((error: unknown) => {
       log(`gateway error: ${(error as Error).message}`);
       if (!response.headersSent) sendGatewayError(response, 502, ERRORS.internal, randomUUID());

@@ -1,5 +1,6 @@
 import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
+import { countDynamoDbCalls } from './call-counter';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   env[ENV.dynamodbEndpoint] = endpoint;
 
   await ensureTables(endpoint, localTableName);
+  countDynamoDbCalls();
   const server = createGateway(await loadRoutes(), (line) => console.log(line));
 
   let stopping = false;
