@@ -1,0 +1,111 @@
+import { Stack } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  type Method,
+  MethodLoggingLevel,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { API_BASE_PATH } from '../lambdas/definitions/limits';
+import type { RouteDefinition } from '../lambdas/definitions/routes';
+import type { SecretsStackConfig } from './config';
+import { addGatewayResponses } from './gateway-responses';
+
+const STAGE_NAME = 'live';
+const API_LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/**
+ * One JSON line per request, including those the gateway answers itself (unknown routes,
+ * throttling, invocation failures), which never reach a function's log. The resource path is the
+ * template (`/api/v1/secrets/{id}`), never the request's own path: a secret's id is the capability
+ * to read it and must not sit in a log.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    requestTime: AccessLogField.contextRequestTime(),
+    sourceIp: AccessLogField.contextIdentitySourceIp(),
+    httpMethod: AccessLogField.contextHttpMethod(),
+    resourcePath: AccessLogField.contextResourcePath(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    responseLatency: AccessLogField.contextResponseLatency(),
+    integrationStatus: AccessLogField.contextIntegrationStatus(),
+    integrationLatency: AccessLogField.contextIntegrationLatency(),
+    integrationError: AccessLogField.contextIntegrationErrorMessage(),
+    errorType: AccessLogField.contextErrorResponseType(),
+    errorMessage: AccessLogField.contextErrorMessage(),
+  }),
+);
+
+export interface SecretsApiProps {
+  readonly throttle: SecretsStackConfig['throttle'];
+}
+
+/** The regional REST API: one stage, logged and throttled, answering errors in the contract's shape. */
+export class SecretsApi extends Construct {
+  readonly restApi: RestApi;
+
+  constructor(scope: Construct, id: string, { throttle }: SecretsApiProps) {
+    super(scope, id);
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: API_LOG_RETENTION });
+    this.restApi = new RestApi(this, 'RestApi', {
+      description: 'One-time secrets API',
+      endpointTypes: [EndpointType.REGIONAL],
+      // Stage logging needs the account's API Gateway CloudWatch role, a per-region setting that
+      // cdk.json's disableCloudWatchRole flag would leave unset, failing the first deployment in a
+      // fresh account. We set it: the role only lets API Gateway write logs, every API in the region
+      // may share it, and role and setting are retained when the stack is deleted, so other APIs
+      // keep logging.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        throttlingRateLimit: throttle.rateLimit,
+        throttlingBurstLimit: throttle.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+        // Errors only, and never bodies: data tracing would copy secrets and API keys into logs.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+      },
+    });
+
+    // API Gateway creates the execution log group on first use with no expiry; creating it first,
+    // under the name it will look for, gives it our retention.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${STAGE_NAME}`,
+      retention: API_LOG_RETENTION,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+
+    addGatewayResponses(this.restApi);
+  }
+
+  addRoute(route: RouteDefinition, handler: IFunction): Method {
+    return this.restApi.root
+      .resourceForPath(`${API_BASE_PATH}${route.path}`)
+      .addMethod(route.method, new LambdaIntegration(handler));
+  }
+
+  /** The API's public base URL, `<stage URL>api/v1`. */
+  get baseUrl(): string {
+    return this.restApi.urlForPath(API_BASE_PATH);
+  }
+
+  /**
+   * The URL of a path, built from the API id and the stage's name rather than from the stage
+   * resource. Functions can carry it in their environment; the stage's own URL would make them
+   * depend on the stage, which depends on its deployment, its methods, and so on them.
+   */
+  urlForPathWithoutStageReference(path: string): string {
+    const stack = Stack.of(this);
+    return `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}${path}`;
+  }
+}

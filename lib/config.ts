@@ -1,0 +1,57 @@
+import type { Node } from 'constructs';
+import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
+
+/** What a deployment may choose, read from CDK context (`cdk.json` or `-c name=value`). */
+export interface SecretsStackConfig {
+  /** Base of secret links; absent: the API's own claim route. */
+  readonly siteUrl?: string;
+  readonly keysPerIpPerHour: number;
+  /** Stage-wide ceiling, across all clients, in front of the per-key limits the handlers enforce. */
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+}
+
+const CONTEXT_KEYS = {
+  siteUrl: 'siteUrl',
+  keysPerIpPerHour: 'keysPerIpPerHour',
+  throttleRateLimit: 'throttleRateLimit',
+  throttleBurstLimit: 'throttleBurstLimit',
+} as const;
+
+/**
+ * Sized for a self-hosted service: far above what one team's clients send (each key is held to
+ * 100 requests a minute anyway), far below the account's 10,000 rps regional quota, so that a
+ * flood is refused at the gateway before it costs Lambda and DynamoDB money.
+ */
+export const DEFAULT_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+export function readStackConfig(node: Node): SecretsStackConfig {
+  const siteUrl = optionalUrl(node, CONTEXT_KEYS.siteUrl);
+  return {
+    ...(siteUrl === undefined ? {} : { siteUrl }),
+    keysPerIpPerHour: positiveInteger(node, CONTEXT_KEYS.keysPerIpPerHour, KEY_CREATION_LIMIT.defaultPerIpPerHour),
+    throttle: {
+      rateLimit: positiveInteger(node, CONTEXT_KEYS.throttleRateLimit, DEFAULT_THROTTLE.rateLimit),
+      burstLimit: positiveInteger(node, CONTEXT_KEYS.throttleBurstLimit, DEFAULT_THROTTLE.burstLimit),
+    },
+  };
+}
+
+// Values given with `-c` arrive as strings, values in cdk.json as JSON; both are accepted.
+function positiveInteger(node: Node, key: string, fallback: number): number {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return fallback;
+  const value = typeof raw === 'string' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new Error(`context ${key} must be a positive integer, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function optionalUrl(node: Node, key: string): string | undefined {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^https?:\/\//.test(raw) || !URL.canParse(raw)) {
+    throw new Error(`context ${key} must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}

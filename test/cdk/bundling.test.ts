@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { ENV } from '../../lambdas/definitions/env';
+import { ROUTES, routeEntry } from '../../lambdas/definitions/routes';
+import { TABLES } from '../../lambdas/definitions/tables';
+import { BUNDLE_FILE_NAME, BUNDLING, esbuildOptionsFor } from '../../lib/bundling';
+
+const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** Imports a bundle in a fresh Node process, as the Lambda runtime does, and reports its handler's type. */
+function handlerTypeOf(bundle: string): string {
+  const env = {
+    PATH: process.env.PATH,
+    AWS_REGION: 'eu-west-1',
+    [ENV.siteUrl]: 'https://secrets.example.com',
+    ...Object.fromEntries(TABLES.map((table) => [table.envVar, table.id])),
+    BUNDLE: bundle,
+  };
+  const loaded = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', 'const m = await import(process.env.BUNDLE); process.stdout.write(typeof m.handler);'],
+    { env, encoding: 'utf8' },
+  );
+  if (loaded.status !== 0) throw new Error(`importing ${bundle} failed: ${loaded.stderr}`);
+  return loaded.stdout;
+}
+
+// The one test that really bundles: every handler, with the options the stack gives NodejsFunction.
+describe('function bundles', () => {
+  const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'route-bundles-'));
+  afterAll(() => fs.rmSync(outRoot, { recursive: true, force: true }));
+
+  it.each(ROUTES.map((route) => [route.name, route] as const))('%s bundles to ESM that loads and exports handler', async (_, route) => {
+    const outdir = path.join(outRoot, route.name);
+    await build({ ...esbuildOptionsFor(path.join(REPO_ROOT, routeEntry(route)), outdir), logLevel: 'silent' });
+
+    const bundle = path.join(outdir, BUNDLE_FILE_NAME);
+    expect(fs.readFileSync(bundle, 'utf8').startsWith(BUNDLING.banner)).toBe(true);
+    expect(handlerTypeOf(bundle)).toBe('function');
+  });
+});

@@ -1,0 +1,71 @@
+import { ROUTES, type TableAccess } from '../../lambdas/definitions/routes';
+import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '../../lambdas/definitions/tables';
+import { synthesize } from './support/synth';
+import { asArray, at, getAttTarget, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId } from './support/template';
+
+const { stack, template } = synthesize();
+
+const TABLE_OF_ACCESS_KEY: Record<keyof TableAccess, TableDefinition> = { keys: KEYS_TABLE, secrets: SECRETS_TABLE };
+
+function roleOf(functionId: string): string {
+  const role = getAttTarget(at(resource(template, functionId).Properties, 'Role'));
+  if (!role) throw new Error(`function ${functionId} has no role of this stack`);
+  return role[0];
+}
+
+/** Actions granted per resource, whatever the statements' grouping. */
+function actionsByResource(roleId: string): Map<string, Set<string>> {
+  const granted = new Map<string, Set<string>>();
+  for (const statement of roleStatements(template, roleId)) {
+    expect(statement.Effect).toBe('Allow');
+    for (const target of asArray(statement.Resource)) {
+      const key = JSON.stringify(target);
+      const actions = granted.get(key) ?? new Set<string>();
+      asArray(statement.Action).forEach((action) => actions.add(String(action)));
+      granted.set(key, actions);
+    }
+  }
+  return granted;
+}
+
+const tableArn = (table: TableDefinition): string => JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(stack, table), 'Arn'] });
+
+describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s function’s role', (_, route) => {
+  const functionId = routeFunctionId(template, route);
+  const roleId = roleOf(functionId);
+
+  it('may do exactly the route’s listed actions on each table it lists, and nothing on the others', () => {
+    const granted = actionsByResource(roleId);
+    for (const [accessKey, table] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof TableAccess, TableDefinition][]) {
+      expect({ table: table.id, actions: [...(granted.get(tableArn(table)) ?? [])].sort() }).toEqual({
+        table: table.id,
+        actions: [...(route.access[accessKey] ?? [])].sort(),
+      });
+    }
+  });
+
+  it('names each table it uses in one statement', () => {
+    for (const table of Object.values(TABLE_OF_ACCESS_KEY)) {
+      const statements = roleStatements(template, roleId).filter((statement) =>
+        asArray(statement.Resource).some((target) => JSON.stringify(target) === tableArn(table)),
+      );
+      expect(statements.length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('otherwise may only write to its own log group', () => {
+    const logGroupId = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup'));
+    const ownLogGroup = JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
+    const tables = new Set(Object.values(TABLE_OF_ACCESS_KEY).map(tableArn));
+    const others = [...actionsByResource(roleId)].filter(([target]) => !tables.has(target));
+    expect(others).toEqual([[ownLogGroup, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])]]);
+  });
+
+  it('carries no managed policy and is assumable by Lambda only', () => {
+    const role = resource(template, roleId);
+    expect(at(role.Properties, 'ManagedPolicyArns')).toBeUndefined();
+    expect(at(role.Properties, 'AssumeRolePolicyDocument', 'Statement')).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+    ]);
+  });
+});

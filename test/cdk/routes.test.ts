@@ -1,0 +1,75 @@
+import { ENV } from '../../lambdas/definitions/env';
+import { API_BASE_PATH, KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
+import { ROUTES } from '../../lambdas/definitions/routes';
+import { TABLES } from '../../lambdas/definitions/tables';
+import { synthesize } from './support/synth';
+import { at, refTarget, resource, resourcesOfType, routeFunctionId, routeMethodId, tableLogicalId } from './support/template';
+
+const { stack, template } = synthesize();
+const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
+const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+
+describe('routes', () => {
+  it('has exactly one method per route and no others', () => {
+    expect(methods).toHaveLength(ROUTES.length);
+  });
+
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s is a Lambda proxy method under the base path, open to the handler’s own auth',
+    (_, route) => {
+      const method = resource(template, routeMethodId(template, route));
+      expect(at(method.Properties, 'Integration', 'Type')).toBe('AWS_PROXY');
+      expect(at(method.Properties, 'Integration', 'IntegrationHttpMethod')).toBe('POST');
+      expect(at(method.Properties, 'AuthorizationType')).toBe('NONE');
+    },
+  );
+
+  it('gives every route a function of its own', () => {
+    const integrated = ROUTES.map((route) => routeFunctionId(template, route));
+    expect(new Set(integrated).size).toBe(ROUTES.length);
+    expect(new Set(integrated)).toEqual(new Set(functions.map(([id]) => id)));
+  });
+});
+
+describe('functions', () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))('%s runs on nodejs22.x arm64, 512 MB, 10 s', (_, route) => {
+    const fn = resource(template, routeFunctionId(template, route));
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 10,
+      Handler: 'index.handler',
+    });
+  });
+
+  it('logs to a log group of its own with a retention', () => {
+    const logGroups = functions.map(([, fn]) => at(fn.Properties, 'LoggingConfig', 'LogGroup'));
+    expect(new Set(logGroups.map((group) => JSON.stringify(group))).size).toBe(functions.length);
+    for (const group of logGroups) {
+      expect(at(resource(template, refTarget(group) ?? '').Properties, 'RetentionInDays')).toBe(30);
+    }
+  });
+
+  it.each(functions)('%s learns each table’s name through the definition’s env var', (_, fn) => {
+    for (const table of TABLES) {
+      expect(at(fn.Properties, 'Environment', 'Variables', table.envVar)).toEqual({ Ref: tableLogicalId(stack, table) });
+    }
+  });
+
+  it.each(functions)('%s gets the key-creation limit default and never WEBHOOK_ALLOW_LOOPBACK', (_, fn) => {
+    const variables = at(fn.Properties, 'Environment', 'Variables');
+    expect(variables).toHaveProperty(ENV.keysPerIpPerHour, String(KEY_CREATION_LIMIT.defaultPerIpPerHour));
+    expect(variables).not.toHaveProperty(ENV.webhookAllowLoopback);
+  });
+
+  it.each(functions)('%s defaults SITE_URL to the API’s own claim route, built without a reference to the stage', (_, fn) => {
+    const restApiId = resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[0];
+    expect(at(fn.Properties, 'Environment', 'Variables', ENV.siteUrl)).toEqual({
+      'Fn::Join': [
+        '',
+        ['https://', { Ref: restApiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, `/live${API_BASE_PATH}/secrets`],
+      ],
+    });
+  });
+});
