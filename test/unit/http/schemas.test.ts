@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { ERRORS } from '../../../lambdas/definitions/errors';
+import { createKeyBody, createSecretBody, describeIssue, updateKeyBody } from '../../../lambdas/http/schemas';
+
+/** The message a client would get for `body`, or the parsed value when it is valid. */
+function outcome<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; message: string } {
+  const result = schema.safeParse(body);
+  return result.success ? { ok: true, value: result.data } : { ok: false, message: describeIssue(result.error) };
+}
+
+const data = 'c2VjcmV0';
+
+describe('createSecretBody', () => {
+  test('applies the defaults: ttl 1d, views 1, type text', () => {
+    expect(outcome(createSecretBody, { data })).toEqual({ ok: true, value: { data, ttl: '1d', views: 1, type: 'text' } });
+  });
+
+  test('keeps given values', () => {
+    const body = { data, ttl: '7d', views: 5, type: 'file', filename: 'a.pdf', mimetype: 'application/pdf' };
+    expect(outcome(createSecretBody, body)).toEqual({ ok: true, value: body });
+  });
+
+  test.each(['1h', '6h', '12h', '1d', '7d'])('accepts ttl %s', (ttl) => {
+    expect(outcome(createSecretBody, { data, ttl })).toMatchObject({ ok: true, value: { ttl } });
+  });
+
+  test.each([1, 2, 3, 4, 5])('accepts views %d', (views) => {
+    expect(outcome(createSecretBody, { data, views })).toMatchObject({ ok: true, value: { views } });
+  });
+
+  test.each([
+    ['views 0', { data, views: 0 }, ERRORS.views],
+    ['views 6', { data, views: 6 }, ERRORS.views],
+    ['views 2.5', { data, views: 2.5 }, ERRORS.views],
+    ['views "2"', { data, views: '2' }, ERRORS.views],
+    ['views null', { data, views: null }, ERRORS.views],
+    ['ttl "2d"', { data, ttl: '2d' }, ERRORS.ttl],
+    ['ttl 3600', { data, ttl: 3600 }, ERRORS.ttl],
+    ['type "image"', { data, type: 'image' }, ERRORS.type],
+    ['filename ""', { data, type: 'file', filename: '' }, ERRORS.filename],
+    ['filename of 256 characters', { data, type: 'file', filename: 'f'.repeat(256) }, ERRORS.filename],
+    ['filename not a string', { data, type: 'file', filename: 7 }, ERRORS.filename],
+    ['mimetype "text"', { data, type: 'file', mimetype: 'text' }, ERRORS.mimetype],
+    ['mimetype "text/"', { data, type: 'file', mimetype: 'text/' }, ERRORS.mimetype],
+    ['mimetype of 256 characters', { data, type: 'file', mimetype: `a/${'b'.repeat(254)}` }, ERRORS.mimetype],
+    ['filename with type text', { data, type: 'text', filename: 'a.txt' }, ERRORS.fileFieldsNeedFileType('filename')],
+    ['filename with the default type', { data, filename: 'a.txt' }, ERRORS.fileFieldsNeedFileType('filename')],
+    ['mimetype with type text', { data, mimetype: 'text/plain' }, ERRORS.fileFieldsNeedFileType('mimetype')],
+    ['unknown field "view"', { data, view: 2 }, ERRORS.unknownField('view')],
+    ['missing data', {}, ERRORS.data],
+    ['empty data', { data: '' }, ERRORS.data],
+    ['data not base64', { data: 'not base64!' }, ERRORS.data],
+    ['data base64url', { data: 'c2Vj-_Jl' }, ERRORS.data],
+    ['data a number', { data: 1234 }, ERRORS.data],
+  ])('rejects %s, naming the field', (_label, body, message) => {
+    expect(outcome(createSecretBody, body)).toEqual({ ok: false, message });
+  });
+
+  test('the messages name their field', () => {
+    expect(ERRORS.views).toMatch(/^views /);
+    expect(ERRORS.ttl).toMatch(/^ttl /);
+    expect(ERRORS.filename).toMatch(/^filename /);
+    expect(ERRORS.fileFieldsNeedFileType('mimetype')).toMatch(/^mimetype /);
+  });
+
+  test('accepts filename of 255 characters and mimetype of 255 characters with type file', () => {
+    const body = { data, type: 'file', filename: 'f'.repeat(255), mimetype: `a/${'b'.repeat(253)}` };
+    expect(outcome(createSecretBody, body)).toMatchObject({ ok: true });
+  });
+});
+
+describe('createKeyBody', () => {
+  test('accepts an empty object and a webhook string', () => {
+    expect(outcome(createKeyBody, {})).toEqual({ ok: true, value: {} });
+    expect(outcome(createKeyBody, { webhook: 'https://x.example/' })).toMatchObject({ ok: true });
+  });
+
+  test('rejects a non-string webhook and unknown fields', () => {
+    expect(outcome(createKeyBody, { webhook: 42 })).toEqual({ ok: false, message: ERRORS.webhook });
+    expect(outcome(createKeyBody, { webhooks: 'https://x.example/' })).toEqual({
+      ok: false,
+      message: ERRORS.unknownField('webhooks'),
+    });
+  });
+});
+
+describe('updateKeyBody', () => {
+  test('requires webhook', () => {
+    expect(outcome(updateKeyBody, {})).toEqual({ ok: false, message: ERRORS.webhookRequired });
+    expect(outcome(updateKeyBody, { webhook: null })).toEqual({ ok: false, message: ERRORS.webhookRequired });
+  });
+
+  test('accepts "" (remove) and a URL string', () => {
+    expect(outcome(updateKeyBody, { webhook: '' })).toEqual({ ok: true, value: { webhook: '' } });
+    expect(outcome(updateKeyBody, { webhook: 'https://x.example/' })).toMatchObject({ ok: true });
+  });
+
+  test('rejects unknown fields', () => {
+    expect(outcome(updateKeyBody, { webhook: '', url: 'x' })).toEqual({ ok: false, message: ERRORS.unknownField('url') });
+  });
+});

@@ -1,0 +1,307 @@
+import '../support/env';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
+  UpdateCommand,
+  type PutCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ERRORS } from '../../../lambdas/definitions/errors';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS } from '../../../lambdas/definitions/limits';
+import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
+import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
+import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
+import { handler as secretsRevoke } from '../../../lambdas/routes/secrets-revoke';
+import { expectErrorBody, expectStandardHeaders } from '../support/assertions';
+import { pinClock } from '../support/clock';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
+import { apiKeyFixture, keyItem, serveKeyItem } from '../support/key-item';
+
+const ddb = mockDocumentClient();
+const now = 1_750_000_004_000;
+const SITE = TEST_ENV.siteUrl.replace(/\/+$/, '');
+let caller: ReturnType<typeof apiKeyFixture>;
+
+beforeEach(() => {
+  ddb.reset();
+  pinClock(now);
+  caller = apiKeyFixture();
+  serveKeyItem(ddb, { item: keyItem(caller.pk) });
+});
+afterEach(() => jest.restoreAllMocks());
+
+const post = (body: string | null, headers: Record<string, string> = jsonHeaders(bearer(caller.key)), requestId?: string) =>
+  invoke(
+    secretsCreate,
+    apiEvent({ method: 'POST', path: '/secrets', headers, body, ...(requestId ? { requestId } : {}) }),
+  );
+const claim = (id: string) =>
+  invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${id}`, pathParameters: { id }, headers: bearer(caller.key) }));
+const revoke = (id: string) =>
+  invoke(secretsRevoke, apiEvent({ method: 'DELETE', path: `/secrets/${id}`, pathParameters: { id }, headers: bearer(caller.key) }));
+
+const secretCommands = () => sentCommands(ddb).filter((c) => c.input.TableName === TEST_ENV.secretsTable || 'RequestItems' in c.input);
+const headPut = () => secretCommands().find((c) => c.name === 'PutCommand')?.input as PutCommandInput | undefined;
+
+describe('POST /secrets', () => {
+  beforeEach(() => {
+    ddb.on(PutCommand).resolves({});
+    ddb.on(BatchWriteCommand).resolves({});
+  });
+
+  test('201 {id, url}: url is SITE_URL (trailing / dropped) + "/" + id; id is 22 URL-safe characters', async () => {
+    const response = await post(JSON.stringify({ data: 'c2VjcmV0' }));
+    expect(response.statusCode).toBe(201);
+    const body = response.body as { id: string; url: string };
+    expect(Object.keys(body).sort()).toEqual(['id', 'url']);
+    expect(body.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(body.url).toBe(`${SITE}/${body.id}`);
+    expect(headPut()?.Item).toMatchObject({ pk: body.id, sk: SECRET_HEAD_SK });
+  });
+
+  test('ids differ between secrets', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add(((await post(JSON.stringify({ data: 'c2VjcmV0' }))).body as { id: string }).id);
+    expect(ids.size).toBe(20);
+  });
+
+  test('stores the defaults (views 1, type text, ttl 1d) with the caller\'s key hash as owner', async () => {
+    await post(JSON.stringify({ data: 'c2VjcmV0' }));
+    expect(headPut()?.Item).toMatchObject({
+      owner: caller.hash,
+      data: 'c2VjcmV0',
+      type: 'text',
+      views: 1,
+      remaining: 1,
+      created: now,
+      expires: now + SECRET_TTLS['1d'],
+    });
+    expect(JSON.stringify(sentCommands(ddb))).not.toContain(caller.key);
+  });
+
+  test.each(Object.entries(SECRET_TTLS))('ttl %s expires %d ms after creation', async (ttl, ms) => {
+    await post(JSON.stringify({ data: 'c2VjcmV0', ttl, views: 3 }));
+    expect(headPut()?.Item).toMatchObject({ expires: now + ms, views: 3, remaining: 3 });
+  });
+
+  test('a file secret keeps filename and mimetype', async () => {
+    await post(JSON.stringify({ data: 'c2VjcmV0', type: 'file', filename: 'a.pdf', mimetype: 'application/pdf' }));
+    expect(headPut()?.Item).toMatchObject({ type: 'file', filename: 'a.pdf', mimetype: 'application/pdf' });
+  });
+
+  test.each([
+    ['views 0', { data: 'c2VjcmV0', views: 0 }, ERRORS.views],
+    ['views "2"', { data: 'c2VjcmV0', views: '2' }, ERRORS.views],
+    ['ttl "2d"', { data: 'c2VjcmV0', ttl: '2d' }, ERRORS.ttl],
+    ['unknown field view', { data: 'c2VjcmV0', view: 2 }, ERRORS.unknownField('view')],
+    ['data base64url', { data: 'c2Vj-_Jl' }, ERRORS.data],
+    ['filename with text', { data: 'c2VjcmV0', filename: 'a' }, ERRORS.fileFieldsNeedFileType('filename')],
+  ])('400 for %s, naming the field; nothing stored', async (_label, body, message) => {
+    const response = await post(JSON.stringify(body));
+    expect(response.statusCode).toBe(400);
+    expectErrorBody(response, message);
+    expect(secretCommands()).toHaveLength(0);
+  });
+
+  test.each([
+    ['invalid JSON', '{"data": "c2VjcmV0"', ERRORS.invalidJson],
+    ['a JSON array', '["c2VjcmV0"]', ERRORS.notAnObject],
+    ['a JSON string', '"c2VjcmV0"', ERRORS.notAnObject],
+    ['JSON null', 'null', ERRORS.notAnObject],
+    ['no body', null, ERRORS.bodyRequired],
+    ['an empty body', '', ERRORS.bodyRequired],
+  ])('400 for %s', async (_label, body, message) => {
+    const response = await post(body);
+    expect(response.statusCode).toBe(400);
+    expectErrorBody(response, message);
+    expect(secretCommands()).toHaveLength(0);
+  });
+
+  test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', ''])(
+    '400 for Content-Type %j',
+    async (contentType) => {
+      const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), { ...bearer(caller.key), 'Content-Type': contentType });
+      expect(response.statusCode).toBe(400);
+      expectErrorBody(response, ERRORS.contentType);
+    },
+  );
+
+  test('400 when a JSON body has no Content-Type at all', async () => {
+    const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), bearer(caller.key));
+    expect(response.statusCode).toBe(400);
+    expectErrorBody(response, ERRORS.contentType);
+  });
+
+  test.each(['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'])(
+    'accepts Content-Type %j',
+    async (contentType) => {
+      const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), { ...bearer(caller.key), 'content-type': contentType });
+      expect(response.statusCode).toBe(201);
+    },
+  );
+
+  test('accepts a base64-encoded event body (binary media types on the gateway)', async () => {
+    const body = Buffer.from(JSON.stringify({ data: 'c2VjcmV0' })).toString('base64');
+    const response = await invoke(
+      secretsCreate,
+      apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body, isBase64Encoded: true }),
+    );
+    expect(response.statusCode).toBe(201);
+    expect(headPut()?.Item).toMatchObject({ data: 'c2VjcmV0' });
+  });
+
+  test('413 for a body of 5 MiB + 1 byte; nothing stored', async () => {
+    const data = 'A'.repeat(MAX_BODY_BYTES - 12);
+    const body = JSON.stringify({ data }) + '  ';
+    expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES + 1);
+    const response = await post(body, jsonHeaders(bearer(caller.key)), 'rid-413');
+    expect(response.statusCode).toBe(413);
+    expectErrorBody(response, ERRORS.payloadTooLarge);
+    expectStandardHeaders(response, 'rid-413');
+    expect(secretCommands()).toHaveLength(0);
+  });
+
+  test('413 counts bytes, not characters', async () => {
+    const body = JSON.stringify({ data: 'c2VjcmV0', pad: 'é'.repeat(MAX_BODY_BYTES / 2) });
+    expect(body.length).toBeLessThan(MAX_BODY_BYTES);
+    expect((await post(body)).statusCode).toBe(413);
+  });
+
+  test('a body of exactly 5 MiB is accepted and stored in chunks', async () => {
+    const overhead = JSON.stringify({ data: '' }).length;
+    const data = 'QUJD'.repeat(Math.floor((MAX_BODY_BYTES - overhead) / 4));
+    const body = JSON.stringify({ data }).padEnd(MAX_BODY_BYTES, ' ');
+    expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
+
+    const response = await post(body);
+
+    expect(response.statusCode).toBe(201);
+    const chunks = secretCommands()
+      .filter((c) => c.name === 'BatchWriteCommand')
+      .flatMap((c) => (c.input.RequestItems as Record<string, { PutRequest: { Item: { data: string } } }[]>)[TEST_ENV.secretsTable]!)
+      .map((request) => request.PutRequest.Item.data);
+    expect(chunks.join('')).toBe(data);
+    expect(headPut()?.Item).toMatchObject({ chunks: Math.ceil(data.length / DATA_CHUNK_BYTES) });
+  });
+
+  test('a DynamoDB failure: 500 internal server error, and nothing logged holds the data or the API key', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    ddb.on(PutCommand).rejects(throttled());
+    const data = Buffer.from('the launch codes are 0000').toString('base64');
+
+    const response = await post(JSON.stringify({ data }), jsonHeaders(bearer(caller.key)), 'rid-500');
+
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toEqual({ error: ERRORS.internal });
+    expectStandardHeaders(response, 'rid-500');
+    expect(errors).toHaveBeenCalled();
+    const logged = JSON.stringify([...errors.mock.calls, ...logs.mock.calls]);
+    expect(logged).not.toContain(data);
+    expect(logged).not.toContain(caller.key);
+  });
+
+  test('a failure writing chunks: 500, the data not logged, and no head written', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(BatchWriteCommand).rejects(throttled());
+    const data = 'QUJD'.repeat(DATA_CHUNK_BYTES / 4 + 1);
+    const response = await post(JSON.stringify({ data }));
+    expect(response.statusCode).toBe(500);
+    expect(JSON.stringify(errors.mock.calls)).not.toContain(data.slice(0, 64));
+    expect(headPut()).toBeUndefined();
+  });
+});
+
+const headItem = (overrides: Record<string, unknown> = {}) => ({
+  pk: 'x',
+  sk: SECRET_HEAD_SK,
+  owner: 'someone',
+  type: 'text',
+  views: 2,
+  remaining: 1,
+  created: now - 1000,
+  expires: now + 3_600_000,
+  ttl: 0,
+  ...overrides,
+});
+const ID = 'AbCdEfGhIjKlMnOpQrSt_-';
+
+describe('GET /secrets/:id', () => {
+  test('200 {data, type, filename: null, mimetype: null, remaining}', async () => {
+    ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ data: 'c2VjcmV0' }) });
+    const response = await claim(ID);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toStrictEqual({ data: 'c2VjcmV0', type: 'text', filename: null, mimetype: null, remaining: 1 });
+    const update = secretCommands().find((c) => c.name === 'UpdateCommand');
+    expect(update?.input).toMatchObject({ Key: { pk: ID, sk: SECRET_HEAD_SK }, ExpressionAttributeValues: { ':now': now } });
+  });
+
+  test('a file secret returns its filename and mimetype; the last view says remaining 0', async () => {
+    ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({
+      Attributes: headItem({ data: 'c2VjcmV0', type: 'file', filename: 'a.pdf', mimetype: 'application/pdf', remaining: 0 }),
+    });
+    ddb.on(DeleteCommand).resolves({});
+    const response = await claim(ID);
+    expect(response.body).toStrictEqual({
+      data: 'c2VjcmV0',
+      type: 'file',
+      filename: 'a.pdf',
+      mimetype: 'application/pdf',
+      remaining: 0,
+    });
+  });
+
+  test('a chunked secret is returned whole', async () => {
+    const parts = ['QUJD', 'REVG', 'R0hJ'];
+    ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ chunks: 3 }) });
+    ddb.on(BatchGetCommand).resolves({
+      Responses: { [TEST_ENV.secretsTable]: [2, 0, 1].map((i) => ({ pk: ID, sk: secretChunkSk(i), data: parts[i] })) },
+    });
+    expect((await claim(ID)).body).toMatchObject({ data: parts.join(''), remaining: 1 });
+  });
+
+  test('404 secret not found when the claim condition fails (unknown, claimed out or expired)', async () => {
+    ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).rejects(conditionFailed());
+    const response = await claim(ID);
+    expect(response.statusCode).toBe(404);
+    expectErrorBody(response, ERRORS.secretNotFound);
+  });
+
+  test.each(['short', 'AbCdEfGhIjKlMnOpQrStUvW', 'AbCdEfGhIjKlMnOpQrSt.-', 'AbCdEfGhIjKlMnOpQrSt%2'])(
+    '404 for the malformed id %j without touching the secrets table',
+    async (id) => {
+      const response = await claim(id);
+      expect(response.statusCode).toBe(404);
+      expectErrorBody(response, ERRORS.secretNotFound);
+      expect(secretCommands()).toHaveLength(0);
+    },
+  );
+});
+
+describe('DELETE /secrets/:id', () => {
+  test('200 {deleted: true}; the delete is conditioned on the caller being the owner', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: headItem({ owner: caller.hash, data: 'x' }) });
+    const response = await revoke(ID);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toStrictEqual({ deleted: true });
+    const input = secretCommands().find((c) => c.name === 'DeleteCommand')?.input;
+    expect(input).toMatchObject({ Key: { pk: ID, sk: SECRET_HEAD_SK } });
+    expect(Object.values(input?.ExpressionAttributeValues as Record<string, unknown>)).toContain(caller.hash);
+  });
+
+  test('404 for a secret the caller does not own, exactly as for an unknown one', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed());
+    const response = await revoke(ID);
+    expect(response.statusCode).toBe(404);
+    expectErrorBody(response, ERRORS.secretNotFound);
+  });
+
+  test('404 for a malformed id without touching the secrets table', async () => {
+    const response = await revoke('../keys');
+    expect(response.statusCode).toBe(404);
+    expect(secretCommands()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,93 @@
+import '../support/env';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
+import { recordKeyCreationAttempt } from '../../../lambdas/store/key-creation-log';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+
+const ddb = mockDocumentClient();
+const HOUR = KEY_CREATION_LIMIT.windowMs;
+const now = 1_750_000_000_000;
+const ipHash = 'cd'.repeat(32);
+const limit = 20;
+
+beforeEach(() => ddb.reset());
+
+/** Answers the append as DynamoDB would for an item holding `log` (ALL_NEW: log plus :now). */
+function appendTo(log: number[]) {
+  ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => ({
+    Attributes: { pk: `ip#${ipHash}`, log: [...log, ...(input.ExpressionAttributeValues[':now'] as number[])] },
+  }));
+}
+
+describe('recordKeyCreationAttempt', () => {
+  test('appends this attempt in one conditional UpdateItem on the ip item', async () => {
+    appendTo([]);
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).resolves.toEqual({ count: 1, resetAt: now });
+
+    const sent = sentCommands(ddb);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.input).toMatchObject({
+      TableName: TEST_ENV.keysTable,
+      Key: { pk: `ip#${ipHash}` },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      ExpressionAttributeValues: { ':now': [now], ':capacity': 2 * limit, ':ttl': Math.ceil((now + HOUR) / 1000) },
+    });
+  });
+
+  test('counts only the attempts of the last hour', async () => {
+    appendTo([now - HOUR - 1, now - HOUR, now - HOUR + 1, now - 10]);
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).resolves.toMatchObject({ count: 3 });
+  });
+
+  test('over the limit: resetAt is when enough attempts have left the hour for one more to fit', async () => {
+    // 21 earlier attempts, one per minute from 50 minutes ago, plus this one: 22 > 20.
+    const earlier = Array.from({ length: 21 }, (_, i) => now - 50 * 60_000 + i * 60_000);
+    appendTo(earlier);
+    const window = await recordKeyCreationAttempt(ipHash, now, limit);
+    expect(window.count).toBe(22);
+    // The next attempt fits when at most 19 remain: three must leave, the third oldest last.
+    expect(window.resetAt).toBe((earlier[2] as number) + HOUR);
+    const later = [...earlier, now].filter((at) => at > window.resetAt - HOUR);
+    expect(later.length + 1).toBe(limit);
+  });
+
+  test('a full log (condition failed, old item in wire format) is pruned to the last hour plus this attempt', async () => {
+    // 40 attempts over the last 40 hours (one every hour; the item's ttl kept being extended).
+    const old = Array.from({ length: 2 * limit }, (_, i) => now - (2 * limit - i) * HOUR + 30 * 60_000);
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(conditionFailed({ pk: `ip#${ipHash}`, log: old, ttl: 1 }))
+      .resolvesOnce({});
+
+    const window = await recordKeyCreationAttempt(ipHash, now, limit);
+
+    const recent = old.filter((at) => at > now - HOUR);
+    expect(recent).toHaveLength(1);
+    expect(window).toEqual({ count: 2, resetAt: now });
+    const sent = sentCommands(ddb);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.input).toMatchObject({
+      Key: { pk: `ip#${ipHash}` },
+      ConditionExpression: 'size(#log) = :oldSize',
+      ExpressionAttributeValues: { ':pruned': [...recent, now], ':oldSize': 2 * limit },
+    });
+  });
+
+  test('a prune that loses a race starts over; it gives up after a bounded number of attempts', async () => {
+    const old = Array.from({ length: 2 * limit }, (_, i) => now - i);
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
+      throw ':pruned' in input.ExpressionAttributeValues ? conditionFailed() : conditionFailed({ log: old });
+    });
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toThrow();
+    expect(ddb.calls().length).toBeLessThanOrEqual(6);
+  });
+
+  test('other SDK errors propagate', async () => {
+    ddb.on(UpdateCommand).rejects(throttled());
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({
+      name: 'ProvisionedThroughputExceededException',
+    });
+  });
+});

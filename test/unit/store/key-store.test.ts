@@ -1,0 +1,208 @@
+import '../support/env';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/core/sliding-window';
+import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
+import {
+  authenticateAndCount,
+  deleteKey,
+  putKey,
+  setWebhook,
+} from '../../../lambdas/store/key-store';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+import { keyItem } from '../support/key-item';
+
+const ddb = mockDocumentClient();
+const keyHash = 'ab'.repeat(32);
+const pk = `key#${keyHash}`;
+/** 2.5 s into a slot. */
+const now = 1_750_000_002_500;
+const current = slotIndex(now);
+
+beforeEach(() => ddb.reset());
+
+/** A condition expression's clauses, whitespace-normalised, for order-independent checks. */
+const clauses = (condition: unknown): string[] =>
+  String(condition)
+    .split(/\s+AND\s+/i)
+    .map((clause) => clause.trim().replace(/\s+/g, ' '));
+
+describe('authenticateAndCount', () => {
+  test('happy path: exactly one UpdateItem that authenticates and counts', async () => {
+    const rl = { [current - 1]: 4, [current]: 3 };
+    ddb.on(UpdateCommand).resolves({ Attributes: keyItem(pk, { created: now - 1000, rl }) });
+
+    const result = await authenticateAndCount(keyHash, now);
+
+    expect(result).toEqual({
+      outcome: 'authenticated',
+      key: { keyHash, created: now - 1000, expires: now - 1000 + KEY_LIFETIME_MS, webhookSecret: expect.any(String) },
+      slots: rl,
+    });
+    const sent = sentCommands(ddb);
+    expect(sent).toHaveLength(1);
+    const input = sent[0]!.input;
+    expect(sent[0]!.name).toBe('UpdateCommand');
+    expect(input).toMatchObject({
+      TableName: TEST_ENV.keysTable,
+      Key: { pk },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    // The condition requires existence, non-expiry and the slot-map bound.
+    expect(clauses(input.ConditionExpression)).toEqual(
+      expect.arrayContaining(['attribute_exists(pk)', 'expires > :now', 'size(rl) <= :maxSlots']),
+    );
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':now': now, ':maxSlots': MAX_TRACKED_SLOTS });
+    // It increments the current slot and removes the one leaving the window.
+    expect(input.ExpressionAttributeNames).toEqual({
+      '#current': String(current),
+      '#expired': String(expiredSlotIndex(now)),
+    });
+    expect(String(input.UpdateExpression).replace(/\s+/g, ' ')).toBe(
+      'SET rl.#current = if_not_exists(rl.#current, :zero) + :one REMOVE rl.#expired',
+    );
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':zero': 0, ':one': 1 });
+  });
+
+  test('returns the webhook when the key has one', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: keyItem(pk, { webhook: 'https://h.example/', rl: { [current]: 1 } }) });
+    const result = await authenticateAndCount(keyHash, now);
+    expect(result).toMatchObject({ outcome: 'authenticated', key: { webhook: 'https://h.example/' } });
+  });
+
+  test('condition failure without an item: unknown key, nothing else sent', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    await expect(authenticateAndCount(keyHash, now)).resolves.toEqual({ outcome: 'unknown' });
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('condition failure with an expired item (as the SDK returns it): expired, nothing else sent', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed(keyItem(pk, { expires: now - 1, rl: { [current - 2]: 5 } })));
+    await expect(authenticateAndCount(keyHash, now)).resolves.toEqual({ outcome: 'expired' });
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('expiry is inclusive: expires === now is expired', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed(keyItem(pk, { expires: now })));
+    await expect(authenticateAndCount(keyHash, now)).resolves.toEqual({ outcome: 'expired' });
+  });
+
+  test('live key with an over-full slot map: a second UpdateItem rewrites rl to the in-window slots plus this request', async () => {
+    // 13 stale slots from an earlier burst and 3 in-window ones: 16 > MAX_TRACKED_SLOTS.
+    const stale = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [String(current - 40 - i), 9]));
+    const inWindow = { [current - 12]: 2, [current - 5]: 7, [current]: 1 };
+    const old = keyItem(pk, { rl: { ...stale, ...inWindow } });
+    expect(Object.keys(old.rl).length).toBeGreaterThan(MAX_TRACKED_SLOTS);
+    const rewritten = { [current - 12]: 2, [current - 5]: 7, [current]: 2 };
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(conditionFailed(old))
+      .resolvesOnce({ Attributes: { ...old, rl: rewritten } });
+
+    const result = await authenticateAndCount(keyHash, now);
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((command) => command.name)).toEqual(['UpdateCommand', 'UpdateCommand']);
+    const prune = sent[1]!.input;
+    expect(prune).toMatchObject({ TableName: TEST_ENV.keysTable, Key: { pk } });
+    expect(String(prune.UpdateExpression).trim()).toBe('SET rl = :slots');
+    expect((prune.ExpressionAttributeValues as Record<string, unknown>)[':slots']).toEqual(rewritten);
+    // Optimistic lock: still live and still over-full.
+    expect(clauses(prune.ConditionExpression)).toEqual(
+      expect.arrayContaining(['attribute_exists(pk)', 'expires > :now', 'size(rl) > :maxSlots']),
+    );
+    expect(prune.ExpressionAttributeValues).toMatchObject({ ':now': now, ':maxSlots': MAX_TRACKED_SLOTS });
+    expect(result).toMatchObject({ outcome: 'authenticated', slots: rewritten });
+  });
+
+  test('gives up after a bounded number of attempts when concurrent prunes keep winning', async () => {
+    const stale = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(current - 40 - i), 1]));
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
+      // The fast path returns the over-full old item; a prune's condition (no ALL_OLD) returns none.
+      throw ':slots' in input.ExpressionAttributeValues ? conditionFailed() : conditionFailed(keyItem(pk, { rl: stale }));
+    });
+    await expect(authenticateAndCount(keyHash, now)).rejects.toThrow();
+    expect(ddb.calls().length).toBeLessThanOrEqual(5);
+  });
+
+  test('SDK errors other than a condition failure propagate', async () => {
+    ddb.on(UpdateCommand).rejects(throttled());
+    await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({
+      name: 'ProvisionedThroughputExceededException',
+    });
+  });
+});
+
+describe('putKey', () => {
+  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry and an empty slot map', async () => {
+    ddb.on(PutCommand).resolves({});
+    const expires = now + KEY_LIFETIME_MS;
+    await putKey({ keyHash, created: now, expires, webhookSecret: 'whsec_x', webhook: 'https://h.example/' });
+    const [put, ...rest] = sentCommands(ddb);
+    expect(rest).toHaveLength(0);
+    expect(put!.input).toEqual({
+      TableName: TEST_ENV.keysTable,
+      Item: {
+        pk,
+        created: now,
+        expires,
+        ttl: Math.ceil((expires + EXPIRED_KEY_RETENTION_MS) / 1000),
+        webhookSecret: 'whsec_x',
+        webhook: 'https://h.example/',
+        rl: {},
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  test('omits webhook when there is none', async () => {
+    ddb.on(PutCommand).resolves({});
+    await putKey({ keyHash, created: now, expires: now + 1, webhookSecret: 'whsec_x' });
+    expect(sentCommands(ddb)[0]!.input.Item).not.toHaveProperty('webhook');
+  });
+});
+
+describe('setWebhook', () => {
+  test('sets the webhook on a live key', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    await expect(setWebhook(keyHash, 'https://h.example/', now)).resolves.toBe(true);
+    const input = sentCommands(ddb)[0]!.input;
+    expect(input).toMatchObject({
+      Key: { pk },
+      UpdateExpression: 'SET webhook = :webhook',
+      ExpressionAttributeValues: { ':webhook': 'https://h.example/', ':now': now },
+    });
+    expect(clauses(input.ConditionExpression)).toEqual(['attribute_exists(pk)', 'expires > :now']);
+  });
+
+  test('removes the webhook when given undefined', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    await expect(setWebhook(keyHash, undefined, now)).resolves.toBe(true);
+    expect(sentCommands(ddb)[0]!.input).toMatchObject({ UpdateExpression: 'REMOVE webhook' });
+    expect(sentCommands(ddb)[0]!.input.ExpressionAttributeValues).not.toHaveProperty(':webhook');
+  });
+
+  test('false when the key is gone or expired', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    await expect(setWebhook(keyHash, 'https://h.example/', now)).resolves.toBe(false);
+  });
+});
+
+describe('deleteKey', () => {
+  test('deletes the key item if it exists', async () => {
+    ddb.on(DeleteCommand).resolves({});
+    await expect(deleteKey(keyHash)).resolves.toBe(true);
+    expect(sentCommands(ddb)[0]!.input).toEqual({
+      TableName: TEST_ENV.keysTable,
+      Key: { pk },
+      ConditionExpression: 'attribute_exists(pk)',
+    });
+  });
+
+  test('false when it was already gone; other errors propagate', async () => {
+    ddb.on(DeleteCommand).rejectsOnce(conditionFailed()).rejectsOnce(throttled());
+    await expect(deleteKey(keyHash)).resolves.toBe(false);
+    await expect(deleteKey(keyHash)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,313 @@
+import '../support/env';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
+import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
+import { claimSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+
+const ddb = mockDocumentClient();
+const table = TEST_ENV.secretsTable;
+const now = 1_750_000_000_000;
+const id = 'AbCdEfGhIjKlMnOpQrStUv';
+
+beforeEach(() => ddb.reset());
+
+/** Base64-looking data of `length` characters whose content depends on the position. */
+function dataOf(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  let out = '';
+  for (let i = 0; out.length < length; i++) out += alphabet[(i * 7 + Math.floor(i / 64)) % 64];
+  return out;
+}
+
+const secret = (overrides: Partial<NewSecret> = {}): NewSecret => ({
+  id,
+  owner: 'owner-hash',
+  data: 'c2VjcmV0',
+  type: 'text',
+  views: 2,
+  created: now,
+  expires: now + 3_600_000,
+  ...overrides,
+});
+
+const clauses = (condition: unknown): string[] =>
+  String(condition)
+    .split(/\s+AND\s+/i)
+    .map((clause) => clause.trim().replace(/\s+/g, ' '));
+
+type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
+const writeRequests = (input: Record<string, unknown>): WriteRequest[] =>
+  (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
+
+describe('putSecret', () => {
+  test('small data: exactly one conditional PutItem holding the data inline', async () => {
+    ddb.on(PutCommand).resolves({});
+    await putSecret(secret({ data: dataOf(DATA_CHUNK_BYTES) }));
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['PutCommand']);
+    expect(sent[0]!.input).toEqual({
+      TableName: table,
+      Item: {
+        pk: id,
+        sk: SECRET_HEAD_SK,
+        owner: 'owner-hash',
+        type: 'text',
+        views: 2,
+        remaining: 2,
+        created: now,
+        expires: now + 3_600_000,
+        ttl: Math.ceil((now + 3_600_000) / 1000),
+        data: dataOf(DATA_CHUNK_BYTES),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  test('file metadata is stored on the head', async () => {
+    ddb.on(PutCommand).resolves({});
+    await putSecret(secret({ type: 'file', filename: 'a.pdf', mimetype: 'application/pdf' }));
+    expect(sentCommands(ddb)[0]!.input.Item).toMatchObject({ type: 'file', filename: 'a.pdf', mimetype: 'application/pdf' });
+  });
+
+  test('large data: chunk items written with BatchWriteItem BEFORE the head, which only counts them', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).resolves({});
+    const data = dataOf(3 * DATA_CHUNK_BYTES + 17);
+    await putSecret(secret({ data }));
+
+    const sent = sentCommands(ddb);
+    const headIndex = sent.findIndex((c) => c.name === 'PutCommand');
+    expect(headIndex).toBe(sent.length - 1);
+    const batches = sent.slice(0, headIndex);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.every((c) => c.name === 'BatchWriteCommand')).toBe(true);
+
+    const chunks = batches.flatMap((c) => writeRequests(c.input)).map((request) => request.PutRequest!.Item);
+    expect(chunks.map((item) => item.sk)).toEqual([0, 1, 2, 3].map(secretChunkSk));
+    const ttl = Math.ceil((now + 3_600_000) / 1000);
+    for (const item of chunks) {
+      expect(item).toEqual({ pk: id, sk: expect.any(String), data: expect.any(String), ttl });
+      expect((item.data as string).length).toBeLessThanOrEqual(DATA_CHUNK_BYTES);
+    }
+    expect(chunks.map((item) => item.data).join('')).toBe(data);
+
+    const head = sent[headIndex]!.input;
+    expect(head.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(head.Item).toMatchObject({ pk: id, sk: SECRET_HEAD_SK, chunks: 4, ttl });
+    expect(head.Item).not.toHaveProperty('data');
+  });
+
+  test('data of DATA_CHUNK_BYTES + 1 is chunked', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).resolves({});
+    await putSecret(secret({ data: dataOf(DATA_CHUNK_BYTES + 1) }));
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand']);
+    expect(sentCommands(ddb)[1]!.input.Item).toMatchObject({ chunks: 2 });
+  });
+
+  test('unprocessed chunk items are retried until written, and only then is the head put', async () => {
+    const data = dataOf(2 * DATA_CHUNK_BYTES + 5);
+    let leftOver: WriteRequest[] = [];
+    ddb
+      .on(BatchWriteCommand)
+      .callsFakeOnce((input: Record<string, unknown>) => {
+        leftOver = writeRequests(input).slice(1);
+        return { UnprocessedItems: { [table]: leftOver } };
+      })
+      .resolves({});
+    ddb.on(PutCommand).resolves({});
+
+    await putSecret(secret({ data }));
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'BatchWriteCommand', 'PutCommand']);
+    expect(writeRequests(sent[1]!.input)).toEqual(leftOver);
+    expect(leftOver).toHaveLength(2);
+  });
+
+  test('a failed head put deletes the chunks and rethrows', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled());
+    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({
+      name: 'ProvisionedThroughputExceededException',
+    });
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'BatchWriteCommand']);
+    expect(writeRequests(sent[2]!.input)).toEqual(
+      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+    );
+  });
+
+  test('a failed chunk write never puts the head', async () => {
+    ddb.on(BatchWriteCommand).rejects(throttled()).on(PutCommand).resolves({});
+    await expect(putSecret(secret({ data: dataOf(DATA_CHUNK_BYTES + 1) }))).rejects.toThrow();
+    expect(sentCommands(ddb).some((c) => c.name === 'PutCommand')).toBe(false);
+  });
+});
+
+const head = (overrides: Record<string, unknown> = {}) => ({
+  pk: id,
+  sk: SECRET_HEAD_SK,
+  owner: 'owner-hash',
+  type: 'text',
+  views: 3,
+  remaining: 2,
+  created: now - 1000,
+  expires: now + 3_600_000,
+  ttl: Math.ceil((now + 3_600_000) / 1000),
+  ...overrides,
+});
+
+describe('claimSecret', () => {
+  test('a view that leaves views: only the conditional UpdateItem, nothing deleted', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 2 }) });
+
+    await expect(claimSecret(id, now)).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 2 });
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand']);
+    const input = sent[0]!.input;
+    expect(input).toMatchObject({
+      TableName: table,
+      Key: { pk: id, sk: SECRET_HEAD_SK },
+      UpdateExpression: 'SET remaining = remaining - :one ADD readers :one',
+      ReturnValues: 'ALL_NEW',
+    });
+    expect(clauses(input.ConditionExpression)).toEqual(expect.arrayContaining(['remaining > :zero', 'expires > :now']));
+    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now });
+  });
+
+  test('the last view (remaining 0 after the update) deletes the head', async () => {
+    ddb
+      .on(UpdateCommand)
+      .resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) })
+      .on(DeleteCommand)
+      .resolves({});
+
+    await expect(claimSecret(id, now)).resolves.toEqual({
+      data: 'c2VjcmV0',
+      type: 'file',
+      filename: 'f.bin',
+      mimetype: 'a/b',
+      remaining: 0,
+    });
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'DeleteCommand']);
+    expect(sent[1]!.input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } });
+  });
+
+  test('chunked data is read consistently and reassembled in order, whatever order DynamoDB returns it in', async () => {
+    const parts = ['AAAA', 'BBBB', 'CCCC', 'DDDD', 'EEEE'];
+    const items = parts.map((data, i) => ({ pk: id, sk: secretChunkSk(i), data, ttl: 1 }));
+    const shuffled = [3, 0, 4, 2, 1].map((i) => items[i]!);
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: head({ chunks: 5, remaining: 1, readers: 1 }) })
+      .resolvesOnce({ Attributes: head({ chunks: 5, remaining: 1, readers: 0 }) });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: shuffled } });
+
+    await expect(claimSecret(id, now)).resolves.toEqual({ data: parts.join(''), type: 'text', remaining: 1 });
+
+    const sent = sentCommands(ddb);
+    // Views remain: the claim leaves itself as a reader and deletes nothing.
+    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
+    expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne', ConditionExpression: 'attribute_exists(pk)' });
+    expect(sent[1]!.input).toEqual({
+      RequestItems: {
+        [table]: { Keys: parts.map((_, i) => ({ pk: id, sk: secretChunkSk(i) })), ConsistentRead: true },
+      },
+    });
+  });
+
+  test('chunk keys left unprocessed by BatchGetItem are fetched again', async () => {
+    const items = [0, 1, 2].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `P${i}==`, ttl: 1 }));
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 3, remaining: 1 }) });
+    ddb
+      .on(BatchGetCommand)
+      .resolvesOnce({
+        Responses: { [table]: [items[2]!] },
+        UnprocessedKeys: { [table]: { Keys: [{ pk: id, sk: secretChunkSk(0) }, { pk: id, sk: secretChunkSk(1) }] } },
+      })
+      .resolvesOnce({ Responses: { [table]: [items[1]!, items[0]!] } });
+
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'P0==P1==P2==' });
+    expect(sentCommands(ddb).filter((c) => c.name === 'BatchGetCommand')).toHaveLength(2);
+  });
+
+  test('the last view of a chunked secret deletes head and chunks', async () => {
+    const items = [0, 1].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `Q${i}==`, ttl: 1 }));
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) })
+      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 0 }) });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
+    ddb.on(BatchWriteCommand).resolves({});
+
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand', 'BatchWriteCommand']);
+    const deleted = writeRequests(sent[3]!.input).map((request) => request.DeleteRequest!.Key.sk);
+    expect(deleted.sort()).toEqual([SECRET_HEAD_SK, secretChunkSk(0), secretChunkSk(1)].sort());
+  });
+
+  test('the last view of a chunked secret leaves the chunks while an earlier claim still reads them', async () => {
+    const items = [0, 1].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `Q${i}==`, ttl: 1 }));
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 2 }) })
+      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
+
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
+  });
+
+  test('condition failure (unknown, claimed out or expired): undefined, nothing else sent', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    await expect(claimSecret(id, now)).resolves.toBeUndefined();
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('other SDK errors propagate', async () => {
+    ddb.on(UpdateCommand).rejects(throttled());
+    await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+  });
+});
+
+describe('revokeSecret', () => {
+  test('deletes the head only if the owner matches and the secret is live', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x' }) });
+    await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand']);
+    const input = sent[0]!.input;
+    expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ReturnValues: 'ALL_OLD' });
+    const names = input.ExpressionAttributeNames as Record<string, string>;
+    const values = input.ExpressionAttributeValues as Record<string, unknown>;
+    const owner = clauses(input.ConditionExpression).find((clause) => /^#?\w+ = :\w+$/.test(clause));
+    expect(owner).toBeDefined();
+    const [attribute, placeholder] = owner!.split(' = ') as [string, string];
+    expect(names[attribute] ?? attribute).toBe('owner');
+    expect(values[placeholder]).toBe('owner-hash');
+    expect(clauses(input.ConditionExpression)).toEqual(expect.arrayContaining(['remaining > :zero', 'expires > :now']));
+    expect(values).toMatchObject({ ':zero': 0, ':now': now });
+  });
+
+  test('deletes the chunks of a chunked secret', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ chunks: 3 }) }).on(BatchWriteCommand).resolves({});
+    await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
+    expect(writeRequests(sent[1]!.input)).toEqual(
+      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+    );
+  });
+
+  test('false for a foreign, unknown or dead secret', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed());
+    await expect(revokeSecret(id, 'someone-else', now)).resolves.toBe(false);
+    expect(ddb.calls()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,84 @@
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { generateApiKey, hashApiKey } from '../../../lambdas/core/api-keys';
+import { KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
+import { keyItemPk } from '../../../lambdas/definitions/tables';
+import { conditionFailed, type DocumentClientMock } from './dynamo';
+import { TEST_ENV } from './env';
+
+export interface ApiKeyFixture {
+  key: string;
+  hash: string;
+  pk: string;
+}
+
+export function apiKeyFixture(): ApiKeyFixture {
+  const key = generateApiKey();
+  const hash = hashApiKey(key);
+  return { key, hash, pk: keyItemPk(hash) };
+}
+
+/** A key item as putKey stores it (plain attributes, as the DocumentClient returns them). */
+export interface KeyItemState {
+  pk: string;
+  created: number;
+  expires: number;
+  ttl: number;
+  webhookSecret: string;
+  webhook?: string;
+  rl: Record<string, number>;
+}
+
+export function keyItem(pk: string, overrides: Partial<KeyItemState> = {}): KeyItemState {
+  const created = overrides.created ?? Date.now() - 60_000;
+  return {
+    pk,
+    created,
+    expires: created + KEY_LIFETIME_MS,
+    ttl: Math.ceil((created + KEY_LIFETIME_MS) / 1000) + 30 * 86_400,
+    webhookSecret: 'whsec_' + 'A'.repeat(32),
+    rl: {},
+    ...overrides,
+  };
+}
+
+const values = (input: UpdateCommandInput): Record<string, unknown> => input.ExpressionAttributeValues ?? {};
+const names = (input: UpdateCommandInput): Record<string, string> => input.ExpressionAttributeNames ?? {};
+
+/**
+ * Answers UpdateItem calls on the keys table for one key item the way DynamoDB would for the
+ * expressions key-store sends: the authenticating fast path (SET rl.#current += 1 REMOVE
+ * rl.#expired, if live and size(rl) <= :maxSlots), the prune (SET rl = :slots, if live and
+ * size(rl) > :maxSlots) and setWebhook (SET/REMOVE webhook, if live). A failed condition throws
+ * ConditionalCheckFailedException with the old item in wire format when ALL_OLD was asked for.
+ * `state.item` is mutated, so a test can make several requests against the same key.
+ */
+export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemState | undefined }): void {
+  mock.on(UpdateCommand, { TableName: TEST_ENV.keysTable }).callsFake((input: UpdateCommandInput) => {
+    const item = state.item;
+    const v = values(input);
+    const fail = () =>
+      conditionFailed(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && item ? structuredClone(item) : undefined);
+    const live = item !== undefined && (input.Key as { pk: string }).pk === item.pk && item.expires > (v[':now'] as number);
+    if (!live || !item) throw fail();
+
+    const expression = input.UpdateExpression ?? '';
+    if (expression.includes('webhook')) {
+      if (expression.startsWith('REMOVE')) delete item.webhook;
+      else item.webhook = v[':webhook'] as string;
+      return {};
+    }
+    const size = Object.keys(item.rl).length;
+    const maxSlots = v[':maxSlots'] as number;
+    if (':slots' in v) {
+      if (!(size > maxSlots)) throw fail();
+      item.rl = { ...(v[':slots'] as Record<string, number>) };
+    } else {
+      if (!(size <= maxSlots)) throw fail();
+      const current = names(input)['#current'] as string;
+      const expired = names(input)['#expired'] as string;
+      item.rl[current] = (item.rl[current] ?? 0) + (v[':one'] as number);
+      delete item.rl[expired];
+    }
+    return { Attributes: structuredClone(item) };
+  });
+}
