@@ -35,8 +35,13 @@ export interface WindowState {
   count: number;
   remaining: number;
   limited: boolean;
-  /** Ms timestamp at which the count next drops (when limited: by enough to admit a request). */
+  /** Ms timestamp at which the count next drops, at most 60 s ahead (x-ratelimit-reset). */
   resetAt: number;
+  /**
+   * When limited: the first moment a request will be admitted again (retry-after). A request
+   * counts for up to 65 s, so this may lie a few seconds beyond resetAt's 60 s cap.
+   */
+  retryAt: number;
 }
 
 export function windowState(slots: SlotCounts, now: number, limit: number = RATE_LIMIT.requests): WindowState {
@@ -57,11 +62,13 @@ export function windowState(slots: SlotCounts, now: number, limit: number = RATE
     resetAt = leavesWindowAt(entry.slot);
     if (!limited || left < limit) break;
   }
+  const retryAt = Math.max(resetAt, now + 1);
   return {
     limit,
     count,
     remaining: Math.max(0, limit - count),
     limited,
-    resetAt: Math.min(Math.max(resetAt, now + 1), now + RATE_LIMIT.windowMs),
+    resetAt: Math.min(retryAt, now + RATE_LIMIT.windowMs),
+    retryAt,
   };
 }

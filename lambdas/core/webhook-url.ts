@@ -17,8 +17,15 @@ function hostAddress(hostname: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   return ipaddr.isValid(bare) ? ipaddr.process(bare) : undefined;
 }
 
-/** Public unicast only: not loopback, private, link-local, CGNAT, multicast, reserved, ULA... */
-export const isPublicAddress = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean => address.range() === 'unicast';
+const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Public unicast only: not loopback, private, link-local, CGNAT, multicast, reserved, ULA...
+ * ipaddr.js calls IPv4-compatible IPv6 (::a.b.c.d, deprecated, reserved) "unicast"; only
+ * 2000::/3 is global unicast IPv6.
+ */
+export const isPublicAddress = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean =>
+  address.range() === 'unicast' && (address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_IPV6));
 
 export function checkWebhookUrl(candidate: string, allowLoopback: boolean): WebhookUrlVerdict {
   const invalid = { ok: false, error: ERRORS.webhook } as const;

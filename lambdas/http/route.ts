@@ -117,7 +117,7 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
         'x-ratelimit-reset': String(window.resetAt),
       };
       if (window.limited) {
-        throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.resetAt, now) });
+        throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
       request.context.caller = { keyHash, hint: apiKeyHint(key), stored: result.key };
     },

@@ -49,6 +49,8 @@ interface HeadItem {
   data?: string;
   /** ... or the number of chunk items holding it (large secrets). */
   chunks?: number;
+  /** Claims that have taken a view and may still be reading chunks. */
+  readers?: number;
 }
 
 interface ChunkItem {
@@ -108,14 +110,14 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * deletes the secret. Expiry is checked here too: DynamoDB TTL may lag by days.
  */
 export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
-  const table = tableName(SECRETS_TABLE);
   let head: HeadItem;
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
-        TableName: table,
+        TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
-        UpdateExpression: 'SET remaining = remaining - :one',
+        // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
+        UpdateExpression: 'SET remaining = remaining - :one ADD readers :one',
         ConditionExpression: 'remaining > :zero AND expires > :now',
         ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
         ReturnValues: 'ALL_NEW',
@@ -127,9 +129,13 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     throw error;
   }
 
-  const data = head.chunks === undefined ? head.data : await readChunks(id, head.chunks);
-  if (head.remaining === 0) await deleteSecret(id, head.chunks ?? 0);
-  // Chunks can vanish between our claim and our read only if the owner revoked the secret then.
+  let data = head.data;
+  if (head.chunks === undefined) {
+    if (head.remaining === 0) await deleteSecret(id, 0);
+  } else {
+    data = await readChunksAsClaimant(id, head.chunks);
+  }
+  // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
     data,
@@ -138,6 +144,35 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     ...(head.mimetype !== undefined ? { mimetype: head.mimetype } : {}),
     remaining: head.remaining,
   };
+}
+
+/**
+ * Chunked data is read after the view is taken, so the claim that takes the last view must not
+ * delete the chunks while earlier claimants are still reading them. Each claim counted itself
+ * into `readers`; whoever brings `readers` back to 0 once no views remain deletes the secret.
+ */
+async function readChunksAsClaimant(id: string, chunks: number): Promise<string | undefined> {
+  try {
+    return await readChunks(id, chunks);
+  } finally {
+    try {
+      const { Attributes } = await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          UpdateExpression: 'ADD readers :minusOne',
+          // Without it, ADD would recreate a head that a revocation has just deleted.
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const after = Attributes as HeadItem & { readers: number };
+      if (after.remaining === 0 && after.readers === 0) await deleteSecret(id, chunks);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
 }
 
 /** Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign). */

@@ -105,3 +105,19 @@ describe('large payloads', () => {
     expect(await itemsOfSecret(id)).toEqual([]);
   });
 });
+
+describe('concurrent claims of a large secret', () => {
+  test('20 simultaneous claims of a 3-view 1 MB secret: exactly three whole copies, then nothing stored', async () => {
+    const { key } = await createKey();
+    const data = base64Of(1_000_000, 9);
+    const { id } = await createSecret(key, { data, views: 3 });
+    const claimers = await Promise.all(Array.from({ length: 2 }, () => createKey()));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 2]?.key })),
+    );
+    const served = claims.filter((c) => c.status === 200);
+    expect(served.map((c) => c.body.remaining).sort()).toEqual([0, 1, 2]);
+    expect(served.every((c) => c.body.data === data)).toBe(true);
+    expect(await itemsOfSecret(id)).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+import { LOCAL_AWS_SETTINGS } from '../../local/dynamodb-local';
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
+import { randomUrlSafeId } from '../../lambdas/core/random';
+import { base64Of } from './support/api';
+import { testEnv } from './support/environment';
+import { closeStore, itemsOfSecret } from './support/store';
+
+/**
+ * A chunked secret's claim takes its view first and reads the chunks after. This forces, on the
+ * real DynamoDB engine, the interleaving where claim B (the last view) runs entirely between
+ * claim A's view and A's chunk read: both must still be served the whole data.
+ */
+
+process.env.DYNAMODB_ENDPOINT = testEnv('dynamodbEndpoint');
+process.env[KEYS_TABLE.envVar] = testEnv('keysTable');
+process.env[SECRETS_TABLE.envVar] = testEnv('secretsTable');
+process.env.AWS_REGION = LOCAL_AWS_SETTINGS.region;
+process.env.AWS_ACCESS_KEY_ID = LOCAL_AWS_SETTINGS.credentials.accessKeyId;
+process.env.AWS_SECRET_ACCESS_KEY = LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
+
+// Imported after the environment is set: the store reads it when it creates its client.
+import { dynamo } from '../../lambdas/store/dynamo';
+import { claimSecret, putSecret, type ClaimedSecret } from '../../lambdas/store/secret-store';
+
+afterAll(closeStore);
+
+test('the last view taken while an earlier claim still reads the chunks: both get the whole data', async () => {
+  const id = randomUrlSafeId(SECRET_ID_BYTES);
+  const data = base64Of(3 * DATA_CHUNK_BYTES, 11);
+  const now = Date.now();
+  await putSecret({ id, owner: 'race', data, type: 'text', views: 2, created: now, expires: now + 60_000 });
+
+  let claimB: Promise<ClaimedSecret | undefined> | undefined;
+  let claimBDone: ClaimedSecret | undefined;
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      // Hold claim A's first chunk read until claim B has finished completely.
+      if (/^BatchGet/.test(context.commandName ?? '') && !claimB) {
+        claimB = claimSecret(id, Date.now());
+        claimBDone = await claimB;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'interleaveClaims' },
+  );
+
+  const claimA = await claimSecret(id, Date.now());
+  dynamo().middlewareStack.remove('interleaveClaims');
+
+  expect({ a: claimA?.remaining, b: claimBDone?.remaining, bRan: claimB !== undefined }).toEqual({ a: 1, b: 0, bRan: true });
+  expect(claimBDone?.data === data).toBe(true);
+  expect(claimA?.data === data).toBe(true);
+  // The later reader to finish deleted everything.
+  expect(await itemsOfSecret(id)).toEqual([]);
+});
