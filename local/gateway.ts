@@ -6,6 +6,7 @@ import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/l
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
 import { withCallCount } from './call-counter';
+import { lambdaContext, proxyEvent } from './proxy-event';
 
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
@@ -71,94 +72,6 @@ function decodePathSegment(segment: string): string {
 const clientAddress = (request: IncomingMessage): string =>
   (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
 
-function toEvent(
-  request: IncomingMessage,
-  route: ServedRoute,
-  path: string,
-  url: URL,
-  parameters: Record<string, string>,
-  body: Buffer,
-  requestId: string,
-): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (const [name, values] of Object.entries(request.headersDistinct)) {
-    if (!values) continue;
-    multiValueHeaders[name] = values;
-    headers[name] = values[values.length - 1] ?? '';
-  }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    (multiQuery[name] ??= []).push(value);
-  }
-  const hasQuery = url.searchParams.size > 0;
-  const now = Date.now();
-  return {
-    resource: route.resource,
-    path,
-    httpMethod: route.definition.method,
-    headers,
-    multiValueHeaders,
-    queryStringParameters: hasQuery ? query : null,
-    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters: route.parameterNames.length > 0 ? parameters : null,
-    stageVariables: null,
-    body: body.length > 0 ? body.toString('utf8') : null,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      authorizer: null,
-      protocol: `HTTP/${request.httpVersion}`,
-      httpMethod: route.definition.method,
-      path,
-      stage: 'local',
-      requestId,
-      requestTimeEpoch: now,
-      resourceId: route.definition.name,
-      resourcePath: route.resource,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: clientAddress(request),
-        user: null,
-        userAgent: request.headers['user-agent'] ?? null,
-        userArn: null,
-      },
-    },
-  };
-}
-
-function lambdaContext(route: ServedRoute, requestId: string): Context {
-  const deadline = Date.now() + API_FUNCTION_TIMEOUT_MS;
-  const functionName = `local-${route.definition.name}`;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 function send(response: ServerResponse, statusCode: number, headers: Record<string, string>, body: string): void {
   response.writeHead(statusCode, { ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
@@ -194,8 +107,22 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
         sendGatewayError(response, 413, ERRORS.payloadTooLarge, requestId);
       } else {
         const { route, parameters } = match;
-        const event = toEvent(request, route, path, url, parameters, body, requestId);
-        const { result, calls } = await withCallCount(() => route.handler(event, lambdaContext(route, requestId)));
+        const event = proxyEvent({
+          method: route.definition.method,
+          resource: route.resource,
+          path,
+          headers: Object.fromEntries(
+            Object.entries(request.headersDistinct).flatMap(([name, values]) => (values ? [[name, values]] : [])),
+          ),
+          query: url.searchParams,
+          pathParameters: route.parameterNames.length > 0 ? parameters : null,
+          body: body.length > 0 ? body.toString('utf8') : null,
+          sourceIp: clientAddress(request),
+          requestId,
+          stage: 'local',
+        });
+        const context = lambdaContext(`local-${route.definition.name}`, requestId, API_FUNCTION_TIMEOUT_MS);
+        const { result, calls } = await withCallCount(() => route.handler(event, context));
         dynamoDbCalls = calls;
         const headers = Object.fromEntries(
           Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),

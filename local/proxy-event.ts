@@ -1,0 +1,97 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+
+/**
+ * The API Gateway REST API (v1) Lambda proxy event and the Lambda context, as the stack delivers
+ * them to a route function. Local mode builds every invocation with these, and so do unit tests.
+ */
+
+export interface ProxyRequest {
+  method: string;
+  /** Route template, e.g. /api/v1/secrets/{id}. */
+  resource: string;
+  path: string;
+  /** Header values as received, in order, names as sent. */
+  headers: Record<string, string[]>;
+  query?: URLSearchParams;
+  pathParameters?: Record<string, string> | null;
+  body: string | null;
+  isBase64Encoded?: boolean;
+  sourceIp: string;
+  requestId: string;
+  stage: string;
+}
+
+export function proxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(request.headers)) headers[name] = values[values.length - 1] ?? '';
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of request.query ?? []) {
+    query[name] = value;
+    (multiQuery[name] ??= []).push(value);
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null;
+  return {
+    resource: request.resource,
+    path: request.path,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders: request.headers,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: request.pathParameters ?? null,
+    stageVariables: null,
+    body: request.body,
+    isBase64Encoded: request.isBase64Encoded ?? false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: request.method,
+      path: `/${request.stage}${request.path}`,
+      stage: request.stage,
+      requestId: request.requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: request.resource,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: request.sourceIp,
+        user: null,
+        userAgent,
+        userArn: null,
+      },
+    },
+  };
+}
+
+/** A Lambda context whose remaining time runs down from `timeoutMs`, as middy's timeout guard reads it. */
+export function lambdaContext(functionName: string, requestId: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
