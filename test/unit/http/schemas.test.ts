@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ERRORS } from '../../../lambdas/definitions/errors';
-import { createKeyBody, createSecretBody, describeIssue, updateKeyBody } from '../../../lambdas/http/schemas';
+import { describeIssue } from '../../../lambdas/http/describe-issue';
+import { createKeyBody, createSecretBody, updateKeyBody } from '../../../lambdas/http/schemas';
 
 /** The message a client would get for `body`, or the parsed value when it is valid. */
 function outcome<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; message: string } {
