@@ -47,9 +47,9 @@ export interface RouteInput<TBody> {
 
 const APPLICATION_JSON = /^application\/json\s*(;.*)?$/i;
 
-function bodyBytes(event: APIGatewayProxyEvent): Buffer {
-  if (event.body === null || event.body === undefined) return Buffer.alloc(0);
-  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+function bodyByteLength(event: APIGatewayProxyEvent): number {
+  if (event.body === null || event.body === undefined) return 0;
+  return Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
 /** Outermost layer: every response gets the standard headers and the request id; errors become JSON. */
@@ -87,10 +87,15 @@ function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
   };
 }
 
-function rejectOversizedBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+/** Every route, whether or not it reads a body: at most 5 MiB, and JSON when there is one. */
+function bodyGuard(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
   return {
     before: (request) => {
-      if (bodyBytes(request.event).length > MAX_BODY_BYTES) throw new HttpError(413, ERRORS.payloadTooLarge);
+      const length = bodyByteLength(request.event);
+      if (length > MAX_BODY_BYTES) throw new HttpError(413, ERRORS.payloadTooLarge);
+      if (length > 0 && !APPLICATION_JSON.test(header(request.event, 'content-type') ?? '')) {
+        throw new HttpError(400, ERRORS.contentType);
+      }
     },
   };
 }
@@ -127,7 +132,7 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 export const retryAfterSeconds = (resetAt: number, now: number): string =>
   String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
 
-/** Content type, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
+/** Presence, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
 function jsonBody<TBody>(
   schema: z.ZodType<TBody>,
   required: boolean,
@@ -135,14 +140,11 @@ function jsonBody<TBody>(
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {
-      const hasBody = bodyBytes(request.event).length > 0;
+      const hasBody = bodyByteLength(request.event) > 0;
       if (!hasBody && required) throw new HttpError(400, ERRORS.bodyRequired);
-      if (hasBody && !APPLICATION_JSON.test(header(request.event, 'content-type') ?? '')) {
-        throw new HttpError(400, ERRORS.contentType);
-      }
       let parsed: unknown = {};
       if (hasBody) {
-        // The content type was checked above, with the contract's stricter rule than the parser's.
+        // bodyGuard checked the content type, by the contract's stricter rule than the parser's.
         const event = { ...request.event, headers: { 'content-type': 'application/json' } };
         try {
           await parser.before?.({ ...request, event });
@@ -172,7 +174,7 @@ function buildRoute<TBody>(
 ) {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>().use(envelope());
   if (authenticate) handler.use(authentication());
-  handler.use(rejectOversizedBody());
+  handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
   return handler.handler(async (event, context) => {
     const response = await run({ event, now: context.requestTime, body: context.body as TBody }, context);

@@ -121,3 +121,13 @@ describe('GET /health', () => {
     expect(response.body.timestamp).toBeLessThanOrEqual(Date.now());
   });
 });
+
+describe('routes that read no body', () => {
+  test('still refuse a non-empty body that is not JSON, and ignore a JSON one', async () => {
+    const { key } = await createKey();
+    const refused = await api('GET', '/keys', { key, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: ERRORS.contentType });
+    expect((await api('GET', '/keys', { key, json: { anything: 1 } })).status).toBe(200);
+  });
+});
