@@ -13,7 +13,8 @@ export interface StoredKey {
   webhook?: string;
 }
 
-interface KeyItem {
+/** The stored item of an API key, as the DocumentClient reads and writes it. */
+export interface KeyItem {
   pk: string;
   created: number;
   expires: number;

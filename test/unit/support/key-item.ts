@@ -2,6 +2,7 @@ import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey } from '../../../lambdas/core/api-keys';
 import { KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
+import type { KeyItem } from '../../../lambdas/store/key-store';
 import { conditionFailed, type DocumentClientMock } from './dynamo';
 import { TEST_ENV } from './env';
 
@@ -18,15 +19,7 @@ export function apiKeyFixture(): ApiKeyFixture {
 }
 
 /** A key item as putKey stores it (plain attributes, as the DocumentClient returns them). */
-export interface KeyItemState {
-  pk: string;
-  created: number;
-  expires: number;
-  ttl: number;
-  webhookSecret: string;
-  webhook?: string;
-  rl: Record<string, number>;
-}
+export type KeyItemState = KeyItem;
 
 export function keyItem(pk: string, overrides: Partial<KeyItemState> = {}): KeyItemState {
   const created = overrides.created ?? Date.now() - 60_000;
@@ -76,8 +69,8 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
       if (!(size <= maxSlots)) throw fail();
       const current = names(input)['#current'] as string;
       const expired = names(input)['#expired'] as string;
-      item.rl[current] = (item.rl[current] ?? 0) + (v[':one'] as number);
-      delete item.rl[expired];
+      const { [expired]: _removed, ...kept } = item.rl;
+      item.rl = { ...kept, [current]: (item.rl[current] ?? 0) + (v[':one'] as number) };
     }
     return { Attributes: structuredClone(item) };
   });
