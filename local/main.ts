@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   let dynamoDb: RunningDynamoDb | undefined;
   let endpoint = env[ENV.dynamodbEndpoint];
   if (!endpoint) {
-    dynamoDb = await startDynamoDbLocal(portFrom(env.DYNAMODB_LOCAL_PORT, await freePort()), env.DATA_DIR || undefined);
+    const dynamoDbPort = portFrom(env.DYNAMODB_LOCAL_PORT, 0) || (await freePort());
+    dynamoDb = await startDynamoDbLocal(dynamoDbPort, env.DATA_DIR || undefined);
     endpoint = dynamoDb.endpoint;
   }
 

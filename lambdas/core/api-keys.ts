@@ -16,8 +16,10 @@ export const generateWebhookSecret = (): string =>
 
 export const isWellFormedApiKey = (candidate: string): boolean => API_KEY_PATTERN.test(candidate);
 
+export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
 /** Only this digest is ever stored: a leaked table does not leak usable keys. */
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+export const hashApiKey = sha256Hex;
 
 export const apiKeyHint = (key: string): string => `${API_KEY_PREFIX}****${key.slice(-4)}`;
 

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { KEY_LIFETIME_MS } from '../definitions/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
 import { putKey, type StoredKey } from '../store/key-store';
-import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-keys';
+import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from './api-keys';
 
 export type KeyCreation =
   | { outcome: 'created'; key: string; expires: number; webhookSecret: string }
@@ -15,8 +14,7 @@ export async function createApiKey(request: {
   perIpPerHour: number;
   now: number;
 }): Promise<KeyCreation> {
-  const ipHash = createHash('sha256').update(request.sourceIp).digest('hex');
-  const window = await recordKeyCreationAttempt(ipHash, request.now, request.perIpPerHour);
+  const window = await recordKeyCreationAttempt(sha256Hex(request.sourceIp), request.now, request.perIpPerHour);
   if (window.count > request.perIpPerHour) return { outcome: 'limited', retryAt: window.resetAt };
 
   const key = generateApiKey();

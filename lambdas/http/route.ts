@@ -129,8 +129,8 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   };
 }
 
-export const retryAfterSeconds = (resetAt: number, now: number): string =>
-  String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+export const retryAfterSeconds = (at: number, now: number): string =>
+  String(Math.max(1, Math.ceil((at - now) / 1000)));
 
 /** Presence, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
 function jsonBody<TBody>(
@@ -140,7 +140,8 @@ function jsonBody<TBody>(
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {
-      const hasBody = bodyByteLength(request.event) > 0;
+      // bodyGuard has measured it already; a non-empty body string is a body.
+      const hasBody = Boolean(request.event.body);
       if (!hasBody && required) throw new HttpError(400, ERRORS.bodyRequired);
       let parsed: unknown = {};
       if (hasBody) {
@@ -190,7 +191,7 @@ export function publicRoute<TBody = undefined>(
   options: RouteOptions<TBody>,
   run: (input: RouteInput<TBody>) => Promise<JsonResponse>,
 ) {
-  return buildRoute(false, options, (input) => run(input));
+  return buildRoute(false, options, run);
 }
 
 export function authenticatedRoute<TBody = undefined>(

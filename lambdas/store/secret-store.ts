@@ -206,21 +206,18 @@ async function readChunks(id: string, count: number): Promise<string | undefined
     .join('');
 }
 
+/** Head and chunks; a small secret's head alone is one DeleteItem, not a batch. */
 async function deleteSecret(id: string, chunks: number): Promise<void> {
-  const table = tableName(SECRETS_TABLE);
+  const head = { pk: id, sk: SECRET_HEAD_SK };
   if (chunks === 0) {
-    await dynamo().send(new DeleteCommand({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } }));
+    await dynamo().send(new DeleteCommand({ TableName: tableName(SECRETS_TABLE), Key: head }));
     return;
   }
-  await batchWriteAll(
-    table,
-    [{ pk: id, sk: SECRET_HEAD_SK }, ...chunkKeys(id, chunks)].map((Key) => ({ DeleteRequest: { Key } })),
-  );
+  await deleteItems([head, ...chunkKeys(id, chunks)]);
 }
 
-function deleteChunks(id: string, count: number): Promise<void> {
-  return batchWriteAll(
-    tableName(SECRETS_TABLE),
-    chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })),
-  );
+const deleteChunks = (id: string, count: number): Promise<void> => deleteItems(chunkKeys(id, count));
+
+function deleteItems(keys: readonly { pk: string; sk: string }[]): Promise<void> {
+  return batchWriteAll(tableName(SECRETS_TABLE), keys.map((Key) => ({ DeleteRequest: { Key } })));
 }
