@@ -1,4 +1,10 @@
-import { DynamoDBDocumentClient, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+  paginateQuery,
+  paginateScan,
+} from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey } from '../../../lambdas/core/api-keys';
 import { SECRET_HEAD_SK, keyItemPk } from '../../../lambdas/definitions/tables';
@@ -23,42 +29,35 @@ export function closeStore(): void {
 /** Every item under a secret's partition, over as many 1 MB query pages as it takes. */
 export async function itemsOfSecret(id: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store().send(
-      new QueryCommand({
-        TableName: testEnv('secretsTable'),
-        KeyConditionExpression: 'pk = :id',
-        ExpressionAttributeValues: { ':id': id },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = paginateQuery(
+    { client: store() },
+    {
+      TableName: testEnv('secretsTable'),
+      KeyConditionExpression: 'pk = :id',
+      ExpressionAttributeValues: { ':id': id },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) items.push(...(page.Items ?? []));
   return items;
 }
 
 /** Secret items (heads and chunks) a key created; chunks are counted through their heads' ids. */
 export async function countSecretItemsOwnedBy(key: string): Promise<number> {
-  const owner = hashApiKey(key);
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store().send(
-      new ScanCommand({
-        TableName: testEnv('secretsTable'),
-        FilterExpression: '#owner = :owner',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
+  const pages = paginateScan(
+    { client: store() },
+    {
+      TableName: testEnv('secretsTable'),
+      FilterExpression: '#owner = :owner',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+      ExpressionAttributeValues: { ':owner': hashApiKey(key) },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) {
     for (const head of page.Items ?? []) count += (await itemsOfSecret(head.pk as string)).length;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return count;
 }
 
@@ -85,13 +84,8 @@ export async function expireSecret(id: string): Promise<void> {
 }
 
 export async function storedKeyItem(key: string): Promise<Record<string, unknown> | undefined> {
-  const { Items } = await store().send(
-    new QueryCommand({
-      TableName: testEnv('keysTable'),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keyItemPk(hashApiKey(key)) },
-      ConsistentRead: true,
-    }),
+  const { Item } = await store().send(
+    new GetCommand({ TableName: testEnv('keysTable'), Key: { pk: keyItemPk(hashApiKey(key)) }, ConsistentRead: true }),
   );
-  return Items?.[0];
+  return Item;
 }
