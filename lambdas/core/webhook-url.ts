@@ -12,7 +12,12 @@ export type WebhookUrlVerdict = { ok: true; url: string } | { ok: false; error: 
 
 const LOOPBACK_NAMES = /^(localhost|.+\.localhost)$/;
 
-function hostAddress(hostname: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+/** `localhost` and its subdomains (RFC 6761), in any case, with or without a trailing dot. */
+export const isLoopbackName = (hostname: string): boolean =>
+  LOOPBACK_NAMES.test(hostname.toLowerCase().replace(/\.$/, ''));
+
+/** The address a URL's hostname (IPv6 in brackets or not) denotes, if it is an IP literal. */
+export function hostAddress(hostname: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   return ipaddr.isValid(bare) ? ipaddr.process(bare) : undefined;
 }
@@ -35,7 +40,7 @@ export function checkWebhookUrl(candidate: string, allowLoopback: boolean): Webh
 
   const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
   const address = hostAddress(hostname);
-  const loopback = LOOPBACK_NAMES.test(hostname) || address?.range() === 'loopback';
+  const loopback = isLoopbackName(hostname) || address?.range() === 'loopback';
 
   if (allowLoopback && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) {
     return { ok: true, url: candidate };

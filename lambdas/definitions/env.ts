@@ -4,4 +4,8 @@ export const ENV = {
   keysPerIpPerHour: 'KEYS_PER_IP_PER_HOUR',
   webhookAllowLoopback: 'WEBHOOK_ALLOW_LOOPBACK',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  /** First webhook retry delay in ms; each later retry doubles it. */
+  webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /** Local mode only: the local queue service standing in for SQS. */
+  sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

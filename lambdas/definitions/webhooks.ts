@@ -1,0 +1,93 @@
+import type { TableAccess } from './routes';
+import { SECRET_HEAD_SK } from './tables';
+
+/**
+ * The webhook pipeline described once: the stack builds its queues, event source mappings and
+ * timeouts from this, local mode builds the same pipeline from it, and the tests assert it.
+ *
+ *   Secrets table stream → fan-out function → jobs queue → delivery function → receiver
+ *                                                  └── after the last retry → dead-letter queue
+ */
+
+/** Per attempt: success is any 2xx within this time (contract). */
+export const WEBHOOK_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Retries after the first attempt; then the job goes to the dead-letter queue. */
+export const WEBHOOK_RETRIES = 3;
+
+/** Attempts in all, which is the jobs queue's maxReceiveCount. */
+export const WEBHOOK_ATTEMPTS = 1 + WEBHOOK_RETRIES;
+
+/** At most this much of a receiver's response body is read; the rest is discarded unread. */
+export const WEBHOOK_MAX_RESPONSE_BYTES = 4096;
+
+/** Delay before the n-th retry (n = 1..WEBHOOK_RETRIES): base × 2^(n−1), no jitter. */
+export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * 2 ** (retry - 1);
+
+export const WEBHOOK_RETRY_BASE_MS = {
+  /** `npm start` default; tests shorten it through the env variable. */
+  local: 1_000,
+  /** The stack's default (context `webhookRetryBaseSeconds`): retries 1, 2 and 4 minutes after. */
+  aws: 60_000,
+} as const;
+
+/** Dead letters are kept this long (SQS's maximum), to be inspected and redriven. */
+export const DEAD_LETTER_RETENTION_DAYS = 14;
+
+/** Lambda timeout of the delivery function: one batch of requests, each at most 10 s, in parallel. */
+export const DELIVERY_FUNCTION_TIMEOUT_MS = 20_000;
+/** Lambda timeout of the fan-out function. */
+export const FAN_OUT_FUNCTION_TIMEOUT_MS = 30_000;
+/**
+ * The jobs queue's visibility timeout: AWS advises at least 6× the consuming function's timeout.
+ * It applies only when a delivery invocation dies without reporting; failed attempts set their
+ * own retry delay.
+ */
+export const JOBS_VISIBILITY_TIMEOUT_MS = 6 * DELIVERY_FUNCTION_TIMEOUT_MS;
+
+/** SQS messages per delivery invocation. */
+export const DELIVERY_BATCH_SIZE = 10;
+/** Stream records per fan-out invocation. */
+export const FAN_OUT_BATCH_SIZE = 100;
+/** Attempts at a failing stream batch (bisected on each error) before it goes to the on-failure queue. */
+export const FAN_OUT_RETRY_ATTEMPTS = 10;
+
+/**
+ * Which stream records can carry an event: inserts and modifications of a secret's head item.
+ * Removals (last-view deletion, revocation, TTL) and chunk items never do. The stack turns this
+ * into the event source mapping's filter; local mode's stream poller applies the same test, and
+ * the fan-out function checks again in code.
+ */
+export const STREAM_EVENT_FILTER = {
+  eventNames: ['INSERT', 'MODIFY'],
+  sortKeyValues: [SECRET_HEAD_SK],
+} as const;
+
+/** The principal that DynamoDB TTL deletions carry in a stream record's userIdentity. */
+export const TTL_DELETION_PRINCIPAL = 'dynamodb.amazonaws.com';
+
+export const QUEUES = {
+  jobs: { id: 'WebhookJobs', envVar: 'WEBHOOK_QUEUE_URL' },
+  deadLetters: { id: 'WebhookDeadLetters', envVar: 'WEBHOOK_DEAD_LETTER_QUEUE_URL' },
+  /** Stream batches the fan-out gave up on: their shard and sequence numbers, never their data. */
+  fanOutFailures: { id: 'WebhookFanOutFailures', envVar: 'WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL' },
+} as const;
+
+/** Where each pipeline function's handler module lives, relative to the repository root. */
+export const PIPELINE_ENTRIES = {
+  fanOut: 'lambdas/consumers/webhook-fan-out.ts',
+  delivery: 'lambdas/consumers/webhook-delivery.ts',
+} as const;
+
+export const WEBHOOK_HEADERS = {
+  signature: 'x-svc-signature',
+  eventId: 'x-svc-event-id',
+} as const;
+
+/** What each pipeline function may do to the keys table; the stack grants exactly these actions. */
+export const PIPELINE_TABLE_ACCESS = {
+  /** Reads the owners of a batch's events, to skip keys without a webhook. */
+  fanOut: { keys: ['dynamodb:BatchGetItem'] },
+  /** Reads the owner's webhook URL and signing secret at delivery time. */
+  delivery: { keys: ['dynamodb:GetItem'] },
+} as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;
