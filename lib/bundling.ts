@@ -4,7 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
- * How every route function is built and run. The stack passes BUNDLING to NodejsFunction; scripts
+ * How every function of the service is built and run. The stack passes BUNDLING to NodejsFunction; scripts
  * that need the same artefact outside CDK (a cold-start benchmark, a bundle smoke test) call
  * esbuildOptionsFor, which is derived from BUNDLING so the two cannot drift apart.
  */

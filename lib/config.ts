@@ -1,5 +1,6 @@
 import type { Node } from 'constructs';
 import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
+import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS, retryDelayMs } from '../lambdas/definitions/webhooks';
 
 /** What a deployment may choose, read from CDK context (`cdk.json` or `-c name=value`). */
 export interface SecretsStackConfig {
@@ -8,6 +9,10 @@ export interface SecretsStackConfig {
   readonly keysPerIpPerHour: number;
   /** Stage-wide ceiling, across all clients, in front of the per-key limits the handlers enforce. */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /** First webhook retry delay; each later retry doubles it. */
+  readonly webhookRetryBaseMs: number;
+  /** Subscribed to the webhook alarms' topic. */
+  readonly alarmEmail?: string;
 }
 
 const CONTEXT_KEYS = {
@@ -15,6 +20,8 @@ const CONTEXT_KEYS = {
   keysPerIpPerHour: 'keysPerIpPerHour',
   throttleRateLimit: 'throttleRateLimit',
   throttleBurstLimit: 'throttleBurstLimit',
+  webhookRetryBaseMs: 'webhookRetryBaseMs',
+  alarmEmail: 'alarmEmail',
 } as const;
 
 /**
@@ -24,16 +31,37 @@ const CONTEXT_KEYS = {
  */
 export const DEFAULT_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
 
+/**
+ * A retry delays the job's message by changing its visibility, which SQS caps at 12 hours from when
+ * the message was received; the attempt before it may take the delivery function's whole timeout.
+ */
+const SQS_MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
+const MAX_LAST_RETRY_DELAY_MS = SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS;
+
 export function readStackConfig(node: Node): SecretsStackConfig {
   const siteUrl = optionalUrl(node, CONTEXT_KEYS.siteUrl);
+  const alarmEmail = optionalEmail(node, CONTEXT_KEYS.alarmEmail);
   return {
     ...(siteUrl === undefined ? {} : { siteUrl }),
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
     keysPerIpPerHour: positiveInteger(node, CONTEXT_KEYS.keysPerIpPerHour, KEY_CREATION_LIMIT.defaultPerIpPerHour),
     throttle: {
       rateLimit: positiveInteger(node, CONTEXT_KEYS.throttleRateLimit, DEFAULT_THROTTLE.rateLimit),
       burstLimit: positiveInteger(node, CONTEXT_KEYS.throttleBurstLimit, DEFAULT_THROTTLE.burstLimit),
     },
+    webhookRetryBaseMs: retryBase(node, CONTEXT_KEYS.webhookRetryBaseMs),
   };
+}
+
+function retryBase(node: Node, key: string): number {
+  const base = positiveInteger(node, key, WEBHOOK_RETRY_BASE_MS.aws);
+  const lastDelay = retryDelayMs(base, WEBHOOK_RETRIES);
+  if (lastDelay > MAX_LAST_RETRY_DELAY_MS) {
+    throw new Error(
+      `context ${key} is too large: the last retry would wait ${lastDelay} ms, more than the ${MAX_LAST_RETRY_DELAY_MS} ms SQS's 12-hour visibility limit leaves`,
+    );
+  }
+  return base;
 }
 
 // Values given with `-c` arrive as strings, values in cdk.json as JSON; both are accepted.
@@ -52,6 +80,16 @@ function optionalUrl(node: Node, key: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string' || !/^https?:\/\//.test(raw) || !URL.canParse(raw)) {
     throw new Error(`context ${key} must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
+function optionalEmail(node: Node, key: string): string | undefined {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return undefined;
+  // What SNS can deliver to: one address, no display name, a dotted domain.
+  if (typeof raw !== 'string' || !/^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;.]+$/.test(raw)) {
+    throw new Error(`context ${key} must be an email address, got ${JSON.stringify(raw)}`);
   }
   return raw;
 }

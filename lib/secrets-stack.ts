@@ -7,14 +7,19 @@ import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { acknowledgeNagFindings } from './nag-suppressions';
-import { RouteFunction } from './route-functions';
+import { routeFunction } from './route-functions';
 import { tableFromDefinition } from './tables';
+import { WebhookAlarms } from './webhook-alarms';
+import { WebhookPipeline } from './webhook-pipeline';
 
 export interface SecretsStackProps extends StackProps {
   readonly config: SecretsStackConfig;
 }
 
-/** The whole service: two tables, one function per route, and the REST API in front of them. */
+/**
+ * The whole service: two tables, one function per route, the REST API in front of them, and the
+ * webhook pipeline fed by the secrets table's stream, with alarms on what it could not deliver.
+ */
 export class SecretsStack extends Stack {
   constructor(scope: Construct, id: string, { config, ...stackProps }: SecretsStackProps) {
     super(scope, id, stackProps);
@@ -32,14 +37,35 @@ export class SecretsStack extends Stack {
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
     };
     const routeFunctions = ROUTES.map((route) => {
-      const { function: handler } = new RouteFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
+      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
       api.addRoute(route, handler);
       return handler;
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, {base_url} in the spec', value: api.baseUrl });
+    const webhooks = new WebhookPipeline(this, 'Webhooks', { tables, retryBaseMs: config.webhookRetryBaseMs });
+    const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
+    const alarms = new WebhookAlarms(this, 'WebhookAlarms', { deadLetters, fanOutFailures, email: config.alarmEmail });
 
-    acknowledgeNagFindings(api.restApi, routeFunctions);
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, {base_url} in the spec', value: api.baseUrl });
+    new CfnOutput(this, 'WebhookQueueUrl', {
+      description: 'Webhook jobs queue, where dead letters go back to: npm run dlq -- redrive --dlq-url <WebhookDeadLetterQueueUrl> --queue-url <this URL>',
+      value: jobs.queueUrl,
+    });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', {
+      description: 'Webhook jobs that failed every attempt: npm run dlq -- list --dlq-url <this URL>',
+      value: deadLetters.queueUrl,
+    });
+    new CfnOutput(this, 'WebhookAlarmTopicArn', {
+      description: 'SNS topic told when webhooks land in the dead-letter queue or the fan-out gives up on stream records; subscribe to it',
+      value: alarms.topic.topicArn,
+    });
+
+    acknowledgeNagFindings({
+      api: api.restApi,
+      functions: [...routeFunctions, webhooks.fanOut.function, webhooks.delivery.function],
+      streamReader: webhooks.fanOut.role,
+      fanOutFailures,
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { ENV } from '../../lambdas/definitions/env';
 import { ROUTES, routeEntry } from '../../lambdas/definitions/routes';
 import { TABLES } from '../../lambdas/definitions/tables';
+import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
 import { BUNDLE_FILE_NAME, BUNDLING, esbuildOptionsFor } from '../../lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -33,9 +34,10 @@ describe('function bundles', () => {
   const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'route-bundles-'));
   afterAll(() => fs.rmSync(outRoot, { recursive: true, force: true }));
 
-  it.each(ROUTES.map((route) => [route.name, route] as const))('%s bundles to ESM that loads and exports handler', async (_, route) => {
-    const outdir = path.join(outRoot, route.name);
-    await build({ ...esbuildOptionsFor(path.join(REPO_ROOT, routeEntry(route)), outdir), logLevel: 'silent' });
+  const entries = [...ROUTES.map((route) => [route.name, routeEntry(route)] as const), ...Object.entries(PIPELINE_ENTRIES)];
+  it.each(entries)('%s bundles to ESM that loads and exports handler', async (name, entry) => {
+    const outdir = path.join(outRoot, name);
+    await build({ ...esbuildOptionsFor(path.join(REPO_ROOT, entry), outdir), logLevel: 'silent' });
 
     const bundle = path.join(outdir, BUNDLE_FILE_NAME);
     expect(fs.readFileSync(bundle, 'utf8').startsWith(BUNDLING.banner)).toBe(true);

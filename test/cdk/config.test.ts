@@ -1,18 +1,30 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV } from '../../lambdas/definitions/env';
 import { ROUTES } from '../../lambdas/definitions/routes';
+import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../lambdas/definitions/webhooks';
 import { synthesize } from './support/synth';
-import { at, resourcesOfType } from './support/template';
+import { at, resource, resourcesOfType, routeFunctionId } from './support/template';
+import { pipelineOf } from './support/webhooks';
 
-const environments = (context: Record<string, unknown>): unknown[] =>
-  resourcesOfType(synthesize(context).template, 'AWS::Lambda::Function').map(([, fn]) => at(fn.Properties, 'Environment', 'Variables'));
+/** Every route function's environment. */
+const environments = (context: Record<string, unknown>): unknown[] => {
+  const { template } = synthesize(context);
+  return ROUTES.map((route) => at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables'));
+};
+
+const deliveryEnvironment = (context: Record<string, unknown>): unknown => {
+  const { stack, template } = synthesize(context);
+  return at(resource(template, pipelineOf(stack, template).deliveryId).Properties, 'Environment', 'Variables');
+};
+
+/** SQS's ceiling on a message's visibility, counted from its receipt: the last retry's delay plus its attempt must fit. */
+const SQS_MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
+const LARGEST_RETRY_BASE_MS = Math.floor((SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
 
 describe('context', () => {
-  it('siteUrl becomes every function’s SITE_URL', () => {
+  it('siteUrl becomes every route function’s SITE_URL', () => {
     const siteUrl = 'https://secrets.example.com/s';
-    const variables = environments({ siteUrl });
-    expect(variables).toHaveLength(ROUTES.length);
-    for (const env of variables) expect(env).toHaveProperty(ENV.siteUrl, siteUrl);
+    for (const env of environments({ siteUrl })) expect(env).toHaveProperty(ENV.siteUrl, siteUrl);
   });
 
   it('keysPerIpPerHour becomes KEYS_PER_IP_PER_HOUR, whether given as a number (cdk.json) or a string (-c)', () => {
@@ -28,12 +40,36 @@ describe('context', () => {
     });
   });
 
+  it('webhookRetryBaseMs becomes the delivery function’s WEBHOOK_RETRY_BASE_MS, as a number or a string', () => {
+    for (const given of [5000, '5000']) expect(deliveryEnvironment({ webhookRetryBaseMs: given })).toHaveProperty(ENV.webhookRetryBaseMs, '5000');
+  });
+
+  it('webhookRetryBaseMs may go as high as SQS’s visibility limit allows the last retry', () => {
+    expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(ENV.webhookRetryBaseMs, String(LARGEST_RETRY_BASE_MS));
+  });
+
+  it('alarmEmail subscribes that address to the alarm topic', () => {
+    const { template } = synthesize({ alarmEmail: 'ops+webhooks@example.co.uk' });
+    expect(resourcesOfType(template, 'AWS::SNS::Subscription').map(([, subscription]) => at(subscription.Properties, 'Endpoint'))).toEqual([
+      'ops+webhooks@example.co.uk',
+    ]);
+  });
+
   it.each([
     ['siteUrl', 'secrets.example.com'],
     ['siteUrl', 'ftp://secrets.example.com'],
     ['keysPerIpPerHour', '0'],
     ['keysPerIpPerHour', '2.5'],
     ['throttleRateLimit', 'fast'],
+    ['webhookRetryBaseMs', '0'],
+    ['webhookRetryBaseMs', '1.5'],
+    ['webhookRetryBaseMs', 'soon'],
+    ['webhookRetryBaseMs', LARGEST_RETRY_BASE_MS + 1],
+    ['alarmEmail', 'ops'],
+    ['alarmEmail', 'ops@example'],
+    ['alarmEmail', 'Ops <ops@example.com>'],
+    ['alarmEmail', 'ops@example.com, dev@example.com'],
+    ['alarmEmail', 42],
   ])('refuses %s=%j', (key, value) => {
     expect(() => synthesize({ [key]: value })).toThrow(key);
   });

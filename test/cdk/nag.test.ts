@@ -1,13 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
+import { QUEUES } from '../../lambdas/definitions/webhooks';
 import { synthesize } from './support/synth';
 
 interface PluginReport {
   readonly pluginName: string;
   readonly conclusion: string;
   readonly violations: readonly { readonly ruleName: string }[];
-  readonly suppressedViolations: readonly { readonly ruleName: string; readonly reason: string }[];
+  readonly suppressedViolations: readonly {
+    readonly ruleName: string;
+    readonly reason: string;
+    readonly violatingConstructs: readonly { readonly constructPath: string }[];
+  }[];
 }
 
 /** What this stack knowingly accepts; lib/nag-suppressions.ts gives the reasons. */
@@ -17,7 +22,9 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG4',
   'AwsSolutions-COG4',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+  'AwsSolutions-IAM5[Resource::*]',
   'AwsSolutions-L1',
+  'AwsSolutions-SQS3',
 ];
 
 function awsSolutionsReport(): PluginReport {
@@ -40,5 +47,15 @@ describe('cdk-nag AwsSolutions', () => {
   it('acknowledges only the expected rules, each with a reason', () => {
     expect([...new Set(report.suppressedViolations.map((violation) => violation.ruleName))].sort()).toEqual(ACKNOWLEDGED_RULES);
     for (const violation of report.suppressedViolations) expect(violation.reason.length).toBeGreaterThan(40);
+  });
+
+  it.each([
+    ['AwsSolutions-IAM5[Resource::*]', /\/Webhooks\/FanOut\/Role\/DefaultPolicy\/Resource$/],
+    ['AwsSolutions-SQS3', new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`)],
+  ])('accepts %s only where the webhook pipeline needs it', (rule, path) => {
+    const paths = report.suppressedViolations
+      .filter((violation) => violation.ruleName === rule)
+      .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
+    expect(paths).toEqual([expect.stringMatching(path)]);
   });
 });

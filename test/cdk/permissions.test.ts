@@ -1,41 +1,21 @@
 import { ROUTES, type TableAccess } from '../../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '../../lambdas/definitions/tables';
+import { actionsByResource, roleOf } from './support/iam';
 import { synthesize } from './support/synth';
-import { asArray, at, getAttTarget, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId } from './support/template';
+import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId } from './support/template';
 
 const { stack, template } = synthesize();
 
 const TABLE_OF_ACCESS_KEY: Record<keyof TableAccess, TableDefinition> = { keys: KEYS_TABLE, secrets: SECRETS_TABLE };
 
-function roleOf(functionId: string): string {
-  const role = getAttTarget(at(resource(template, functionId).Properties, 'Role'));
-  if (!role) throw new Error(`function ${functionId} has no role of this stack`);
-  return role[0];
-}
-
-/** Actions granted per resource, whatever the statements' grouping. */
-function actionsByResource(roleId: string): Map<string, Set<string>> {
-  const granted = new Map<string, Set<string>>();
-  for (const statement of roleStatements(template, roleId)) {
-    expect(statement.Effect).toBe('Allow');
-    for (const target of asArray(statement.Resource)) {
-      const key = JSON.stringify(target);
-      const actions = granted.get(key) ?? new Set<string>();
-      asArray(statement.Action).forEach((action) => actions.add(String(action)));
-      granted.set(key, actions);
-    }
-  }
-  return granted;
-}
-
 const tableArn = (table: TableDefinition): string => JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(stack, table), 'Arn'] });
 
 describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s function’s role', (_, route) => {
   const functionId = routeFunctionId(template, route);
-  const roleId = roleOf(functionId);
+  const roleId = roleOf(template, functionId);
 
   it('may do exactly the route’s listed actions on each table it lists, and nothing on the others', () => {
-    const granted = actionsByResource(roleId);
+    const granted = actionsByResource(template, roleId);
     for (const [accessKey, table] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof TableAccess, TableDefinition][]) {
       expect({ table: table.id, actions: [...(granted.get(tableArn(table)) ?? [])].sort() }).toEqual({
         table: table.id,
@@ -57,7 +37,7 @@ describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s funct
     const logGroupId = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup'));
     const ownLogGroup = JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
     const tables = new Set(Object.values(TABLE_OF_ACCESS_KEY).map(tableArn));
-    const others = [...actionsByResource(roleId)].filter(([target]) => !tables.has(target));
+    const others = [...actionsByResource(template, roleId)].filter(([target]) => !tables.has(target));
     expect(others).toEqual([[ownLogGroup, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])]]);
   });
 

@@ -1,0 +1,72 @@
+import * as path from 'node:path';
+import type { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { TableAccess } from '../lambdas/definitions/routes';
+import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './bundling';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+export interface ServiceFunctionProps {
+  /** Handler module exporting `handler`, relative to the repository root. */
+  readonly entry: string;
+  readonly description: string;
+  /** Shown on the role, to say what it may do. */
+  readonly roleDescription: string;
+  readonly memorySizeMb: number;
+  readonly timeout: Duration;
+  readonly environment: Readonly<Record<string, string>>;
+  /** Every table the access list may name. */
+  readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
+  readonly access: TableAccess;
+}
+
+/**
+ * One of the service's Lambda functions, built like all the others, with a role that may write to
+ * its own log group and do exactly the listed DynamoDB actions on exactly the listed tables.
+ * Anything more (a stream, a queue) is granted by whoever wires the function to it.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+
+    const logGroup = new LogGroup(this, 'Logs', { retention: FUNCTION_LOG_RETENTION });
+    // Our own role rather than the default one: that one carries AWSLambdaBasicExecutionRole,
+    // which may create and write to any log group in the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.roleDescription,
+    });
+    logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry: path.join(PROJECT_ROOT, props.entry),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: LAMBDA_RUNTIME,
+      architecture: LAMBDA_ARCHITECTURE,
+      memorySize: props.memorySizeMb,
+      timeout: props.timeout,
+      bundling: BUNDLING,
+      role: this.role,
+      logGroup,
+      environment: { ...props.environment },
+    });
+
+    for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {
+      const actions = props.access[tableKey];
+      if (actions?.length) {
+        this.function.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [props.tables[tableKey].tableArn] }));
+      }
+    }
+  }
+}

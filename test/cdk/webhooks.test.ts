@@ -1,0 +1,344 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ENV } from '../../lambdas/definitions/env';
+import { ROUTES } from '../../lambdas/definitions/routes';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../../lambdas/definitions/tables';
+import {
+  DEAD_LETTER_RETENTION_DAYS,
+  DELIVERY_BATCH_SIZE,
+  DELIVERY_FUNCTION_TIMEOUT_MS,
+  FAN_OUT_BATCH_SIZE,
+  FAN_OUT_FUNCTION_TIMEOUT_MS,
+  FAN_OUT_RETRY_ATTEMPTS,
+  JOBS_VISIBILITY_TIMEOUT_MS,
+  PIPELINE_TABLE_ACCESS,
+  QUEUES,
+  STREAM_EVENT_FILTER,
+  WEBHOOK_ATTEMPTS,
+  WEBHOOK_RETRY_BASE_MS,
+} from '../../lambdas/definitions/webhooks';
+import { actionsByResource, roleOf } from './support/iam';
+import { synthesize } from './support/synth';
+import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
+import { getAtt, pipelineOf, queueLogicalId } from './support/webhooks';
+
+const { stack, template } = synthesize();
+const { fanOutMapping, deliveryMapping, fanOutId, deliveryId } = pipelineOf(stack, template);
+
+const queueId = (queue: (typeof QUEUES)[keyof typeof QUEUES]): string => queueLogicalId(stack, queue);
+const keysTableId = tableLogicalId(stack, KEYS_TABLE);
+const secretsTableId = tableLogicalId(stack, SECRETS_TABLE);
+const SECONDS_PER_DAY = 24 * 60 * 60;
+
+const variablesOf = (functionId: string): unknown => at(resource(template, functionId).Properties, 'Environment', 'Variables');
+
+describe('webhook queues', () => {
+  it('are exactly the jobs, dead-letter and fan-out failure queues', () => {
+    expect(resourcesOfType(template, 'AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(Object.values(QUEUES).map(queueId).sort());
+  });
+
+  it.each(Object.values(QUEUES).map((queue) => [queue.id, queue] as const))(
+    '%s is encrypted by SQS, keeps messages for the dead-letter retention and refuses requests without TLS',
+    (_, queue) => {
+      const properties = resource(template, queueId(queue)).Properties;
+      expect(at(properties, 'SqsManagedSseEnabled')).toBe(true);
+      expect(at(properties, 'MessageRetentionPeriod')).toBe(DEAD_LETTER_RETENTION_DAYS * SECONDS_PER_DAY);
+
+      const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').filter(([, policy]) =>
+        JSON.stringify(at(policy.Properties, 'Queues')) === JSON.stringify([{ Ref: queueId(queue) }]),
+      );
+      expect(policies).toHaveLength(1);
+      expect(at(policies[0]?.[1].Properties, 'PolicyDocument', 'Statement')).toEqual([
+        {
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Resource: getAtt(queueId(queue), 'Arn'),
+        },
+      ]);
+    },
+  );
+
+  it('hands a job to the dead-letter queue after its last attempt', () => {
+    expect(at(resource(template, queueId(QUEUES.jobs)).Properties, 'RedrivePolicy')).toEqual({
+      deadLetterTargetArn: getAtt(queueId(QUEUES.deadLetters), 'Arn'),
+      maxReceiveCount: WEBHOOK_ATTEMPTS,
+    });
+    for (const queue of [QUEUES.deadLetters, QUEUES.fanOutFailures]) {
+      expect(at(resource(template, queueId(queue)).Properties, 'RedrivePolicy')).toBeUndefined();
+    }
+  });
+
+  it('hides a received job for at least 6× the delivery function’s timeout', () => {
+    const visibility = at(resource(template, queueId(QUEUES.jobs)).Properties, 'VisibilityTimeout');
+    expect(visibility).toBe(JOBS_VISIBILITY_TIMEOUT_MS / 1000);
+    const deliveryTimeout = Number(at(resource(template, deliveryId).Properties, 'Timeout'));
+    expect(Number(visibility)).toBeGreaterThanOrEqual(6 * deliveryTimeout);
+  });
+});
+
+/** Lambda event filtering, for the pattern subset the stack uses: nested objects and lists of exact values. */
+function filterMatches(pattern: unknown, event: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    const values: unknown[] = pattern;
+    if (!values.every((value) => typeof value === 'string')) throw new Error('pattern uses more than exact values');
+    return values.some((value) => value === event);
+  }
+  if (!isRecord(pattern) || !isRecord(event)) return false;
+  return Object.entries(pattern).every(([key, inner]) => filterMatches(inner, event[key]));
+}
+
+const streamRecord = (eventName: DynamoDBRecord['eventName'], sortKey: string): DynamoDBRecord => ({
+  eventID: '1',
+  eventName,
+  eventSource: 'aws:dynamodb',
+  dynamodb: {
+    Keys: { [SECRETS_TABLE.partitionKey]: { S: 'secret-id' }, [SECRETS_TABLE.sortKey]: { S: sortKey } },
+    SequenceNumber: '100',
+    StreamViewType: 'NEW_AND_OLD_IMAGES',
+  },
+});
+
+describe('the fan-out’s event source mapping', () => {
+  const [filter] = asArray(at(fanOutMapping.Properties, 'FilterCriteria', 'Filters'));
+  const pattern: unknown = JSON.parse(String(at(filter, 'Pattern')));
+
+  it('reads the secrets table’s stream from its oldest record, in bisected, partially failing batches', () => {
+    expect(fanOutMapping.Properties).toEqual({
+      EventSourceArn: getAtt(secretsTableId, 'StreamArn'),
+      FunctionName: { Ref: fanOutId },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: FAN_OUT_BATCH_SIZE,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: FAN_OUT_RETRY_ATTEMPTS,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: getAtt(queueId(QUEUES.fanOutFailures), 'Arn') } },
+      FilterCriteria: { Filters: [{ Pattern: expect.any(String) }] },
+    });
+  });
+
+  it('filters on the event names and head-item sort keys of STREAM_EVENT_FILTER', () => {
+    expect(pattern).toEqual({
+      eventName: [...STREAM_EVENT_FILTER.eventNames],
+      dynamodb: { Keys: { [SECRETS_TABLE.sortKey]: { S: [...STREAM_EVENT_FILTER.sortKeyValues] } } },
+    });
+  });
+
+  it.each([
+    ['INSERT', SECRET_HEAD_SK, true],
+    ['MODIFY', SECRET_HEAD_SK, true],
+    ['REMOVE', SECRET_HEAD_SK, false],
+    ['INSERT', secretChunkSk(0), false],
+    ['MODIFY', secretChunkSk(3), false],
+  ] as const)('lets a stream record of %s on sort key %s through: %s', (eventName, sortKey, passes) => {
+    expect(filterMatches(pattern, streamRecord(eventName, sortKey))).toBe(passes);
+  });
+});
+
+describe('the delivery’s event source mapping', () => {
+  it('consumes the jobs queue in batches, reporting failures per message, without a batching window', () => {
+    expect(deliveryMapping.Properties).toEqual({
+      EventSourceArn: getAtt(queueId(QUEUES.jobs), 'Arn'),
+      FunctionName: { Ref: deliveryId },
+      BatchSize: DELIVERY_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('is one of only two mappings', () => {
+    expect(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(2);
+  });
+});
+
+describe('pipeline functions', () => {
+  it('are, with the route functions, every function of the stack', () => {
+    const expected = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId];
+    expect(new Set(expected).size).toBe(ROUTES.length + 2);
+    expect(resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
+  });
+
+  it.each([
+    ['fan-out', 512, fanOutId, FAN_OUT_FUNCTION_TIMEOUT_MS],
+    ['delivery', 256, deliveryId, DELIVERY_FUNCTION_TIMEOUT_MS],
+  ] as const)('%s runs on nodejs22.x arm64 with %i MB and its defined timeout', (_, memory, functionId, timeoutMs) => {
+    expect(resource(template, functionId).Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: memory,
+      Timeout: timeoutMs / 1000,
+      Handler: 'index.handler',
+    });
+  });
+
+  it.each([
+    ['fan-out', fanOutId],
+    ['delivery', deliveryId],
+  ])('%s logs to a log group of its own, kept 30 days', (_, functionId) => {
+    const logGroup = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup')) ?? '';
+    expect(at(resource(template, logGroup).Properties, 'RetentionInDays')).toBe(30);
+    const users = resourcesOfType(template, 'AWS::Lambda::Function').filter(
+      ([, fn]) => refTarget(at(fn.Properties, 'LoggingConfig', 'LogGroup')) === logGroup,
+    );
+    expect(users.map(([id]) => id)).toEqual([functionId]);
+  });
+
+  it('fan-out learns the keys table and the jobs queue’s URL, and nothing else', () => {
+    expect(variablesOf(fanOutId)).toEqual({
+      [KEYS_TABLE.envVar]: { Ref: keysTableId },
+      [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
+    });
+  });
+
+  it('delivery learns the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
+    expect(variablesOf(deliveryId)).toEqual({
+      [KEYS_TABLE.envVar]: { Ref: keysTableId },
+      [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
+      [ENV.webhookRetryBaseMs]: String(WEBHOOK_RETRY_BASE_MS.aws),
+    });
+  });
+});
+
+describe('pipeline roles', () => {
+  const ownLogGroup = (functionId: string): string =>
+    JSON.stringify(getAtt(refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup')) ?? '', 'Arn'));
+  const granted = (functionId: string): Record<string, string[]> =>
+    Object.fromEntries([...actionsByResource(template, roleOf(template, functionId))].map(([target, actions]) => [target, [...actions].sort()]));
+  const arn = (logicalId: string, attribute = 'Arn'): string => JSON.stringify(getAtt(logicalId, attribute));
+
+  it('fan-out: its logs, the keys it reads, the secrets stream, sending jobs, and its on-failure queue', () => {
+    expect(granted(fanOutId)).toEqual({
+      [ownLogGroup(fanOutId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      [arn(keysTableId)]: [...PIPELINE_TABLE_ACCESS.fanOut.keys].sort(),
+      // What Lambda needs to read the stream; ListStreams accepts no narrower resource.
+      [arn(secretsTableId, 'StreamArn')]: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+      [JSON.stringify('*')]: ['dynamodb:ListStreams'],
+      [arn(queueId(QUEUES.jobs))]: ['sqs:SendMessage'],
+      // What CDK's SqsDlq grants for the mapping's on-failure destination.
+      [arn(queueId(QUEUES.fanOutFailures))]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+    });
+  });
+
+  it('delivery: its logs, the key it reads, and consuming the jobs queue (visibility changes included)', () => {
+    expect(granted(deliveryId)).toEqual({
+      [ownLogGroup(deliveryId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      [arn(keysTableId)]: [...PIPELINE_TABLE_ACCESS.delivery.keys].sort(),
+      // What CDK's SqsEventSource grants.
+      [arn(queueId(QUEUES.jobs))]: [
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+      ],
+    });
+  });
+
+  it.each([
+    ['fan-out', fanOutId],
+    ['delivery', deliveryId],
+  ])('%s’s role carries no managed policy and is assumable by Lambda only', (_, functionId) => {
+    const role = resource(template, roleOf(template, functionId));
+    expect(at(role.Properties, 'ManagedPolicyArns')).toBeUndefined();
+    expect(at(role.Properties, 'AssumeRolePolicyDocument', 'Statement')).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+    ]);
+  });
+});
+
+describe('webhook alarms', () => {
+  const [topicId] = resourcesOfType(template, 'AWS::SNS::Topic')[0] ?? [];
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+  const alarmOn = (queue: (typeof QUEUES)[keyof typeof QUEUES]): [string, Record<string, unknown> | undefined] => {
+    const found = alarms.filter(([, alarm]) =>
+      JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'QueueName', Value: getAtt(queueId(queue), 'QueueName') }]),
+    );
+    expect(found).toHaveLength(1);
+    const [id, alarm] = found[0] ?? [];
+    return [id ?? '', alarm?.Properties];
+  };
+
+  it('are one alarm on the dead-letter queue and one on the fan-out failures, on one topic', () => {
+    expect(resourcesOfType(template, 'AWS::SNS::Topic')).toHaveLength(1);
+    expect(alarms).toHaveLength(2);
+  });
+
+  it.each([
+    ['dead-letter', QUEUES.deadLetters],
+    ['fan-out failures', QUEUES.fanOutFailures],
+  ])('the %s queue alarms on its first visible message, tells the topic, and reads no data as empty', (_, queue) => {
+    const [, alarm] = alarmOn(queue);
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    expect(at(alarm, 'OKActions')).toBeUndefined();
+    expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
+  });
+
+  it('lets exactly these alarms publish to the topic, and nobody publish without TLS', () => {
+    const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
+    expect(policies).toHaveLength(1);
+    expect(at(policies[0]?.[1].Properties, 'Topics')).toEqual([{ Ref: topicId }]);
+    expect(at(policies[0]?.[1].Properties, 'PolicyDocument', 'Statement')).toEqual([
+      {
+        Sid: expect.any(String),
+        Action: 'sns:Publish',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        Effect: 'Deny',
+        Principal: '*',
+        Resource: { Ref: topicId },
+      },
+      {
+        Sid: expect.any(String),
+        Action: 'sns:Publish',
+        Condition: { ArnLike: { 'aws:SourceArn': [alarmOn(QUEUES.deadLetters), alarmOn(QUEUES.fanOutFailures)].map(([id]) => getAtt(id, 'Arn')) } },
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Resource: { Ref: topicId },
+      },
+    ]);
+  });
+
+  it('has no subscription unless alarmEmail is given', () => {
+    expect(resourcesOfType(template, 'AWS::SNS::Subscription')).toEqual([]);
+  });
+
+  it('subscribes alarmEmail to the topic', () => {
+    const withEmail = synthesize({ alarmEmail: 'ops@example.com' }).template;
+    const [emailTopicId] = resourcesOfType(withEmail, 'AWS::SNS::Topic')[0] ?? [];
+    expect(resourcesOfType(withEmail, 'AWS::SNS::Subscription').map(([, subscription]) => subscription.Properties)).toEqual([
+      { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: emailTopicId } },
+    ]);
+  });
+});
+
+describe('webhook outputs', () => {
+  const outputs = templateJson(template).Outputs ?? {};
+  const [topicId] = resourcesOfType(template, 'AWS::SNS::Topic')[0] ?? [];
+
+  it.each([
+    ['WebhookQueueUrl', { Ref: queueId(QUEUES.jobs) }, '--queue-url'],
+    ['WebhookDeadLetterQueueUrl', { Ref: queueId(QUEUES.deadLetters) }, 'npm run dlq -- list --dlq-url'],
+    ['WebhookAlarmTopicArn', { Ref: topicId }, 'SNS topic'],
+  ])('%s is output, with a description saying what it is for', (name, value, described) => {
+    expect(outputs[name]).toEqual({ Value: value, Description: expect.stringContaining(described) });
+  });
+});
+
+describe('WEBHOOK_ALLOW_LOOPBACK', () => {
+  it.each([
+    ['defaults', {}],
+    ['every context value set', { siteUrl: 'https://secrets.example.com', webhookRetryBaseMs: 1000, alarmEmail: 'ops@example.com' }],
+  ])('is set on no function of the stack, with %s', (_, context) => {
+    const functions = resourcesOfType(synthesize(context).template, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(ROUTES.length);
+    for (const [, fn] of functions) expect(at(fn.Properties, 'Environment', 'Variables')).not.toHaveProperty(ENV.webhookAllowLoopback);
+  });
+});
