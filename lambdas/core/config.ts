@@ -1,5 +1,6 @@
 import { ENV } from '../definitions/env';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
+import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
 
 /** Settings read from the environment: set by the stack on AWS and by `npm start` locally. */
 export interface ServiceConfig {
@@ -19,6 +20,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   return {
     siteUrl: siteUrl.replace(/\/+$/, ''),
     keysPerIpPerHour,
-    webhookAllowLoopback: env[ENV.webhookAllowLoopback] === '1',
+    webhookAllowLoopback: allowsLoopbackWebhooks(env),
   };
 }
+
+/** Settings of the webhook delivery function, which has no SITE_URL. */
+export interface DeliveryConfig {
+  webhookAllowLoopback: boolean;
+  retryBaseMs: number;
+}
+
+export function readDeliveryConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
+  const raw = env[ENV.webhookRetryBaseMs];
+  const retryBaseMs = raw === undefined || raw === '' ? WEBHOOK_RETRY_BASE_MS.local : Number(raw);
+  if (!Number.isInteger(retryBaseMs) || retryBaseMs < 1) {
+    throw new Error(`${ENV.webhookRetryBaseMs} must be a positive integer (milliseconds)`);
+  }
+  return { webhookAllowLoopback: allowsLoopbackWebhooks(env), retryBaseMs };
+}
+
+const allowsLoopbackWebhooks = (env: NodeJS.ProcessEnv): boolean => env[ENV.webhookAllowLoopback] === '1';

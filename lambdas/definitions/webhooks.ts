@@ -27,7 +27,7 @@ export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * 
 export const WEBHOOK_RETRY_BASE_MS = {
   /** `npm start` default; tests shorten it through the env variable. */
   local: 1_000,
-  /** The stack's default (context `webhookRetryBaseSeconds`): retries 1, 2 and 4 minutes after. */
+  /** The stack's default (context `webhookRetryBaseMs`): retries 1, 2 and 4 minutes after. */
   aws: 60_000,
 } as const;
 

@@ -34,8 +34,19 @@ export async function batchWriteAll(table: string, requests: WriteRequests): Pro
   }
 }
 
-/** Strongly consistent reads of every key, retrying unprocessed keys; missing items are absent. */
-export async function batchGetAll<TItem>(table: string, keys: NonNullable<KeyList>): Promise<TItem[]> {
+/**
+ * Strongly consistent reads of every key, retrying unprocessed keys; missing items are absent.
+ * `attributes`, when given, are the only ones read.
+ */
+export async function batchGetAll<TItem>(
+  table: string,
+  keys: NonNullable<KeyList>,
+  attributes?: readonly string[],
+): Promise<TItem[]> {
+  const projection = attributes && {
+    ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
+  };
   const found: TItem[] = [];
   for (const batch of batchesOf(keys, GET_BATCH_KEYS)) {
     let pending = batch;
@@ -43,7 +54,7 @@ export async function batchGetAll<TItem>(table: string, keys: NonNullable<KeyLis
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
       if (attempt > 0) await backoff(attempt);
       const { Responses, UnprocessedKeys } = await dynamo().send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ...projection } } }),
       );
       found.push(...((Responses?.[table] ?? []) as TItem[]));
       pending = UnprocessedKeys?.[table]?.Keys ?? [];

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
+import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
@@ -150,4 +151,39 @@ export async function deleteKey(keyHash: string): Promise<boolean> {
 /** One cheap read that proves the table answers; the item need not exist. */
 export async function pingKeysTable(): Promise<void> {
   await dynamo().send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: 'health' } }));
+}
+
+/** Where a key's webhook events go, and the secret they are signed with. */
+export interface WebhookTarget {
+  url: string;
+  signingSecret: string;
+}
+
+/**
+ * The key's webhook as stored now, or undefined when it has none or the key is gone (revoked).
+ * An expired key keeps its webhook: its secrets may outlive it by up to their ttl.
+ */
+export async function webhookTarget(keyHash: string): Promise<WebhookTarget | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: tableName(KEYS_TABLE),
+      Key: { pk: keyItemPk(keyHash) },
+      ProjectionExpression: 'webhook, webhookSecret',
+      ConsistentRead: true,
+    }),
+  );
+  const item = Item as Pick<KeyItem, 'webhook' | 'webhookSecret'> | undefined;
+  return item?.webhook ? { url: item.webhook, signingSecret: item.webhookSecret } : undefined;
+}
+
+/** Which of these keys have a webhook set, in one batched read (of the key hash and URL only). */
+export async function keysWithWebhooks(keyHashes: readonly string[]): Promise<Set<string>> {
+  if (keyHashes.length === 0) return new Set();
+  const byPk = new Map(keyHashes.map((keyHash) => [keyItemPk(keyHash), keyHash]));
+  const items = await batchGetAll<Pick<KeyItem, 'pk' | 'webhook'>>(
+    tableName(KEYS_TABLE),
+    [...byPk.keys()].map((pk) => ({ pk })),
+    ['pk', 'webhook'],
+  );
+  return new Set(items.filter((item) => item.webhook).flatMap((item) => byPk.get(item.pk) ?? []));
 }

@@ -33,7 +33,7 @@ export interface ClaimedSecret {
   remaining: number;
 }
 
-interface HeadItem {
+export interface HeadItem {
   pk: string;
   sk: string;
   owner: string;
@@ -51,6 +51,8 @@ interface HeadItem {
   chunks?: number;
   /** Claims that have taken a view and may still be reading chunks. */
   readers?: number;
+  /** When the latest view was taken (ms). */
+  viewedAt?: number;
 }
 
 interface ChunkItem {
@@ -117,7 +119,8 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
-        UpdateExpression: 'SET remaining = remaining - :one ADD readers :one',
+        // viewedAt gives the stream record of this claim the time its webhook event reports.
+        UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now ADD readers :one',
         ConditionExpression: 'remaining > :zero AND expires > :now',
         ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
         ReturnValues: 'ALL_NEW',

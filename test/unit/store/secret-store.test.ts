@@ -171,7 +171,7 @@ describe('claimSecret', () => {
     expect(input).toMatchObject({
       TableName: table,
       Key: { pk: id, sk: SECRET_HEAD_SK },
-      UpdateExpression: 'SET remaining = remaining - :one ADD readers :one',
+      UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now ADD readers :one',
       ReturnValues: 'ALL_NEW',
     });
     expect(clauses(input.ConditionExpression)).toEqual(expect.arrayContaining(['remaining > :zero', 'expires > :now']));

@@ -1,0 +1,63 @@
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { WebhookEvent } from '../definitions/limits';
+import { SECRETS_TABLE } from '../definitions/tables';
+import { STREAM_EVENT_FILTER, TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
+import { sha256Hex } from '../core/api-keys';
+import type { WebhookJob } from './job';
+
+/**
+ * Turns one committed change of the secrets table into at most one webhook event:
+ * - INSERT of a head item: `secret.created` (the head is the commit point of a create);
+ * - MODIFY of a head item that took exactly one view: `secret.viewed` while views remain,
+ *   `secret.expired` for the claim that took the last one;
+ * - anything else nothing: removals (the last view's deletion, revocation, TTL), chunk items, and
+ *   head updates that leave `remaining` alone (a chunked claim signing off as reader).
+ * The event source mapping's filter drops most of these before invocation; this is the check
+ * in code that does not depend on it.
+ */
+export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
+  if (record.userIdentity?.principalId === TTL_DELETION_PRINCIPAL) return undefined;
+  const change = record.dynamodb;
+  const sortKey = change?.Keys?.[SECRETS_TABLE.sortKey]?.S;
+  if (!change || sortKey === undefined || !includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)) return undefined;
+
+  const after = change.NewImage;
+  const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
+  const owner = stringOf(after?.owner);
+  const remaining = numberOf(after?.remaining);
+  if (id === undefined || owner === undefined || remaining === undefined) return undefined;
+
+  if (record.eventName === 'INSERT') {
+    const created = numberOf(after?.created);
+    return created === undefined ? undefined : job('secret.created', id, owner, created, remaining);
+  }
+  if (record.eventName === 'MODIFY') {
+    const before = numberOf(change.OldImage?.remaining);
+    const viewedAt = numberOf(after?.viewedAt);
+    if (before === undefined || before - remaining !== 1 || viewedAt === undefined) return undefined;
+    return job(remaining > 0 ? 'secret.viewed' : 'secret.expired', id, owner, viewedAt, remaining);
+  }
+  return undefined;
+}
+
+/**
+ * The same change always yields the same id, so a retried stream batch re-sends an event under
+ * the id it had. `remaining` tells the claims of one secret apart. The id is a digest: it must
+ * not reveal the secret's id, which is a capability, in logs and dead letters.
+ */
+export const webhookEventId = (secretId: string, event: WebhookEvent, remaining: number): string =>
+  `evt_${sha256Hex(`${secretId}\n${event}\n${remaining}`).slice(0, 32)}`;
+
+function job(event: WebhookEvent, id: string, owner: string, timestamp: number, remaining: number): WebhookJob {
+  return { eventId: webhookEventId(id, event, remaining), owner, event: { event, timestamp, data: { id } } };
+}
+
+const includes = (values: readonly string[], value: string): boolean => values.includes(value);
+
+const stringOf = (value: AttributeValue | undefined): string | undefined => value?.S;
+
+function numberOf(value: AttributeValue | undefined): number | undefined {
+  if (value?.N === undefined) return undefined;
+  const number = Number(value.N);
+  return Number.isFinite(number) ? number : undefined;
+}

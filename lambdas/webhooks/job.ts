@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { WEBHOOK_EVENTS } from '../definitions/limits';
+
+/**
+ * A webhook job as it travels through the queue: ids and the event, never secret data. The
+ * owner is the SHA-256 of the API key that created the secret; its webhook URL and signing
+ * secret are looked up when the job is delivered, so a changed or removed webhook takes effect
+ * for events still in flight.
+ */
+
+/** Exactly the payload the spec defines; a receiver gets JSON.stringify of it. */
+export const webhookPayloadSchema = z.object({
+  event: z.enum(WEBHOOK_EVENTS),
+  timestamp: z.number().int().nonnegative(),
+  data: z.object({ id: z.string().min(1) }),
+});
+
+export const webhookJobSchema = z.object({
+  eventId: z.string().min(1),
+  owner: z.string().min(1),
+  event: webhookPayloadSchema,
+});
+
+export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
+export type WebhookJob = z.infer<typeof webhookJobSchema>;
+
+/** The job in a queue message body, or undefined if the body is not one. */
+export function parseWebhookJob(body: string): WebhookJob | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const parsed = webhookJobSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
