@@ -1,6 +1,6 @@
 import type { Node } from 'constructs';
 import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
-import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS, retryDelayMs } from '../lambdas/definitions/webhooks';
+import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions/webhooks';
 
 /** What a deployment may choose, read from CDK context (`cdk.json` or `-c name=value`). */
 export interface SecretsStackConfig {
@@ -31,13 +31,6 @@ const CONTEXT_KEYS = {
  */
 export const DEFAULT_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
 
-/**
- * A retry delays the job's message by changing its visibility, which SQS caps at 12 hours from when
- * the message was received; the attempt before it may take the delivery function's whole timeout.
- */
-const SQS_MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
-const MAX_LAST_RETRY_DELAY_MS = SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS;
-
 export function readStackConfig(node: Node): SecretsStackConfig {
   const siteUrl = optionalUrl(node, CONTEXT_KEYS.siteUrl);
   const alarmEmail = optionalEmail(node, CONTEXT_KEYS.alarmEmail);
@@ -55,10 +48,9 @@ export function readStackConfig(node: Node): SecretsStackConfig {
 
 function retryBase(node: Node, key: string): number {
   const base = positiveInteger(node, key, WEBHOOK_RETRY_BASE_MS.aws);
-  const lastDelay = retryDelayMs(base, WEBHOOK_RETRIES);
-  if (lastDelay > MAX_LAST_RETRY_DELAY_MS) {
+  if (base > MAX_RETRY_BASE_MS) {
     throw new Error(
-      `context ${key} is too large: the last retry would wait ${lastDelay} ms, more than the ${MAX_LAST_RETRY_DELAY_MS} ms SQS's 12-hour visibility limit leaves`,
+      `context ${key} is too large: at most ${MAX_RETRY_BASE_MS} ms, so that the last retry's wait fits SQS's 12-hour visibility limit`,
     );
   }
   return base;

@@ -8,14 +8,19 @@ import {
 import { localDynamoDbClient } from './dynamodb-local';
 import { TABLES, toCreateTableInput, type TableDefinition } from '../lambdas/definitions/tables';
 
-/** Creates each table from its shared definition unless it exists (e.g. kept in DATA_DIR). */
-export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<void> {
+/**
+ * Creates each table from its shared definition unless it exists (e.g. kept in DATA_DIR).
+ * Returns the names of the tables it created.
+ */
+export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<Set<string>> {
   const client = localDynamoDbClient(endpoint);
+  const created = new Set<string>();
   try {
     for (const table of TABLES) {
       const TableName = nameOf(table);
       try {
         await client.send(new CreateTableCommand(toCreateTableInput(table, TableName)));
+        created.add(TableName);
         // DynamoDB Local records TTL settings but never deletes: the code checks expiry itself.
         await client.send(
           new UpdateTimeToLiveCommand({
@@ -28,6 +33,7 @@ export async function ensureTables(endpoint: string, nameOf: (table: TableDefini
       }
       await waitUntilActive(client, TableName);
     }
+    return created;
   } finally {
     client.destroy();
   }

@@ -1,11 +1,13 @@
 import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
+import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { countDynamoDbCalls } from './call-counter';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
+import { startWebhookPipeline } from './webhook-pipeline';
 
 /**
  * `npm start`: the whole API on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables from
@@ -39,9 +41,15 @@ async function main(): Promise<void> {
 
   env[ENV.dynamodbEndpoint] = endpoint;
 
-  await ensureTables(endpoint, localTableName);
+  const createdTables = await ensureTables(endpoint, localTableName);
   countDynamoDbCalls();
   const server = createGateway(await loadRoutes(), (line) => console.log(line));
+  const webhooks = await startWebhookPipeline({
+    dynamoDbEndpoint: endpoint,
+    secretsTableName: localTableName(SECRETS_TABLE),
+    secretsTableIsNew: createdTables.has(localTableName(SECRETS_TABLE)),
+    log: (line) => console.log(line),
+  });
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -50,13 +58,19 @@ async function main(): Promise<void> {
     console.log(`${signal} received: stopping`);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await webhooks.stop();
     await dynamoDb?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  server.listen(port, () => console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`));
+  server.listen(port, () => {
+    console.log(
+      `Webhook dead letters: SQS_ENDPOINT=${webhooks.sqsEndpoint} npm run dlq -- list --dlq-url ${webhooks.deadLetterQueueUrl}`,
+    );
+    console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
+  });
 }
 
 main().catch((error: unknown) => {

@@ -10,7 +10,6 @@ import { parseWebhookJob } from '../webhooks/job';
  * batch item failure; after the last attempt SQS's redrive policy moves it to the dead-letter queue.
  */
 const config = readDeliveryConfig();
-const processor = new BatchProcessor(EventType.SQS);
 
 async function deliver(record: SQSRecord): Promise<void> {
   const started = Date.now();
@@ -38,5 +37,6 @@ async function deliver(record: SQSRecord): Promise<void> {
 
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   // Receivers failing is business as usual, not an error of this function: report, don't throw.
-  return processPartialResponse(event, deliver, processor, { context, throwOnFullBatchFailure: false });
+  // A processor per invocation: it holds the batch's state, and local mode runs invocations side by side.
+  return processPartialResponse(event, deliver, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
 }

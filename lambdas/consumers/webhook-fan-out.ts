@@ -8,7 +8,6 @@ import { webhookJobsOf } from '../webhooks/fan-out';
  * a batch item failure, so the stream retries from it (bisecting, then the on-failure queue);
  * records re-sent by a retry carry the same event id.
  */
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
 
 export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
   const jobs = await webhookJobsOf(event.Records);
@@ -16,5 +15,6 @@ export async function handler(event: DynamoDBStreamEvent, context: Context): Pro
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
     if (job) await enqueueWebhookJob(job);
   };
-  return processPartialResponse(event, queueJob, processor, { context });
+  // A processor per invocation: it holds one batch's state.
+  return processPartialResponse(event, queueJob, new BatchProcessor(EventType.DynamoDBStreams), { context });
 }

@@ -1,6 +1,6 @@
 import { ENV } from '../definitions/env';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
-import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
+import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
 
 /** Settings read from the environment: set by the stack on AWS and by `npm start` locally. */
 export interface ServiceConfig {
@@ -32,9 +32,10 @@ export interface DeliveryConfig {
 
 export function readDeliveryConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
   const raw = env[ENV.webhookRetryBaseMs];
-  const retryBaseMs = raw === undefined || raw === '' ? WEBHOOK_RETRY_BASE_MS.local : Number(raw);
-  if (!Number.isInteger(retryBaseMs) || retryBaseMs < 1) {
-    throw new Error(`${ENV.webhookRetryBaseMs} must be a positive integer (milliseconds)`);
+  // Digits only: Number() would also take '1e3' or '0x3e8'.
+  const retryBaseMs = raw === undefined || raw === '' ? WEBHOOK_RETRY_BASE_MS.local : /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(retryBaseMs >= 1 && retryBaseMs <= MAX_RETRY_BASE_MS)) {
+    throw new Error(`${ENV.webhookRetryBaseMs} must be an integer number of milliseconds from 1 to ${MAX_RETRY_BASE_MS}`);
   }
   return { webhookAllowLoopback: allowsLoopbackWebhooks(env), retryBaseMs };
 }

@@ -36,6 +36,15 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 
 /** Lambda timeout of the delivery function: one batch of requests, each at most 10 s, in parallel. */
 export const DELIVERY_FUNCTION_TIMEOUT_MS = 20_000;
+
+/**
+ * The largest retry base: a retry delays its message by changing its visibility, which SQS caps at
+ * 12 hours from when the message was received, and the attempt before it may take the delivery
+ * function's whole timeout.
+ */
+export const MAX_RETRY_BASE_MS = Math.floor(
+  (12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1),
+);
 /** Lambda timeout of the fan-out function. */
 export const FAN_OUT_FUNCTION_TIMEOUT_MS = 30_000;
 /**

@@ -87,8 +87,13 @@ export interface CreatedKey {
   webhookSecret: string;
 }
 
-export async function createKey(json?: { webhook?: string }): Promise<CreatedKey> {
-  const response = await api<CreatedKey>('POST', '/keys', { localAddress: freshClientAddress(), ...(json ? { json } : {}) });
+/** `baseUrl`: another local server than the shared one. */
+export async function createKey(json?: { webhook?: string }, baseUrl?: string): Promise<CreatedKey> {
+  const response = await api<CreatedKey>('POST', '/keys', {
+    localAddress: freshClientAddress(),
+    ...(json ? { json } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   if (response.status !== 201) throw new Error(`POST /keys answered ${response.status}: ${response.raw}`);
   return response.body;
 }
@@ -98,8 +103,8 @@ export interface CreatedSecret {
   url: string;
 }
 
-export async function createSecret(key: string, json: Record<string, unknown>): Promise<CreatedSecret> {
-  const response = await api<CreatedSecret>('POST', '/secrets', { key, json });
+export async function createSecret(key: string, json: Record<string, unknown>, baseUrl?: string): Promise<CreatedSecret> {
+  const response = await api<CreatedSecret>('POST', '/secrets', { key, json, ...(baseUrl ? { baseUrl } : {}) });
   if (response.status !== 201) throw new Error(`POST /secrets answered ${response.status}: ${response.raw}`);
   return response.body;
 }

@@ -1,0 +1,205 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { lambdaContext } from './proxy-event';
+
+/**
+ * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: `concurrency`
+ * pollers long-poll the queue, invoke the handler with the event Lambda would build, and delete
+ * what succeeded. Nothing else is deleted: the queue's visibility timeout (or the handler's own
+ * ChangeMessageVisibility) brings a failed message back, and its redrive policy ends the retries.
+ */
+
+export interface QueuePollerOptions {
+  client: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  functionName: string;
+  /** Messages per invocation, 1 to 10 (one ReceiveMessage). */
+  batchSize: number;
+  /**
+   * Invocations run side by side in this one process, so they share the handler module's state,
+   * which Lambda never does (one invocation at a time per execution environment). A handler that
+   * keeps per-invocation state at module scope (e.g. a Powertools BatchProcessor) needs 1.
+   */
+  concurrency: number;
+  timeoutMs: number;
+  handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+  log: (line: string) => void;
+}
+
+export interface QueuePoller {
+  stop(): Promise<void>;
+}
+
+const MAX_BATCH_SIZE = 10;
+const LONG_POLL_SECONDS = 20;
+const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
+const RECORD_ATTRIBUTES = [
+  'ApproximateReceiveCount',
+  'SentTimestamp',
+  'SenderId',
+  'ApproximateFirstReceiveTimestamp',
+] as const;
+
+type Invocation =
+  | { outcome: 'returned'; response: SQSBatchResponse | void }
+  | { outcome: 'threw'; error: unknown }
+  | { outcome: 'timed out' };
+
+export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
+  const { batchSize, concurrency } = options;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+    throw new RangeError(`batchSize must be 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`);
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be at least 1, got ${concurrency}`);
+  }
+  const stopping = new AbortController();
+  const loops = Array.from({ length: concurrency }, () => pollUntilAborted(options, stopping.signal));
+  return {
+    stop: async () => {
+      stopping.abort();
+      await Promise.all(loops);
+    },
+  };
+}
+
+async function pollUntilAborted(options: QueuePollerOptions, signal: AbortSignal): Promise<void> {
+  let failuresInARow = 0;
+  while (!signal.aborted) {
+    try {
+      const { Messages = [] } = await options.client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: options.queueUrl,
+          MaxNumberOfMessages: options.batchSize,
+          WaitTimeSeconds: LONG_POLL_SECONDS,
+          MessageSystemAttributeNames: [...RECORD_ATTRIBUTES],
+        }),
+        { abortSignal: signal },
+      );
+      failuresInARow = 0;
+      if (Messages.length > 0) await invokeAndDelete(options, Messages);
+    } catch (error) {
+      if (signal.aborted) return;
+      // A stopped or unreachable queue must not turn this loop into a busy one.
+      failuresInARow += 1;
+      const backoffMs = Math.min(RETRY_BACKOFF_MS.first * 2 ** (failuresInARow - 1), RETRY_BACKOFF_MS.max);
+      options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${backoffMs} ms`);
+      await sleep(backoffMs, signal);
+    }
+  }
+}
+
+async function invokeAndDelete(options: QueuePollerOptions, messages: readonly Message[]): Promise<void> {
+  const started = Date.now();
+  const awsRegion = options.queueArn.split(':')[3] ?? '';
+  const records = messages.map((message) => sqsRecord(message, options.queueArn, awsRegion));
+  const context = lambdaContext(options.functionName, randomUUID(), options.timeoutMs);
+  const invocation = await invokeWithTimeout(() => options.handler({ Records: records }, context), options.timeoutMs);
+  const { failed, why } = failedRecords(records, invocation);
+  const count = `${records.length} message${records.length === 1 ? '' : 's'}`;
+  options.log(
+    `${options.functionName} ${count}${failed.size > 0 ? `, ${failed.size} failed` : ''}${why ? ` (${why})` : ''} ` +
+      `${Date.now() - started}ms`,
+  );
+
+  const succeeded = records.filter((record) => !failed.has(record));
+  if (succeeded.length === 0) return;
+  // Not aborted by stop(): what succeeded must not be delivered again.
+  const { Failed = [] } = await options.client.send(
+    new DeleteMessageBatchCommand({
+      QueueUrl: options.queueUrl,
+      Entries: succeeded.map((record, index) => ({ Id: String(index), ReceiptHandle: record.receiptHandle })),
+    }),
+  );
+  if (Failed.length > 0) {
+    const codes = Failed.map((entry) => entry.Code).join(', ');
+    options.log(`${options.functionName}: ${Failed.length} of ${succeeded.length} deletions failed: ${codes}`);
+  }
+}
+
+/**
+ * Lambda's timeout, as far as it can be had in-process: the handler keeps running, but its batch
+ * counts as failed.
+ */
+async function invokeWithTimeout(
+  invoke: () => Promise<SQSBatchResponse | void>,
+  timeoutMs: number,
+): Promise<Invocation> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<Invocation>((resolve) => {
+    timer = setTimeout(() => resolve({ outcome: 'timed out' }), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      // Through a promise, so that a handler throwing before its first await counts as a throw too.
+      new Promise<SQSBatchResponse | void>((resolve) => resolve(invoke())).then(
+        (response): Invocation => ({ outcome: 'returned', response }),
+        (error: unknown): Invocation => ({ outcome: 'threw', error }),
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** As Lambda reads the response: a throw, a timeout or an identifier not in the batch fails the whole batch. */
+function failedRecords(
+  records: readonly SQSRecord[],
+  invocation: Invocation,
+): { failed: Set<SQSRecord>; why?: string } {
+  const all = new Set(records);
+  if (invocation.outcome === 'threw') return { failed: all, why: `handler threw ${describe(invocation.error)}` };
+  if (invocation.outcome === 'timed out') return { failed: all, why: 'timed out' };
+  const identifiers = invocation.response?.batchItemFailures?.map((failure) => failure.itemIdentifier) ?? [];
+  const byId = new Map(records.map((record) => [record.messageId, record]));
+  const failed = new Set<SQSRecord>();
+  for (const identifier of identifiers) {
+    const record = byId.get(identifier);
+    if (!record) return { failed: all, why: 'batchItemFailures names a message not in the batch' };
+    failed.add(record);
+  }
+  return { failed };
+}
+
+function sqsRecord(message: Message, queueArn: string, awsRegion: string): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  const attribute = (name: (typeof RECORD_ATTRIBUTES)[number]): string => required(attributes[name], name);
+  return {
+    messageId: required(message.MessageId, 'MessageId'),
+    receiptHandle: required(message.ReceiptHandle, 'ReceiptHandle'),
+    body: required(message.Body, 'Body'),
+    attributes: {
+      ApproximateReceiveCount: attribute('ApproximateReceiveCount'),
+      SentTimestamp: attribute('SentTimestamp'),
+      SenderId: attribute('SenderId'),
+      ApproximateFirstReceiveTimestamp: attribute('ApproximateFirstReceiveTimestamp'),
+    },
+    messageAttributes: {},
+    md5OfBody: required(message.MD5OfBody, 'MD5OfBody'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion,
+  };
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined) throw new Error(`ReceiveMessage returned a message without ${name}`);
+  return value;
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });

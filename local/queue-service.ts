@@ -1,0 +1,55 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { QueueRegistry, type LocalQueueDefinition } from './queue/registry';
+import { queueRequestListener } from './queue/server';
+
+export type { LocalQueueDefinition } from './queue/registry';
+
+/**
+ * SQS on this machine, for local mode: the handlers' real @aws-sdk/client-sqs talks to it through
+ * SQS_ENDPOINT, as DYNAMODB_ENDPOINT points them at DynamoDB Local. Standard queues only, in memory.
+ */
+
+export interface LocalQueueService {
+  endpoint: string;
+  /** `${endpoint}/000000000000/${name}`, as SQS forms queue URLs. */
+  queueUrl(name: string): string;
+  stop(): Promise<void>;
+}
+
+export interface LocalQueueServiceOptions {
+  /** 0 or absent: any free port. */
+  port?: number;
+  queues: readonly LocalQueueDefinition[];
+}
+
+export async function startLocalQueueService(options: LocalQueueServiceOptions): Promise<LocalQueueService> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let registry: QueueRegistry;
+  try {
+    registry = new QueueRegistry(endpoint, options.queues);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const stopping = new AbortController();
+  server.on('request', queueRequestListener(registry, stopping.signal));
+
+  return {
+    endpoint,
+    queueUrl: (name) => registry.urlOf(name),
+    stop: async () => {
+      if (stopping.signal.aborted) return;
+      stopping.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Clients polling at this moment see the connection drop, as they would if SQS went away.
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,238 @@
+import * as z from 'zod';
+import { MAX_MESSAGE_BYTES, messageAttributes, queueAttributes } from './attributes';
+import { QueueError } from './errors';
+import type { QueueRegistry } from './registry';
+
+/**
+ * The SQS actions the local queue service answers, with SQS's parameter names, limits and
+ * errors. Inputs and outputs are the JSON bodies of the AWS JSON 1.0 protocol.
+ */
+
+export interface OperationContext {
+  registry: QueueRegistry;
+  /** Aborts when the service stops or the client hangs up, ending a long poll. */
+  signal: AbortSignal;
+}
+
+export type Operation = (input: unknown, context: OperationContext) => Promise<object> | object;
+
+const MAX_BATCH_ENTRIES = 10;
+const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const MAX_VISIBILITY_TIMEOUT_S = 43_200;
+const MAX_DELAY_S = 900;
+const MAX_WAIT_TIME_S = 20;
+// What SQS accepts in a message body (its documented character ranges); lone surrogates fail.
+const ALLOWED_BODY = /^[\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+
+const whole = (min: number, max: number) => z.number().int().min(min).max(max);
+const names = z.array(z.string()).optional();
+const queueRequest = z.object({ QueueUrl: z.string() });
+const messageBody = z.string().min(1);
+const delaySeconds = whole(0, MAX_DELAY_S).optional();
+const visibilityTimeout = whole(0, MAX_VISIBILITY_TIMEOUT_S);
+const attributeMap = z.record(z.string(), z.unknown()).optional();
+const receiptHandle = z.string().min(1);
+
+const valueAt = (value: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (current, key) => (typeof current === 'object' && current !== null ? Reflect.get(current, key) : undefined),
+    value,
+  );
+
+function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const parameter = issue?.path.join('.') || 'request';
+  if (issue?.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+    throw new QueueError('MissingParameter', `The request must contain the parameter ${parameter}.`);
+  }
+  throw new QueueError(
+    'InvalidParameterValue',
+    `Value for parameter ${parameter} is invalid. Reason: ${issue?.message ?? 'unknown'}.`,
+  );
+}
+
+const operation =
+  <S extends z.ZodType>(
+    schema: S,
+    run: (input: z.output<S>, context: OperationContext) => Promise<object> | object,
+  ): Operation =>
+  (input, context) =>
+    run(parseInput(schema, input), context);
+
+type AttributeMap = Record<string, unknown> | undefined;
+
+function checkBody(body: string, attributes: AttributeMap, systemAttributes: AttributeMap): void {
+  if (!ALLOWED_BODY.test(body)) {
+    throw new QueueError(
+      'InvalidMessageContents',
+      'Invalid binary character in the message body; see the SQS documentation for allowed characters.',
+    );
+  }
+  if (Buffer.byteLength(body, 'utf8') > MAX_MESSAGE_BYTES) {
+    throw new QueueError(
+      'InvalidParameterValue',
+      `One or more parameters are invalid. Reason: Message must be shorter than ${MAX_MESSAGE_BYTES} bytes.`,
+    );
+  }
+  // Their MD5 digests are not implemented; refusing them beats silently dropping them.
+  if (Object.keys({ ...attributes, ...systemAttributes }).length > 0) {
+    throw new QueueError('UnsupportedOperation', 'The local queue service does not support message attributes.');
+  }
+}
+
+interface BatchResult {
+  Successful: object[];
+  Failed: { Id: string; SenderFault: boolean; Code: string; Message: string }[];
+}
+
+/** Checks a batch as SQS does, then runs each entry: an entry's error fails that entry alone. */
+function runBatch<E extends { Id: string }>(entries: readonly E[], run: (entry: E) => object): BatchResult {
+  if (entries.length === 0) {
+    throw new QueueError('EmptyBatchRequest', 'There should be at least one entry in the request.');
+  }
+  if (entries.length > MAX_BATCH_ENTRIES) {
+    throw new QueueError(
+      'TooManyEntriesInBatchRequest',
+      `Maximum number of entries per request are ${MAX_BATCH_ENTRIES}. You have sent ${entries.length}.`,
+    );
+  }
+  if (entries.some((entry) => !BATCH_ENTRY_ID.test(entry.Id))) {
+    throw new QueueError(
+      'InvalidBatchEntryId',
+      'A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.',
+    );
+  }
+  if (new Set(entries.map((entry) => entry.Id)).size !== entries.length) {
+    throw new QueueError('BatchEntryIdsNotDistinct', 'Two or more batch entries in the request have the same Id.');
+  }
+  const result: BatchResult = { Successful: [], Failed: [] };
+  for (const entry of entries) {
+    try {
+      result.Successful.push({ Id: entry.Id, ...run(entry) });
+    } catch (error) {
+      if (!(error instanceof QueueError)) throw error;
+      result.Failed.push({ Id: entry.Id, SenderFault: true, Code: error.queryCode, Message: error.message });
+    }
+  }
+  return result;
+}
+
+const sendEntry = z.object({
+  MessageBody: messageBody,
+  DelaySeconds: delaySeconds,
+  MessageAttributes: attributeMap,
+  MessageSystemAttributes: attributeMap,
+});
+
+const OPERATIONS: Readonly<Record<string, Operation>> = {
+  SendMessage: operation(queueRequest.extend(sendEntry.shape), (input, { registry }) => {
+    const queue = registry.byUrl(input.QueueUrl);
+    checkBody(input.MessageBody, input.MessageAttributes, input.MessageSystemAttributes);
+    const sent = queue.send(input.MessageBody, (input.DelaySeconds ?? 0) * 1000);
+    return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+  }),
+
+  SendMessageBatch: operation(
+    queueRequest.extend({ Entries: z.array(sendEntry.extend({ Id: z.string() })) }),
+    (input, { registry }) => {
+      const queue = registry.byUrl(input.QueueUrl);
+      const totalBytes = input.Entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody, 'utf8'), 0);
+      if (totalBytes > MAX_MESSAGE_BYTES) {
+        throw new QueueError('BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes.`);
+      }
+      return runBatch(input.Entries, (entry) => {
+        checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
+        const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
+        return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+      });
+    },
+  ),
+
+  ReceiveMessage: operation(
+    queueRequest.extend({
+      MaxNumberOfMessages: whole(1, MAX_BATCH_ENTRIES).optional(),
+      WaitTimeSeconds: whole(0, MAX_WAIT_TIME_S).optional(),
+      VisibilityTimeout: visibilityTimeout.optional(),
+      AttributeNames: names,
+      MessageSystemAttributeNames: names,
+    }),
+    async (input, { registry, signal }) => {
+      const queue = registry.byUrl(input.QueueUrl);
+      const received = await queue.receiveWaiting(
+        input.MaxNumberOfMessages ?? 1,
+        input.VisibilityTimeout === undefined ? queue.settings.visibilityTimeoutMs : input.VisibilityTimeout * 1000,
+        (input.WaitTimeSeconds ?? 0) * 1000,
+        signal,
+      );
+      if (received.length === 0) return {};
+      const requested = [...(input.AttributeNames ?? []), ...(input.MessageSystemAttributeNames ?? [])];
+      return {
+        Messages: received.map((message) => ({
+          MessageId: message.messageId,
+          ReceiptHandle: message.receiptHandle,
+          MD5OfBody: message.md5OfBody,
+          Body: message.body,
+          Attributes: messageAttributes(message, requested),
+        })),
+      };
+    },
+  ),
+
+  DeleteMessage: operation(queueRequest.extend({ ReceiptHandle: receiptHandle }), (input, { registry }) => {
+    registry.byUrl(input.QueueUrl).delete(input.ReceiptHandle);
+    return {};
+  }),
+
+  DeleteMessageBatch: operation(
+    queueRequest.extend({ Entries: z.array(z.object({ Id: z.string(), ReceiptHandle: receiptHandle })) }),
+    (input, { registry }) => {
+      const queue = registry.byUrl(input.QueueUrl);
+      return runBatch(input.Entries, (entry) => {
+        queue.delete(entry.ReceiptHandle);
+        return {};
+      });
+    },
+  ),
+
+  ChangeMessageVisibility: operation(
+    queueRequest.extend({ ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout }),
+    (input, { registry }) => {
+      registry.byUrl(input.QueueUrl).changeVisibility(input.ReceiptHandle, input.VisibilityTimeout * 1000);
+      return {};
+    },
+  ),
+
+  ChangeMessageVisibilityBatch: operation(
+    queueRequest.extend({
+      Entries: z.array(
+        z.object({ Id: z.string(), ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout }),
+      ),
+    }),
+    (input, { registry }) => {
+      const queue = registry.byUrl(input.QueueUrl);
+      return runBatch(input.Entries, (entry) => {
+        queue.changeVisibility(entry.ReceiptHandle, entry.VisibilityTimeout * 1000);
+        return {};
+      });
+    },
+  ),
+
+  GetQueueUrl: operation(z.object({ QueueName: z.string() }), (input, { registry }) => ({
+    QueueUrl: registry.urlOf(input.QueueName),
+  })),
+
+  GetQueueAttributes: operation(queueRequest.extend({ AttributeNames: names }), (input, { registry }) => {
+    const attributes = queueAttributes(registry.byUrl(input.QueueUrl), input.AttributeNames ?? []);
+    return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
+  }),
+
+  PurgeQueue: operation(queueRequest, (input, { registry }) => {
+    registry.byUrl(input.QueueUrl).purge();
+    return {};
+  }),
+};
+
+export const findOperation = (name: string): Operation | undefined =>
+  Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;

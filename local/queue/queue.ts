@@ -1,0 +1,226 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { QueueError } from './errors';
+
+/**
+ * One SQS standard queue, in memory: visibility timeouts, receive counts, redrive to a dead-letter
+ * queue, retention and long polling, with SQS's rules. The HTTP protocol lives elsewhere.
+ */
+
+export interface QueueSettings {
+  visibilityTimeoutMs: number;
+  retentionMs: number;
+}
+
+export interface DeadLetterTarget {
+  queue: LocalQueue;
+  maxReceiveCount: number;
+}
+
+interface StoredMessage {
+  readonly messageId: string;
+  readonly body: string;
+  readonly md5OfBody: string;
+  /** Kept when the message moves to the dead-letter queue: SQS counts retention from the first send. */
+  readonly sentTimestamp: number;
+  receiveCount: number;
+  firstReceiveTimestamp: number | undefined;
+  visibleAt: number;
+  /** Only the latest receipt handle may change the message's visibility or delete it. */
+  receiptHandle: string | undefined;
+  /** The queue a dead letter was moved from. */
+  readonly deadLetterSourceQueue: string | undefined;
+}
+
+export interface SentMessage {
+  messageId: string;
+  md5OfBody: string;
+}
+
+export interface ReceivedMessage extends SentMessage {
+  body: string;
+  receiptHandle: string;
+  sentTimestamp: number;
+  receiveCount: number;
+  firstReceiveTimestamp: number;
+  deadLetterSourceQueue: string | undefined;
+}
+
+export interface QueueCounts {
+  visible: number;
+  inFlight: number;
+  delayed: number;
+}
+
+const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
+
+/** Receipt handles are opaque to clients; ours name the message so a stale one can be told from garbage. */
+const newReceiptHandle = (messageId: string): string =>
+  Buffer.from(`${messageId} ${randomUUID()}`, 'utf8').toString('base64url');
+
+function messageIdOf(receiptHandle: string): string {
+  const [messageId, nonce, ...rest] = Buffer.from(receiptHandle, 'base64url').toString('utf8').split(' ');
+  if (!messageId || !nonce || rest.length > 0) {
+    throw new QueueError('ReceiptHandleIsInvalid', 'The input receipt handle is not a valid receipt handle.');
+  }
+  return messageId;
+}
+
+export class LocalQueue {
+  // Insertion order is send order, so the oldest visible messages are received first.
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    readonly name: string,
+    readonly settings: QueueSettings,
+    readonly deadLetter: DeadLetterTarget | undefined,
+  ) {}
+
+  send(body: string, delayMs: number): SentMessage {
+    const now = Date.now();
+    const message: StoredMessage = {
+      messageId: randomUUID(),
+      body,
+      md5OfBody: md5Hex(body),
+      sentTimestamp: now,
+      receiveCount: 0,
+      firstReceiveTimestamp: undefined,
+      visibleAt: now + delayMs,
+      receiptHandle: undefined,
+      deadLetterSourceQueue: undefined,
+    };
+    this.messages.set(message.messageId, message);
+    if (delayMs === 0) this.notify();
+    return { messageId: message.messageId, md5OfBody: message.md5OfBody };
+  }
+
+  /**
+   * Receives up to `max` visible messages, hiding each for `visibilityTimeoutMs`. As on SQS, a
+   * message already received maxReceiveCount times moves to the dead-letter queue on the next
+   * receive instead of being returned.
+   */
+  receive(max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
+    const now = Date.now();
+    this.dropExpired(now);
+    const received: ReceivedMessage[] = [];
+    for (const message of this.messages.values()) {
+      if (received.length >= max) break;
+      if (message.visibleAt > now) continue;
+      if (this.deadLetter && message.receiveCount >= this.deadLetter.maxReceiveCount) {
+        this.messages.delete(message.messageId);
+        const { queue } = this.deadLetter;
+        queue.accept({ ...message, visibleAt: now, receiptHandle: undefined, deadLetterSourceQueue: this.name });
+        continue;
+      }
+      message.receiveCount += 1;
+      message.firstReceiveTimestamp ??= now;
+      message.visibleAt = now + visibilityTimeoutMs;
+      message.receiptHandle = newReceiptHandle(message.messageId);
+      received.push({
+        messageId: message.messageId,
+        md5OfBody: message.md5OfBody,
+        body: message.body,
+        receiptHandle: message.receiptHandle,
+        sentTimestamp: message.sentTimestamp,
+        receiveCount: message.receiveCount,
+        firstReceiveTimestamp: message.firstReceiveTimestamp,
+        deadLetterSourceQueue: message.deadLetterSourceQueue,
+      });
+    }
+    return received;
+  }
+
+  /**
+   * Long polling: receives as soon as messages are visible, or returns none once `waitMs` has
+   * passed or `signal` aborts (the service stopping, the client hanging up).
+   */
+  async receiveWaiting(
+    max: number,
+    visibilityTimeoutMs: number,
+    waitMs: number,
+    signal: AbortSignal,
+  ): Promise<ReceivedMessage[]> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const received = this.receive(max, visibilityTimeoutMs);
+      if (received.length > 0 || signal.aborted || Date.now() >= deadline) return received;
+      await this.waitForChange(Math.min(deadline, this.nextVisibleAt() ?? deadline), signal);
+    }
+  }
+
+  /** As SQS documents: a stale receipt handle "succeeds, but the message will not be deleted". */
+  delete(receiptHandle: string): void {
+    const message = this.messages.get(messageIdOf(receiptHandle));
+    if (message?.receiptHandle === receiptHandle) this.messages.delete(message.messageId);
+  }
+
+  changeVisibility(receiptHandle: string, timeoutMs: number): void {
+    const now = Date.now();
+    this.dropExpired(now);
+    const message = this.messages.get(messageIdOf(receiptHandle));
+    if (message?.receiptHandle !== receiptHandle) {
+      throw new QueueError(
+        'ReceiptHandleIsInvalid',
+        'The receipt handle is not the latest one of a message in the queue: ' +
+          'the message was deleted, or received again since.',
+      );
+    }
+    if (message.visibleAt <= now) throw new QueueError('MessageNotInflight', 'The message is not in flight.');
+    message.visibleAt = now + timeoutMs;
+    if (timeoutMs === 0) this.notify();
+  }
+
+  purge(): void {
+    this.messages.clear();
+  }
+
+  counts(): QueueCounts {
+    const now = Date.now();
+    this.dropExpired(now);
+    const counts: QueueCounts = { visible: 0, inFlight: 0, delayed: 0 };
+    for (const message of this.messages.values()) {
+      if (message.visibleAt <= now) counts.visible += 1;
+      else if (message.receiveCount === 0) counts.delayed += 1;
+      else counts.inFlight += 1;
+    }
+    return counts;
+  }
+
+  private accept(message: StoredMessage): void {
+    this.messages.set(message.messageId, message);
+    this.notify();
+  }
+
+  private dropExpired(now: number): void {
+    for (const message of this.messages.values()) {
+      if (message.sentTimestamp + this.settings.retentionMs <= now) this.messages.delete(message.messageId);
+    }
+  }
+
+  private notify(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  private nextVisibleAt(): number | undefined {
+    const now = Date.now();
+    let next: number | undefined;
+    for (const { visibleAt } of this.messages.values()) {
+      if (visibleAt > now && (next === undefined || visibleAt < next)) next = visibleAt;
+    }
+    return next;
+  }
+
+  private waitForChange(until: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, until - Date.now()));
+      this.waiters.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+}

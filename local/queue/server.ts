@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { QueueError } from './errors';
+import { findOperation } from './operations';
+import type { QueueRegistry } from './registry';
+
+/**
+ * SQS's AWS JSON 1.0 protocol, as @aws-sdk/client-sqs speaks it: POST / with
+ * `x-amz-target: AmazonSQS.<Action>` and a JSON body. Errors carry `__type` and `message` in the
+ * body and the query-protocol code in `x-amzn-query-error`, which the SDK reads first.
+ */
+
+const CONTENT_TYPE = 'application/x-amz-json-1.0';
+const TARGET_PREFIX = 'AmazonSQS.';
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, headers: Record<string, string>, body: object): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...headers, 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new QueueError('InvalidParameterValue', 'The request body is not valid JSON.');
+  }
+}
+
+async function answer(
+  request: IncomingMessage,
+  body: string,
+  registry: QueueRegistry,
+  signal: AbortSignal,
+): Promise<object> {
+  const target = request.headers['x-amz-target'];
+  if (request.method !== 'POST' || typeof target !== 'string' || !target.startsWith(TARGET_PREFIX)) {
+    throw new QueueError(
+      'UnsupportedOperation',
+      "The local queue service speaks SQS's AWS JSON 1.0 protocol only: " +
+        `POST with x-amz-target: ${TARGET_PREFIX}<Action>.`,
+    );
+  }
+  const action = target.slice(TARGET_PREFIX.length);
+  const operation = findOperation(action);
+  if (!operation) {
+    throw new QueueError('UnsupportedOperation', `The local queue service does not support the action ${action}.`);
+  }
+  return operation(parseJson(body), { registry, signal });
+}
+
+/** Answers each request; `stopSignal` ends long polls when the service stops. */
+export function queueRequestListener(registry: QueueRegistry, stopSignal: AbortSignal): RequestListener {
+  return (request, response) => {
+    void (async () => {
+      const requestId = randomUUID();
+      const hangUp = new AbortController();
+      response.on('close', () => hangUp.abort());
+      try {
+        const body = await readBody(request);
+        const output = await answer(request, body, registry, AbortSignal.any([stopSignal, hangUp.signal]));
+        sendJson(response, 200, { 'x-amzn-requestid': requestId }, output);
+      } catch (error) {
+        if (error instanceof QueueError) {
+          sendJson(
+            response,
+            error.status,
+            { 'x-amzn-requestid': requestId, 'x-amzn-query-error': `${error.queryCode};Sender` },
+            { __type: `com.amazonaws.sqs#${error.code}`, message: error.message },
+          );
+        } else {
+          const message = error instanceof Error ? error.message : String(error);
+          const output = { __type: 'com.amazonaws.sqs#InternalError', message };
+          sendJson(response, 500, { 'x-amzn-requestid': requestId }, output);
+        }
+      }
+    })();
+  };
+}

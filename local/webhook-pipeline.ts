@@ -1,0 +1,112 @@
+import * as path from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ENV } from '../lambdas/definitions/env';
+import {
+  DEAD_LETTER_RETENTION_DAYS,
+  DELIVERY_BATCH_SIZE,
+  DELIVERY_FUNCTION_TIMEOUT_MS,
+  FAN_OUT_BATCH_SIZE,
+  FAN_OUT_FUNCTION_TIMEOUT_MS,
+  FAN_OUT_RETRY_ATTEMPTS,
+  JOBS_VISIBILITY_TIMEOUT_MS,
+  PIPELINE_ENTRIES,
+  QUEUES,
+  WEBHOOK_ATTEMPTS,
+  WEBHOOK_RETRY_BASE_MS,
+} from '../lambdas/definitions/webhooks';
+import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
+import { startQueuePoller } from './queue-poller';
+import { startLocalQueueService } from './queue-service';
+import { startStreamPoller } from './stream-poller';
+
+/**
+ * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
+ * → local queue service (SQS's protocol and semantics) → delivery handler, with the dead-letter
+ * queue behind it. The handlers are the stack's own modules, talking to the local queue through
+ * the real SQS client (SQS_ENDPOINT).
+ */
+
+export interface LocalWebhookPipeline {
+  sqsEndpoint: string;
+  deadLetterQueueUrl: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, '..');
+const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+/** Deliveries in flight at once, as Lambda would run several delivery invocations side by side. */
+const DELIVERY_CONCURRENCY = 4;
+/** Lambda polls each shard about four times a second; locally a little more eagerly. */
+const STREAM_POLL_INTERVAL_MS = 100;
+
+const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
+
+export async function startWebhookPipeline(options: {
+  dynamoDbEndpoint: string;
+  secretsTableName: string;
+  /** Replay the stream from its start only for a table created now; a kept one has old history. */
+  secretsTableIsNew: boolean;
+  log: (line: string) => void;
+}): Promise<LocalWebhookPipeline> {
+  const env = process.env;
+  const jobsName = localQueueName(QUEUES.jobs);
+  const deadLettersName = localQueueName(QUEUES.deadLetters);
+  const queues = await startLocalQueueService({
+    queues: [
+      {
+        name: jobsName,
+        visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS,
+        retentionMs: RETENTION_MS,
+        deadLetter: { name: deadLettersName, maxReceiveCount: WEBHOOK_ATTEMPTS },
+      },
+      { name: deadLettersName, visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+    ],
+  });
+  env[ENV.sqsEndpoint] = queues.endpoint;
+  env[QUEUES.jobs.envVar] = queues.queueUrl(jobsName);
+  env[QUEUES.deadLetters.envVar] = queues.queueUrl(deadLettersName);
+  env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
+
+  const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
+    handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
+  };
+  const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
+    handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  };
+
+  const streamPoller = await startStreamPoller({
+    endpoint: options.dynamoDbEndpoint,
+    tableName: options.secretsTableName,
+    functionName: 'webhook-fan-out',
+    batchSize: FAN_OUT_BATCH_SIZE,
+    retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
+    timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+    startingPosition: options.secretsTableIsNew ? 'TRIM_HORIZON' : 'LATEST',
+    pollIntervalMs: STREAM_POLL_INTERVAL_MS,
+    handler: fanOut.handler,
+    log: options.log,
+  });
+  const sqsClient = new SQSClient({ endpoint: queues.endpoint, ...LOCAL_AWS_SETTINGS });
+  const queuePoller = startQueuePoller({
+    client: sqsClient,
+    queueUrl: queues.queueUrl(jobsName),
+    queueArn: `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:000000000000:${jobsName}`,
+    functionName: 'webhook-delivery',
+    batchSize: DELIVERY_BATCH_SIZE,
+    concurrency: DELIVERY_CONCURRENCY,
+    timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
+    handler: delivery.handler,
+    log: options.log,
+  });
+
+  return {
+    sqsEndpoint: queues.endpoint,
+    deadLetterQueueUrl: queues.queueUrl(deadLettersName),
+    stop: async () => {
+      await Promise.all([streamPoller.stop(), queuePoller.stop()]);
+      sqsClient.destroy();
+      await queues.stop();
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { parseWebhookJob } from '../lambdas/webhooks/job';
+
+/**
+ * The webhook dead-letter queue, for operators: list what is in it, and move it all back to the
+ * jobs queue. Works against SQS and against local mode's queue service alike.
+ */
+
+export interface DeadLetter {
+  messageId: string;
+  /** As SQS reports it, so it includes the receive that listed it. */
+  receiveCount: number;
+  sentAt: Date;
+  body: string;
+}
+
+export interface RedriveResult {
+  moved: number;
+  /** Could not be sent to the jobs queue; they stay dead letters. */
+  notSent: number;
+  /** Sent, but still in the dead-letter queue too: a later redrive would deliver them twice. */
+  notDeleted: number;
+}
+
+const MAX_PER_RECEIVE = 10;
+/** Long polling makes SQS look at all its servers, so an empty answer means an empty queue. */
+const WAIT_SECONDS = 1;
+/** Long enough to page through the queue without seeing a message twice; list releases them after. */
+const HOLD_SECONDS = 30;
+
+type IdentifiedMessage = Message & { MessageId: string };
+
+/** The next messages not in `seen`, held for HOLD_SECONDS. */
+async function receiveUnseen(
+  client: SQSClient,
+  queueUrl: string,
+  seen: ReadonlySet<string>,
+): Promise<{ fresh: IdentifiedMessage[]; handles: string[] }> {
+  const { Messages = [] } = await client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: MAX_PER_RECEIVE,
+      WaitTimeSeconds: WAIT_SECONDS,
+      VisibilityTimeout: HOLD_SECONDS,
+      MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+      MessageAttributeNames: ['All'],
+    }),
+  );
+  return {
+    fresh: Messages.filter(
+      (message): message is IdentifiedMessage => !!message.MessageId && !seen.has(message.MessageId),
+    ),
+    handles: Messages.flatMap((message) => (message.ReceiptHandle ? [message.ReceiptHandle] : [])),
+  };
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += MAX_PER_RECEIVE) {
+    result.push(items.slice(start, start + MAX_PER_RECEIVE));
+  }
+  return result;
+}
+
+/** Every dead letter, each once; they are visible again as soon as the listing ends. */
+export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetter[]> {
+  const letters = new Map<string, DeadLetter>();
+  const held: string[] = [];
+  try {
+    for (;;) {
+      // Paging ends at an empty answer, or at one with only messages seen before (held too long).
+      const { fresh, handles } = await receiveUnseen(client, deadLetterQueueUrl, new Set(letters.keys()));
+      held.push(...handles);
+      if (fresh.length === 0) break;
+      for (const message of fresh) {
+        letters.set(message.MessageId, {
+          messageId: message.MessageId,
+          receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
+          sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
+          body: message.Body ?? '',
+        });
+      }
+    }
+  } finally {
+    // Released whatever happened: listing must not hold dead letters back from a redrive.
+    for (const handles of chunks(held)) {
+      await client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: deadLetterQueueUrl,
+          Entries: handles.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 })),
+        }),
+      );
+    }
+  }
+  return [...letters.values()];
+}
+
+/** One line per dead letter: for a webhook job its event id, event and time, never the secret's id. */
+export function describeDeadLetter(letter: DeadLetter): string {
+  const job = parseWebhookJob(letter.body);
+  const what = job
+    ? `${job.eventId} ${job.event.event} at ${new Date(job.event.timestamp).toISOString()}`
+    : `body: ${letter.body}`;
+  return `${letter.messageId}  receives ${letter.receiveCount}  sent ${letter.sentAt.toISOString()}  ${what}`;
+}
+
+/** Sends each dead letter's body to the jobs queue again, then deletes it from the dead-letter queue. */
+export async function redriveDeadLetters(
+  client: SQSClient,
+  queues: { deadLetterQueueUrl: string; queueUrl: string },
+): Promise<RedriveResult> {
+  const result: RedriveResult = { moved: 0, notSent: 0, notDeleted: 0 };
+  const seen = new Set<string>();
+  for (;;) {
+    // A message seen before is one that failed to move and came back: stop rather than loop.
+    const { fresh: batch } = await receiveUnseen(client, queues.deadLetterQueueUrl, seen);
+    if (batch.length === 0) return result;
+    for (const message of batch) seen.add(message.MessageId);
+
+    const { Successful = [] } = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queues.queueUrl,
+        Entries: batch.map((message, index) => ({
+          Id: String(index),
+          MessageBody: message.Body ?? '',
+          MessageAttributes: message.MessageAttributes,
+        })),
+      }),
+    );
+    const sentIds = new Set(Successful.map((entry) => entry.Id));
+    const sent = batch.filter((_, index) => sentIds.has(String(index)));
+    result.notSent += batch.length - sent.length;
+    if (sent.length === 0) continue;
+
+    const { Failed = [] } = await client.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queues.deadLetterQueueUrl,
+        Entries: sent.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle ?? '' })),
+      }),
+    );
+    result.notDeleted += Failed.length;
+    result.moved += sent.length - Failed.length;
+  }
+}

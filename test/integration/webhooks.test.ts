@@ -1,0 +1,217 @@
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ERRORS } from '../../lambdas/definitions/errors';
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
+import { verifyWebhookSignature } from '../../lambdas/webhooks/signature';
+import { LOCAL_AWS_SETTINGS } from '../../local/dynamodb-local';
+import { api, base64Of, createKey, createSecret, freshClientAddress } from './support/api';
+import { testEnv } from './support/environment';
+import { startLocalServer, type LocalServer } from './support/local-server';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * The webhook pipeline end to end in local mode: DynamoDB Local's stream → fan-out → local queue
+ * → delivery → a real receiver on 127.0.0.1. This file runs its own server, with loopback
+ * webhooks allowed and its own tables, next to the shared one (which keeps the flag off).
+ */
+
+const RETRY_BASE_MS = 1_000;
+const DELIVERY_WAIT_MS = 15_000;
+/** After a sentinel event has arrived, how long an event queued before it may still be on its way. */
+const SETTLE_MS = 500;
+
+let server: LocalServer;
+let receiver: WebhookReceiver;
+let baseUrl: string;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  server = await startLocalServer({
+    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
+    [KEYS_TABLE.envVar]: 'it-webhook-keys',
+    [SECRETS_TABLE.envVar]: 'it-webhook-secrets',
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+    WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+  });
+  baseUrl = server.baseUrl;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+});
+
+let paths = 0;
+/** A key whose webhook is its own receiver path. */
+async function subscribedKey(name: string): Promise<{ key: string; webhookSecret: string; path: string }> {
+  const path = `/${name}-${++paths}`;
+  const { key, webhookSecret } = await createKey({ webhook: receiver.url(path) }, baseUrl);
+  return { key, webhookSecret, path };
+}
+
+interface Delivered {
+  payload: { event: string; timestamp: number; data: { id: string } };
+  eventId: string;
+  signature: string;
+  request: ReceivedRequest;
+}
+
+function delivered(request: ReceivedRequest): Delivered {
+  return {
+    payload: JSON.parse(request.rawBody.toString('utf8')) as Delivered['payload'],
+    eventId: String(request.headers[WEBHOOK_HEADERS.eventId]),
+    signature: String(request.headers[WEBHOOK_HEADERS.signature]),
+    request,
+  };
+}
+
+const claim = (key: string, id: string) => api('GET', `/secrets/${id}`, { key, baseUrl });
+
+/**
+ * Proves that the pipeline has processed everything committed so far: an event of another key,
+ * committed now, arrives only after the stream records before it went through the fan-out.
+ */
+async function drainPipeline(): Promise<void> {
+  const sentinel = await subscribedKey('sentinel');
+  await createSecret(sentinel.key, { data: 'c2VudGluZWw=' }, baseUrl);
+  await receiver.waitFor(sentinel.path, 1, DELIVERY_WAIT_MS);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}
+
+test('a 2-view secret sends created, viewed and expired, each signed with the key\'s webhookSecret', async () => {
+  const owner = await subscribedKey('events');
+  const { id } = await createSecret(owner.key, { data: 'aGVsbG8=', views: 2 }, baseUrl);
+  expect((await claim(owner.key, id)).status).toBe(200);
+  expect((await claim(owner.key, id)).status).toBe(200);
+
+  const events = (await receiver.waitFor(owner.path, 3, DELIVERY_WAIT_MS)).map(delivered);
+  events.sort((a, b) => a.payload.timestamp - b.payload.timestamp);
+  expect(events.map((event) => event.payload.event)).toEqual(['secret.created', 'secret.viewed', 'secret.expired']);
+  for (const event of events) {
+    expect(Object.keys(event.payload).sort()).toEqual(['data', 'event', 'timestamp']);
+    expect(event.payload.data).toEqual({ id });
+    expect(event.request.method).toBe('POST');
+    expect(event.request.headers['content-type']).toBe('application/json');
+    expect(verifyWebhookSignature(event.request.rawBody, event.signature, owner.webhookSecret)).toBe(true);
+    expect(verifyWebhookSignature(event.request.rawBody, event.signature, `${owner.webhookSecret}x`)).toBe(false);
+  }
+  expect(new Set(events.map((event) => event.eventId)).size).toBe(3);
+
+  await drainPipeline();
+  expect(receiver.received(owner.path)).toHaveLength(3);
+});
+
+test('a large (chunked) secret sends exactly one event per view, none for its readers bookkeeping', async () => {
+  const owner = await subscribedKey('large');
+  const { id } = await createSecret(owner.key, { data: base64Of(1_000_000), views: 2 }, baseUrl);
+  expect((await claim(owner.key, id)).status).toBe(200);
+  expect((await claim(owner.key, id)).status).toBe(200);
+
+  await receiver.waitFor(owner.path, 3, DELIVERY_WAIT_MS);
+  await drainPipeline();
+  const events = receiver.received(owner.path).map((request) => delivered(request).payload.event);
+  expect(events.sort()).toEqual(['secret.created', 'secret.expired', 'secret.viewed']);
+});
+
+test('a receiver failing twice gets the event three times, with the same event id and growing gaps', async () => {
+  const owner = await subscribedKey('flaky');
+  receiver.answer(owner.path, (attempt) => ({ status: attempt <= 2 ? 503 : 204 }));
+  await createSecret(owner.key, { data: 'Zmxha3k=' }, baseUrl);
+
+  const attempts = (await receiver.waitFor(owner.path, 3, DELIVERY_WAIT_MS)).map(delivered);
+  expect(new Set(attempts.map((attempt) => attempt.eventId)).size).toBe(1);
+  expect(new Set(attempts.map((attempt) => attempt.request.rawBody.toString())).size).toBe(1);
+  // Signed afresh: each attempt carries its own time.
+  expect(new Set(attempts.map((attempt) => attempt.signature)).size).toBe(3);
+  for (const attempt of attempts) {
+    expect(verifyWebhookSignature(attempt.request.rawBody, attempt.signature, owner.webhookSecret)).toBe(true);
+  }
+  const [first, second, third] = attempts.map((attempt) => attempt.request.receivedAt) as [number, number, number];
+  // base × 2^(n−1) after the failed attempt: 1 s, then 2 s (SQS counts whole seconds).
+  expect(second - first).toBeGreaterThanOrEqual(RETRY_BASE_MS * 0.9);
+  expect(third - second).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS * 0.9);
+  expect(third - second).toBeGreaterThan(second - first);
+
+  await drainPipeline();
+  expect(receiver.received(owner.path)).toHaveLength(3);
+});
+
+test('an always-failing receiver gets exactly 4 attempts, then the event is in the dead-letter queue', async () => {
+  const owner = await subscribedKey('down');
+  receiver.answer(owner.path, () => ({ status: 500 }));
+  await createSecret(owner.key, { data: 'ZG93bg==' }, baseUrl);
+
+  const attempts = (await receiver.waitFor(owner.path, WEBHOOK_ATTEMPTS, 20_000)).map(delivered);
+  const eventId = attempts[0]?.eventId;
+  expect(new Set(attempts.map((attempt) => attempt.eventId))).toEqual(new Set([eventId]));
+
+  const deadLetter = await findDeadLetter(eventId ?? '', 10_000);
+  expect(deadLetter).toMatchObject({ eventId, event: { event: 'secret.created' } });
+  expect(receiver.received(owner.path)).toHaveLength(WEBHOOK_ATTEMPTS);
+});
+
+test('a receiver slower than the 10 s timeout has failed, and the event is retried', async () => {
+  const owner = await subscribedKey('slow');
+  receiver.answer(owner.path, (attempt) => (attempt === 1 ? { status: 200, delayMs: WEBHOOK_REQUEST_TIMEOUT_MS + 1_500 } : { status: 200 }));
+  await createSecret(owner.key, { data: 'c2xvdw==' }, baseUrl);
+
+  const attempts = (await receiver.waitFor(owner.path, 2, WEBHOOK_REQUEST_TIMEOUT_MS + DELIVERY_WAIT_MS)).map(delivered);
+  expect(attempts[1]?.eventId).toBe(attempts[0]?.eventId);
+  const [first, second] = attempts.map((attempt) => attempt.request.receivedAt) as [number, number];
+  expect(second - first).toBeGreaterThanOrEqual(WEBHOOK_REQUEST_TIMEOUT_MS);
+}, 60_000);
+
+test('revoking a secret sends nothing', async () => {
+  const owner = await subscribedKey('revoked');
+  const { id } = await createSecret(owner.key, { data: 'cmV2b2tlZA==', views: 3 }, baseUrl);
+  await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS);
+  expect((await api('DELETE', `/secrets/${id}`, { key: owner.key, baseUrl })).status).toBe(200);
+
+  await drainPipeline();
+  expect(receiver.received(owner.path).map((request) => delivered(request).payload.event)).toEqual(['secret.created']);
+});
+
+test('after PATCH /keys {"webhook": ""} nothing more arrives', async () => {
+  const owner = await subscribedKey('unsubscribed');
+  const { id } = await createSecret(owner.key, { data: 'dW5zdWJzY3JpYmVk', views: 2 }, baseUrl);
+  await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS);
+
+  expect((await api('PATCH', '/keys', { key: owner.key, json: { webhook: '' }, baseUrl })).status).toBe(200);
+  expect((await claim(owner.key, id)).status).toBe(200);
+  await createSecret(owner.key, { data: 'YWdhaW4=' }, baseUrl);
+
+  await drainPipeline();
+  expect(receiver.received(owner.path)).toHaveLength(1);
+});
+
+test('without WEBHOOK_ALLOW_LOOPBACK a loopback webhook is refused with 400', async () => {
+  // The shared server runs as AWS does: the flag unset.
+  for (const webhook of [receiver.url('/refused'), 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://[::1]/hook']) {
+    const created = await api('POST', '/keys', { json: { webhook }, localAddress: freshClientAddress() });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({ error: webhook.startsWith('http:') ? ERRORS.webhook : ERRORS.webhookHostNotPublic });
+  }
+});
+
+async function findDeadLetter(eventId: string, timeoutMs: number): Promise<unknown> {
+  const output = server.output();
+  const endpoint = /SQS_ENDPOINT=(\S+)/.exec(output)?.[1];
+  const queueUrl = /--dlq-url (\S+)/.exec(output)?.[1];
+  if (!endpoint || !queueUrl) throw new Error(`the server did not print its dead-letter queue:\n${output}`);
+  const client = new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }),
+      );
+      for (const message of Messages) {
+        const job = JSON.parse(message.Body ?? '{}') as { eventId?: string };
+        if (job.eventId === eventId) return job;
+      }
+    }
+    throw new Error(`event ${eventId} did not reach the dead-letter queue within ${timeoutMs} ms`);
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,216 @@
+import '../support/webhook-env';
+import { ChangeMessageVisibilityCommand, SQSClient, type ChangeMessageVisibilityCommandInput } from '@aws-sdk/client-sqs';
+import { GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { lambdaContext } from '../../../local/proxy-event';
+import { handler } from '../../../lambdas/consumers/webhook-delivery';
+import { keyItemPk } from '../../../lambdas/definitions/tables';
+import { webhookEventId } from '../../../lambdas/webhooks/events';
+import type { WebhookJob } from '../../../lambdas/webhooks/job';
+import { verifyWebhookSignature } from '../../../lambdas/webhooks/signature';
+import { mockDocumentClient } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { sqsEvent, sqsRecord } from '../support/sqs-records';
+import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
+
+const ddb = mockDocumentClient();
+const sqs = mockClient(SQSClient);
+
+const SECRET_ID = 'AbCdEfGhIjKlMnOpQrStUv';
+/** A token in the URL's path and query: the URL is a credential of the receiver. */
+const URL_TOKEN = 'tok_3f9a1c7e5b2d4a6c8e0f';
+
+interface Owner {
+  hash: string;
+  webhookSecret: string;
+  /** Path on the receiver; undefined: the key has no webhook. */
+  path?: string;
+}
+
+const OK: Owner = { hash: 'aa'.repeat(32), webhookSecret: 'whsec_' + 'Q'.repeat(32), path: `/ok/${URL_TOKEN}?token=${URL_TOKEN}` };
+const FAILING: Owner = { hash: 'bb'.repeat(32), webhookSecret: 'whsec_' + 'R'.repeat(32), path: `/fail/${URL_TOKEN}` };
+const NO_WEBHOOK: Owner = { hash: 'cc'.repeat(32), webhookSecret: 'whsec_' + 'S'.repeat(32) };
+/** No key item at all: the key was revoked. */
+const GONE = 'dd'.repeat(32);
+
+let receiver: WebhookReceiver;
+const urlOf = (owner: Owner): string => `${receiver.origin}${owner.path ?? ''}`;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver((path) => (path.startsWith('/fail') ? 500 : 204));
+});
+afterAll(() => receiver.stop());
+afterEach(() => jest.restoreAllMocks());
+
+beforeEach(() => {
+  // One JSON line per attempt; the test of logs below reads them.
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  receiver.clear();
+  ddb.reset();
+  sqs.reset();
+  sqs.on(ChangeMessageVisibilityCommand).resolves({});
+  // The owner's key item as GetItem projects it: {webhook, webhookSecret}.
+  ddb.on(GetCommand).callsFake((input: GetCommandInput) => {
+    const owner = [OK, FAILING, NO_WEBHOOK].find(({ hash }) => input.Key?.pk === keyItemPk(hash));
+    if (!owner) return {};
+    return { Item: { webhookSecret: owner.webhookSecret, ...(owner.path ? { webhook: urlOf(owner) } : {}) } };
+  });
+});
+
+const jobFor = (owner: string, remaining = 2): WebhookJob => ({
+  eventId: webhookEventId(SECRET_ID, 'secret.viewed', remaining),
+  owner,
+  event: { event: 'secret.viewed', timestamp: 1_750_000_060_000, data: { id: SECRET_ID } },
+});
+
+const messageOf = (job: WebhookJob, receiveCount = 1): SQSRecord => sqsRecord(JSON.stringify(job), receiveCount);
+
+const deliver = (...records: SQSRecord[]): Promise<SQSBatchResponse> =>
+  handler(sqsEvent(...records), lambdaContext('delivery', 'unit-request', 20_000));
+
+const visibilityChanges = (): ChangeMessageVisibilityCommandInput[] =>
+  sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input);
+
+const failuresOf = (...records: SQSRecord[]): SQSBatchResponse => ({
+  batchItemFailures: records.map((record) => ({ itemIdentifier: record.messageId })),
+});
+
+describe('a receiver that answers 2xx', () => {
+  test('the job is done: no failure reported, its message left alone', async () => {
+    const response = await deliver(messageOf(jobFor(OK.hash)));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(visibilityChanges()).toHaveLength(0);
+    expect(receiver.received()).toHaveLength(1);
+  });
+
+  test('receives a signed POST of exactly the event, under the event id', async () => {
+    const job = jobFor(OK.hash);
+
+    await deliver(messageOf(job));
+
+    const [request] = receiver.received();
+    expect(request?.method).toBe('POST');
+    expect(request?.path).toBe(OK.path);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['x-svc-event-id']).toBe(job.eventId);
+    expect(request?.body).toBe(JSON.stringify(job.event));
+    const signature = request?.headers['x-svc-signature'];
+    expect(typeof signature).toBe('string');
+    expect(verifyWebhookSignature(request?.body ?? '', String(signature), OK.webhookSecret)).toBe(true);
+    expect(verifyWebhookSignature(request?.body ?? '', String(signature), FAILING.webhookSecret)).toBe(false);
+  });
+
+  test('the owner key is read by its pk in the keys table', async () => {
+    await deliver(messageOf(jobFor(OK.hash)));
+
+    const reads = ddb.commandCalls(GetCommand).map((call) => call.args[0].input);
+    expect(reads).toEqual([expect.objectContaining({ TableName: TEST_ENV.keysTable, Key: { pk: keyItemPk(OK.hash) } })]);
+  });
+});
+
+describe('a failing receiver', () => {
+  test.each([
+    [1, 1],
+    [2, 2],
+    [3, 4],
+  ])('after failed attempt %i the message is hidden for %i s and reported as failed', async (receiveCount, seconds) => {
+    const record = messageOf(jobFor(FAILING.hash), receiveCount);
+
+    const response = await deliver(record);
+
+    expect(receiver.received()).toHaveLength(1);
+    expect(response).toEqual(failuresOf(record));
+    expect(visibilityChanges()).toEqual([
+      { QueueUrl: WEBHOOK_TEST_ENV.jobsQueueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds },
+    ]);
+  });
+
+  test('after the last attempt the message is released at once, so its next receipt moves it to the DLQ', async () => {
+    const record = messageOf(jobFor(FAILING.hash), 4);
+
+    const response = await deliver(record);
+
+    expect(response).toEqual(failuresOf(record));
+    expect(visibilityChanges()).toEqual([expect.objectContaining({ ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 })]);
+  });
+
+  test('only the failed message of a mixed batch is reported', async () => {
+    const delivered = messageOf(jobFor(OK.hash, 2));
+    const failed = messageOf(jobFor(FAILING.hash, 1));
+
+    const response = await deliver(delivered, failed);
+
+    expect(response).toEqual(failuresOf(failed));
+    expect(visibilityChanges().map((input) => input.ReceiptHandle)).toEqual([failed.receiptHandle]);
+    expect(receiver.received().map((request) => request.path).sort()).toEqual([FAILING.path, OK.path].sort());
+  });
+
+  test('invocations running side by side (local mode) each report their own failures', async () => {
+    const failed = messageOf(jobFor(FAILING.hash, 1));
+    const delivered = messageOf(jobFor(OK.hash, 2));
+
+    const responses = await Promise.all([deliver(failed), deliver(delivered)]);
+
+    expect(responses).toEqual([failuresOf(failed), { batchItemFailures: [] }]);
+  });
+
+  test('a batch in which every message fails is reported, not thrown', async () => {
+    const records = [messageOf(jobFor(FAILING.hash, 2), 1), messageOf(jobFor(FAILING.hash, 1), 2)];
+
+    await expect(deliver(...records)).resolves.toEqual(failuresOf(...records));
+  });
+});
+
+describe('nothing to deliver', () => {
+  test.each([
+    ['a key without a webhook', NO_WEBHOOK.hash],
+    ['a key that is gone', GONE],
+  ])('%s: success, no request, the message left alone', async (_case, owner) => {
+    const response = await deliver(messageOf(jobFor(owner)));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(receiver.received()).toHaveLength(0);
+    expect(visibilityChanges()).toHaveLength(0);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+  });
+});
+
+describe('a message that is not a webhook job', () => {
+  test.each([
+    ['not JSON', 'secret.viewed'],
+    ['JSON of another shape', JSON.stringify({ eventId: 'evt_1', owner: OK.hash })],
+    ['an unknown event', JSON.stringify({ ...jobFor(OK.hash), event: { event: 'secret.deleted', timestamp: 1, data: { id: SECRET_ID } } })],
+  ])('%s fails (and so reaches the DLQ) without any request', async (_case, body) => {
+    const record = sqsRecord(body, 1);
+
+    const response = await deliver(record);
+
+    expect(response).toEqual(failuresOf(record));
+    expect(receiver.received()).toHaveLength(0);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+});
+
+describe('logs', () => {
+  test('never carry the webhook URL, the signing secret, the signature or the secret id', async () => {
+    const logged: string[] = [];
+    const capture = (...args: unknown[]): void => {
+      logged.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+    };
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) jest.spyOn(console, method).mockImplementation(capture);
+    const delivered = jobFor(OK.hash, 2);
+
+    await deliver(messageOf(delivered), messageOf(jobFor(FAILING.hash, 1), 3), messageOf(jobFor(NO_WEBHOOK.hash, 0)), sqsRecord('{', 1));
+
+    // The attempts are logged, under the event id, which is safe to log.
+    expect(logged.some((line) => line.includes(delivered.eventId))).toBe(true);
+    const all = logged.join('\n');
+    const signatures = receiver.received().map((request) => String(request.headers['x-svc-signature']));
+    for (const secret of [URL_TOKEN, new URL(receiver.origin).host, OK.webhookSecret, FAILING.webhookSecret, SECRET_ID, ...signatures]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
+import { startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+
+/** `npm run dlq`: listing and redriving the webhook dead letters, here against the local queue service. */
+
+let service: LocalQueueService;
+let sqs: SQSClient;
+let jobsUrl: string;
+let deadLettersUrl: string;
+
+beforeEach(async () => {
+  service = await startLocalQueueService({
+    queues: [
+      {
+        name: 'jobs',
+        visibilityTimeoutMs: 60_000,
+        retentionMs: 60_000,
+        deadLetter: { name: 'dead-letters', maxReceiveCount: 4 },
+      },
+      { name: 'dead-letters', visibilityTimeoutMs: 60_000, retentionMs: 60_000 },
+    ],
+  });
+  sqs = new SQSClient({
+    endpoint: service.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  jobsUrl = service.queueUrl('jobs');
+  deadLettersUrl = service.queueUrl('dead-letters');
+});
+
+afterEach(async () => {
+  sqs.destroy();
+  await service.stop();
+});
+
+const SECRET_ID = 'sEcReTiDtHaTiSaCaPaBiLiTy';
+const job = (eventId: string, event: string, timestamp: number) =>
+  JSON.stringify({ eventId, owner: 'owner-hash', event: { event, timestamp, data: { id: SECRET_ID } } });
+
+async function sendDeadLetters(...bodies: string[]): Promise<void> {
+  for (let start = 0; start < bodies.length; start += 10) {
+    const entries = bodies.slice(start, start + 10).map((body, index) => ({ Id: String(index), MessageBody: body }));
+    await sqs.send(new SendMessageBatchCommand({ QueueUrl: deadLettersUrl, Entries: entries }));
+  }
+}
+
+async function visibleCount(queueUrl: string): Promise<number> {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  expect(Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('0');
+  return Number(Attributes?.ApproximateNumberOfMessages);
+}
+
+test('list describes each dead letter by event, never by secret id, and leaves them all visible', async () => {
+  const sentAt = Date.now();
+  await sendDeadLetters(job('evt_a', 'secret.created', Date.UTC(2030, 0, 2, 3, 4, 5)), 'not a job {');
+
+  const letters = await listDeadLetters(sqs, deadLettersUrl);
+  const lines = letters.map(describeDeadLetter);
+  expect(lines).toHaveLength(2);
+  expect(lines).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^\S+ {2}receives 1 {2}sent \S+Z {2}body: not a job \{$/),
+      expect.stringMatching(/^\S+ {2}receives 1 {2}sent \S+Z {2}evt_a secret\.created at 2030-01-02T03:04:05\.000Z$/),
+    ]),
+  );
+  expect(lines.join('\n')).not.toContain(SECRET_ID);
+  expect(letters.every((letter) => letter.sentAt.getTime() >= sentAt - 1)).toBe(true);
+  expect(await visibleCount(deadLettersUrl)).toBe(2);
+});
+
+test('list pages through more than one receive and lists each message once', async () => {
+  const bodies = Array.from({ length: 23 }, (_, index) => job(`evt_${index}`, 'secret.viewed', 0));
+  await sendDeadLetters(...bodies);
+
+  const letters = await listDeadLetters(sqs, deadLettersUrl);
+  expect(letters).toHaveLength(23);
+  expect(new Set(letters.map((letter) => letter.messageId)).size).toBe(23);
+  expect(letters.map((letter) => letter.body).sort()).toEqual([...bodies].sort());
+});
+
+test('list of an empty queue is empty', async () => {
+  expect(await listDeadLetters(sqs, deadLettersUrl)).toEqual([]);
+});
+
+test('redrive moves every dead letter back to the jobs queue with its body unchanged', async () => {
+  const bodies = [job('evt_a', 'secret.created', 1), job('evt_b', 'secret.expired', 2), 'not a job {'];
+  await sendDeadLetters(...bodies, ...Array.from({ length: 9 }, (_, index) => `filler ${index}`));
+
+  const result = await redriveDeadLetters(sqs, { deadLetterQueueUrl: deadLettersUrl, queueUrl: jobsUrl });
+  expect(result).toEqual({ moved: 12, notSent: 0, notDeleted: 0 });
+  expect(await visibleCount(deadLettersUrl)).toBe(0);
+
+  const received: string[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: jobsUrl, MaxNumberOfMessages: 10 }));
+    if (Messages.length === 0) break;
+    received.push(...Messages.map((message) => message.Body ?? ''));
+  }
+  expect(received.sort()).toEqual([...bodies, ...Array.from({ length: 9 }, (_, index) => `filler ${index}`)].sort());
+});
+
+test('redrive of a queue that does not exist fails loudly', async () => {
+  await expect(
+    redriveDeadLetters(sqs, { deadLetterQueueUrl: `${service.endpoint}/000000000000/missing`, queueUrl: jobsUrl }),
+  ).rejects.toThrow('does not exist');
+});

@@ -1,0 +1,213 @@
+import '../support/webhook-env';
+import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { BatchGetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { lambdaContext } from '../../../local/proxy-event';
+import { handler } from '../../../lambdas/consumers/webhook-fan-out';
+import { keyItemPk } from '../../../lambdas/definitions/tables';
+import { webhookEventId } from '../../../lambdas/webhooks/events';
+import { webhookJobsOf } from '../../../lambdas/webhooks/fan-out';
+import type { WebhookJob } from '../../../lambdas/webhooks/job';
+import { mockDocumentClient, throttled } from '../support/dynamo';
+import { TEST_ENV } from '../support/env';
+import { CREATED, chunk, head, streamRecord } from '../support/stream-records';
+import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
+
+const ddb = mockDocumentClient();
+const sqs = mockClient(SQSClient);
+
+const OWNER_A = 'aa'.repeat(32);
+const OWNER_B = 'bb'.repeat(32);
+const OWNER_C = 'cc'.repeat(32);
+/** Secret data in the head image: it must never travel through the queue. */
+const SECRET_DATA = 'U0VDUkVULURBVEEtbXVzdC1ub3QtbGVhaw==';
+const viewedAt = CREATED + 60_000;
+
+const secretId = (n: number): string => `Secret${String(n).padStart(16, '0')}`;
+
+/** A secret.created record of `owner`'s n-th secret. */
+const created = (owner: string, n: number): DynamoDBRecord =>
+  streamRecord('INSERT', { new: head({ pk: secretId(n), owner, data: SECRET_DATA }) });
+
+const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
+
+/**
+ * Answers BatchGetItem on the keys table as DynamoDB would: `webhooks` maps an owner to its
+ * webhook (undefined: a key item without one); owners not in it have no key item at all.
+ */
+function serveKeys(webhooks: Record<string, string | undefined>): void {
+  const items = new Map(Object.entries(webhooks).map(([owner, webhook]) => [keyItemPk(owner), webhook]));
+  ddb.on(BatchGetCommand).callsFake((input: BatchGetCommandInput) => {
+    const keys = (input.RequestItems?.[TEST_ENV.keysTable]?.Keys ?? []) as { pk: string }[];
+    const found = keys.filter(({ pk }) => items.has(pk));
+    return {
+      Responses: { [TEST_ENV.keysTable]: found.map(({ pk }) => ({ pk, ...(items.get(pk) ? { webhook: items.get(pk) } : {}) })) },
+    };
+  });
+}
+
+const batchGets = (): BatchGetCommandInput[] => ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input);
+const sentMessages = (): SendMessageCommandInput[] => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+const sentJobs = (): WebhookJob[] => sentMessages().map((input) => JSON.parse(input.MessageBody ?? '') as WebhookJob);
+
+const fanOut = (...records: DynamoDBRecord[]) =>
+  handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext('fan-out', 'unit-request', 30_000));
+
+beforeEach(() => {
+  ddb.reset();
+  sqs.reset();
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'm' });
+});
+
+describe('webhookJobsOf', () => {
+  test('keeps the events of keys with a webhook, by the sequence number of their record', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook', [OWNER_B]: undefined });
+    const first = created(OWNER_A, 1);
+    const second = created(OWNER_B, 2);
+    const third = created(OWNER_A, 3);
+
+    const jobs = await webhookJobsOf([first, second, third]);
+
+    expect([...jobs.keys()]).toEqual([sequenceOf(first), sequenceOf(third)]);
+    expect(jobs.get(sequenceOf(third))?.event.data.id).toBe(secretId(3));
+  });
+
+  test('a batch without events reads no key', async () => {
+    const jobs = await webhookJobsOf([streamRecord('REMOVE', { old: head() }), streamRecord('INSERT', { new: chunk(0) })]);
+    expect(jobs.size).toBe(0);
+    expect(batchGets()).toHaveLength(0);
+  });
+});
+
+describe('fan-out handler', () => {
+  test('reads the owners of the whole batch in one BatchGetItem: each owner once, only pk and webhook', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook', [OWNER_B]: 'https://b.example/hook' });
+
+    await fanOut(created(OWNER_A, 1), created(OWNER_B, 2), created(OWNER_A, 3), created(OWNER_A, 4));
+
+    const reads = batchGets();
+    expect(reads).toHaveLength(1);
+    const request = reads[0]?.RequestItems?.[TEST_ENV.keysTable];
+    expect(Object.keys(reads[0]?.RequestItems ?? {})).toEqual([TEST_ENV.keysTable]);
+    expect(request?.Keys).toHaveLength(2);
+    expect(request?.Keys).toEqual(expect.arrayContaining([{ pk: keyItemPk(OWNER_A) }, { pk: keyItemPk(OWNER_B) }]));
+    const projected = (request?.ProjectionExpression ?? '')
+      .split(',')
+      .map((name) => request?.ExpressionAttributeNames?.[name.trim()] ?? name.trim());
+    expect(projected.sort()).toEqual(['pk', 'webhook']);
+    expect(sentMessages()).toHaveLength(4);
+  });
+
+  test('events of a key without a webhook, or of a key that is gone, are not queued', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook', [OWNER_B]: undefined });
+
+    const response = await fanOut(created(OWNER_B, 1), created(OWNER_A, 2), created(OWNER_C, 3));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(sentJobs().map((job) => job.owner)).toEqual([OWNER_A]);
+  });
+
+  test('the message is exactly the job: event id, owner and the event, with no secret data', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const viewed = streamRecord('MODIFY', {
+      old: head({ pk: secretId(1), owner: OWNER_A, remaining: 3, data: SECRET_DATA }),
+      new: head({ pk: secretId(1), owner: OWNER_A, remaining: 2, viewedAt, readers: 1, data: SECRET_DATA }),
+    });
+
+    await fanOut(created(OWNER_A, 1), viewed);
+
+    const messages = sentMessages();
+    expect(messages.map((input) => input.QueueUrl)).toEqual([WEBHOOK_TEST_ENV.jobsQueueUrl, WEBHOOK_TEST_ENV.jobsQueueUrl]);
+    expect(messages.map((input) => JSON.parse(input.MessageBody ?? '') as unknown)).toEqual([
+      {
+        eventId: webhookEventId(secretId(1), 'secret.created', 3),
+        owner: OWNER_A,
+        event: { event: 'secret.created', timestamp: CREATED, data: { id: secretId(1) } },
+      },
+      {
+        eventId: webhookEventId(secretId(1), 'secret.viewed', 2),
+        owner: OWNER_A,
+        event: { event: 'secret.viewed', timestamp: viewedAt, data: { id: secretId(1) } },
+      },
+    ]);
+    for (const input of messages) expect(input.MessageBody).not.toContain(SECRET_DATA);
+  });
+
+  test('records that are not events send nothing: removals, chunks, a reader signing off', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const signOff = streamRecord('MODIFY', {
+      old: head({ owner: OWNER_A, remaining: 0, readers: 2, viewedAt, chunks: 3 }),
+      new: head({ owner: OWNER_A, remaining: 0, readers: 1, viewedAt, chunks: 3 }),
+    });
+
+    const response = await fanOut(
+      streamRecord('REMOVE', { old: head({ owner: OWNER_A }) }),
+      streamRecord('INSERT', { new: chunk(0) }),
+      signOff,
+    );
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(sentMessages()).toHaveLength(0);
+    expect(batchGets()).toHaveLength(0);
+  });
+
+  test('a record whose job cannot be queued is the only failure reported; the others are queued', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const records = [created(OWNER_A, 1), created(OWNER_A, 2), created(OWNER_A, 3)];
+    sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
+      const job = JSON.parse(input.MessageBody ?? '') as WebhookJob;
+      if (job.event.data.id === secretId(2)) throw new Error('SQS is unavailable');
+      return { MessageId: job.eventId };
+    });
+
+    const response = await fanOut(...records);
+
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: sequenceOf(records[1]!) }] });
+    expect(sentJobs().map((job) => job.event.data.id).sort()).toEqual([secretId(1), secretId(2), secretId(3)]);
+  });
+
+  test('invocations running side by side (local mode) each report their own failures', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const [failing, queued] = [created(OWNER_A, 1), created(OWNER_A, 2)];
+    const [other, another] = [created(OWNER_A, 3), created(OWNER_A, 4)];
+    sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
+      if ((JSON.parse(input.MessageBody ?? '') as WebhookJob).event.data.id === secretId(1)) throw new Error('SQS is unavailable');
+      return { MessageId: 'm' };
+    });
+
+    const responses = await Promise.all([fanOut(failing, queued), fanOut(other, another)]);
+
+    expect(responses).toEqual([{ batchItemFailures: [{ itemIdentifier: sequenceOf(failing) }] }, { batchItemFailures: [] }]);
+  });
+
+  test('when the owners cannot be read the invocation fails, so Lambda retries the whole batch', async () => {
+    ddb.on(BatchGetCommand).rejects(throttled());
+
+    await expect(fanOut(created(OWNER_A, 1), created(OWNER_B, 2))).rejects.toThrow();
+    expect(sentMessages()).toHaveLength(0);
+  });
+
+  test('a record delivered twice is queued twice under the same event id (receivers deduplicate)', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const record = created(OWNER_A, 1);
+
+    const response = await fanOut(record, structuredClone(record));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    const ids = sentJobs().map((job) => job.eventId);
+    expect(ids).toEqual([webhookEventId(secretId(1), 'secret.created', 3), webhookEventId(secretId(1), 'secret.created', 3)]);
+  });
+
+  test('a replayed stream batch re-sends its events under the ids they had', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook' });
+    const batch = [created(OWNER_A, 1), created(OWNER_A, 2)];
+
+    await fanOut(...batch);
+    await fanOut(...structuredClone(batch));
+
+    const ids = sentJobs().map((job) => job.eventId);
+    expect(ids).toHaveLength(4);
+    expect(ids.slice(2)).toEqual(ids.slice(0, 2));
+  });
+});
