@@ -1,6 +1,7 @@
 import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { SECRETS_TABLE } from '../lambdas/definitions/tables';
+import { QUEUES } from '../lambdas/definitions/webhooks';
 import { countDynamoDbCalls } from './call-counter';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
@@ -10,8 +11,9 @@ import { localTableName } from './local-tables';
 import { startWebhookPipeline } from './webhook-pipeline';
 
 /**
- * `npm start`: the whole API on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables from
- * the shared definitions, and every route's handler served as API Gateway would invoke it.
+ * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
+ * from the shared definitions, every route's handler served as API Gateway would invoke it, and
+ * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
  */
 
 function portFrom(value: string | undefined, fallback: number): number {
@@ -66,9 +68,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   server.listen(port, () => {
-    console.log(
-      `Webhook dead letters: SQS_ENDPOINT=${webhooks.sqsEndpoint} npm run dlq -- list --dlq-url ${webhooks.deadLetterQueueUrl}`,
-    );
+    const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
+    console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
     console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
   });
 }

@@ -17,6 +17,7 @@ import {
 } from '../lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
 import { startQueuePoller } from './queue-poller';
+import { localQueueArn } from './queue/registry';
 import { startLocalQueueService } from './queue-service';
 import { startStreamPoller } from './stream-poller';
 
@@ -29,6 +30,7 @@ import { startStreamPoller } from './stream-poller';
 
 export interface LocalWebhookPipeline {
   sqsEndpoint: string;
+  queueUrl: string;
   deadLetterQueueUrl: string;
   stop(): Promise<void>;
 }
@@ -91,7 +93,7 @@ export async function startWebhookPipeline(options: {
   const queuePoller = startQueuePoller({
     client: sqsClient,
     queueUrl: queues.queueUrl(jobsName),
-    queueArn: `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:000000000000:${jobsName}`,
+    queueArn: localQueueArn(jobsName),
     functionName: 'webhook-delivery',
     batchSize: DELIVERY_BATCH_SIZE,
     concurrency: DELIVERY_CONCURRENCY,
@@ -102,6 +104,7 @@ export async function startWebhookPipeline(options: {
 
   return {
     sqsEndpoint: queues.endpoint,
+    queueUrl: queues.queueUrl(jobsName),
     deadLetterQueueUrl: queues.queueUrl(deadLettersName),
     stop: async () => {
       await Promise.all([streamPoller.stop(), queuePoller.stop()]);

@@ -196,7 +196,7 @@ test('without WEBHOOK_ALLOW_LOOPBACK a loopback webhook is refused with 400', as
 async function findDeadLetter(eventId: string, timeoutMs: number): Promise<unknown> {
   const output = server.output();
   const endpoint = /SQS_ENDPOINT=(\S+)/.exec(output)?.[1];
-  const queueUrl = /--dlq-url (\S+)/.exec(output)?.[1];
+  const queueUrl = /WEBHOOK_DEAD_LETTER_QUEUE_URL=(\S+)/.exec(output)?.[1];
   if (!endpoint || !queueUrl) throw new Error(`the server did not print its dead-letter queue:\n${output}`);
   const client = new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS });
   try {
