@@ -1,5 +1,7 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
 import { QueueRegistry, type LocalQueueDefinition } from './queue/registry';
 import { queueRequestListener } from './queue/server';
 
@@ -16,6 +18,9 @@ export interface LocalQueueService {
   queueUrl(name: string): string;
   stop(): Promise<void>;
 }
+
+/** An SQS client for the local queue service, which, like DynamoDB Local, takes any credentials. */
+export const localSqsClient = (endpoint: string): SQSClient => new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS });
 
 export interface LocalQueueServiceOptions {
   /** 0 or absent: any free port. */

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ENV } from '../lambdas/definitions/env';
 import {
@@ -15,10 +14,9 @@ import {
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
 } from '../lambdas/definitions/webhooks';
-import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
 import { startQueuePoller } from './queue-poller';
 import { localQueueArn } from './queue/registry';
-import { startLocalQueueService } from './queue-service';
+import { localSqsClient, startLocalQueueService } from './queue-service';
 import { startStreamPoller } from './stream-poller';
 
 /**
@@ -89,7 +87,7 @@ export async function startWebhookPipeline(options: {
     handler: fanOut.handler,
     log: options.log,
   });
-  const sqsClient = new SQSClient({ endpoint: queues.endpoint, ...LOCAL_AWS_SETTINGS });
+  const sqsClient = localSqsClient(queues.endpoint);
   const queuePoller = startQueuePoller({
     client: sqsClient,
     queueUrl: queues.queueUrl(jobsName),

@@ -1,9 +1,9 @@
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { verifyWebhookSignature } from '../../lambdas/webhooks/signature';
-import { LOCAL_AWS_SETTINGS } from '../../local/dynamodb-local';
+import { localSqsClient } from '../../local/queue-service';
 import { api, base64Of, createKey, createSecret, freshClientAddress } from './support/api';
 import { testEnv } from './support/environment';
 import { startLocalServer, type LocalServer } from './support/local-server';
@@ -198,7 +198,7 @@ async function findDeadLetter(eventId: string, timeoutMs: number): Promise<unkno
   const endpoint = /SQS_ENDPOINT=(\S+)/.exec(output)?.[1];
   const queueUrl = /WEBHOOK_DEAD_LETTER_QUEUE_URL=(\S+)/.exec(output)?.[1];
   if (!endpoint || !queueUrl) throw new Error(`the server did not print its dead-letter queue:\n${output}`);
-  const client = new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS });
+  const client = localSqsClient(endpoint);
   try {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

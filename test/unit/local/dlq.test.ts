@@ -5,7 +5,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
-import { startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
 
 /** `npm run dlq`: listing and redriving the webhook dead letters, here against the local queue service. */
 
@@ -26,11 +26,7 @@ beforeEach(async () => {
       { name: 'dead-letters', visibilityTimeoutMs: 60_000, retentionMs: 60_000 },
     ],
   });
-  sqs = new SQSClient({
-    endpoint: service.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(service.endpoint);
   jobsUrl = service.queueUrl('jobs');
   deadLettersUrl = service.queueUrl('dead-letters');
 });

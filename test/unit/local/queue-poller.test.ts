@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { startQueuePoller, type QueuePoller, type QueuePollerOptions } from '../../../local/queue-poller';
-import { startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
 
 /**
  * Local mode's stand-in for Lambda's SQS event source mapping with ReportBatchItemFailures,
@@ -23,11 +23,7 @@ beforeEach(async () => {
   service = await startLocalQueueService({
     queues: [{ name: 'jobs', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 }],
   });
-  sqs = new SQSClient({
-    endpoint: service.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(service.endpoint);
   queueUrl = service.queueUrl('jobs');
   logLines = [];
   invocations = [];

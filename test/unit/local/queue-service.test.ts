@@ -17,7 +17,7 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
-import { startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
 
 /**
  * The local queue service, driven by the real SQS client over its real protocol: what the
@@ -45,11 +45,7 @@ beforeEach(async () => {
       { name: 'short-lived', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 300 },
     ],
   });
-  sqs = new SQSClient({
-    endpoint: service.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(service.endpoint);
   jobsUrl = service.queueUrl('jobs');
   deadLettersUrl = service.queueUrl('dead-letters');
 });
