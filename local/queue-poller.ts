@@ -19,8 +19,8 @@ export interface QueuePollerOptions {
   batchSize: number;
   /**
    * Invocations run side by side in this one process, so they share the handler module's state,
-   * which Lambda never does (one invocation at a time per execution environment). A handler that
-   * keeps per-invocation state at module scope (e.g. a Powertools BatchProcessor) needs 1.
+   * which Lambda never does (one invocation at a time per execution environment). A handler run
+   * with more than 1 must keep per-invocation state out of module scope, as ours do.
    */
   concurrency: number;
   timeoutMs: number;
