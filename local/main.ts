@@ -2,13 +2,14 @@ import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { QUEUES } from '../lambdas/definitions/webhooks';
+import type { Server } from 'node:http';
 import { countDynamoDbCalls } from './call-counter';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
-import { startWebhookPipeline } from './webhook-pipeline';
+import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
@@ -23,6 +24,63 @@ function portFrom(value: string | undefined, fallback: number): number {
   return port;
 }
 
+interface Started {
+  dynamoDb?: RunningDynamoDb;
+  server?: Server;
+  webhooks?: LocalWebhookPipeline;
+}
+
+/** DynamoDB Local stops last, and even if stopping the rest failed: its java process would outlive ours. */
+async function stopStarted({ dynamoDb, server, webhooks }: Started): Promise<void> {
+  try {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    await webhooks?.stop();
+  } finally {
+    await dynamoDb?.stop();
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Records each part in `started` as it comes up, so that a failure can stop exactly those. */
+async function start(started: Started, port: number): Promise<LocalWebhookPipeline> {
+  const env = process.env;
+  let endpoint = env[ENV.dynamodbEndpoint];
+  if (!endpoint) {
+    const dynamoDbPort = portFrom(env.DYNAMODB_LOCAL_PORT, 0) || (await freePort());
+    started.dynamoDb = await startDynamoDbLocal(dynamoDbPort, env.DATA_DIR || undefined);
+    endpoint = started.dynamoDb.endpoint;
+  }
+
+  env[ENV.dynamodbEndpoint] = endpoint;
+
+  const tables = await ensureTables(endpoint, localTableName);
+  const secretsTableName = localTableName(SECRETS_TABLE);
+  const secretsTable = tables.get(secretsTableName);
+  if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
+  countDynamoDbCalls();
+  started.server = createGateway(await loadRoutes(), (line) => console.log(line));
+  started.webhooks = await startWebhookPipeline({
+    dynamoDbEndpoint: endpoint,
+    secretsStreamArn: secretsTable.streamArn,
+    secretsTableIsNew: secretsTable.created,
+    log: (line) => console.log(line),
+  });
+  await listen(started.server, port);
+  return started.webhooks;
+}
+
 async function main(): Promise<void> {
   const env = process.env;
   // The handlers' client reads region and credentials from the environment, as on Lambda.
@@ -33,45 +91,30 @@ async function main(): Promise<void> {
   const port = portFrom(env.PORT, 3000) || (await freePort());
   env[ENV.siteUrl] ||= `http://localhost:${port}`;
 
-  let dynamoDb: RunningDynamoDb | undefined;
-  let endpoint = env[ENV.dynamodbEndpoint];
-  if (!endpoint) {
-    const dynamoDbPort = portFrom(env.DYNAMODB_LOCAL_PORT, 0) || (await freePort());
-    dynamoDb = await startDynamoDbLocal(dynamoDbPort, env.DATA_DIR || undefined);
-    endpoint = dynamoDb.endpoint;
+  const started: Started = {};
+  let webhooks: LocalWebhookPipeline;
+  try {
+    webhooks = await start(started, port);
+  } catch (error) {
+    // The start-up error is the one to report; a failure to stop after it comes second.
+    await stopStarted(started).catch((stopError: unknown) => console.error('stopping failed too:', stopError));
+    throw error;
   }
-
-  env[ENV.dynamodbEndpoint] = endpoint;
-
-  const createdTables = await ensureTables(endpoint, localTableName);
-  countDynamoDbCalls();
-  const server = createGateway(await loadRoutes(), (line) => console.log(line));
-  const webhooks = await startWebhookPipeline({
-    dynamoDbEndpoint: endpoint,
-    secretsTableName: localTableName(SECRETS_TABLE),
-    secretsTableIsNew: createdTables.has(localTableName(SECRETS_TABLE)),
-    log: (line) => console.log(line),
-  });
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: stopping`);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await webhooks.stop();
-    await dynamoDb?.stop();
+    await stopStarted(started);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  server.listen(port, () => {
-    const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
-    console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
-    console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
-  });
+  const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
+  console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
+  console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }
 
 main().catch((error: unknown) => {

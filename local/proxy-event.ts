@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './dynamodb-local';
 
 /**
  * The API Gateway REST API (v1) Lambda proxy event and the Lambda context, as the stack delivers
@@ -45,7 +46,7 @@ export function proxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
     body: request.body,
     isBase64Encoded: request.isBase64Encoded ?? false,
     requestContext: {
-      accountId: '000000000000',
+      accountId: LOCAL_ACCOUNT_ID,
       apiId: 'local',
       authorizer: null,
       protocol: 'HTTP/1.1',
@@ -84,7 +85,7 @@ export function lambdaContext(functionName: string, requestId: string, timeoutMs
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    invokedFunctionArn: `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
     memoryLimitInMB: '512',
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,

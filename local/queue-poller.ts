@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './proxy-event';
 
 /**
@@ -34,7 +35,6 @@ export interface QueuePoller {
 
 const MAX_BATCH_SIZE = 10;
 const LONG_POLL_SECONDS = 20;
-const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
 const RECORD_ATTRIBUTES = [
   'ApproximateReceiveCount',
   'SentTimestamp',
@@ -42,10 +42,11 @@ const RECORD_ATTRIBUTES = [
   'ApproximateFirstReceiveTimestamp',
 ] as const;
 
-type Invocation =
-  | { outcome: 'returned'; response: SQSBatchResponse | void }
-  | { outcome: 'threw'; error: unknown }
-  | { outcome: 'timed out' };
+/** Where the records come from, as each record of the event names it. */
+interface EventSource {
+  queueArn: string;
+  awsRegion: string;
+}
 
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { batchSize, concurrency } = options;
@@ -55,8 +56,9 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be at least 1, got ${concurrency}`);
   }
+  const source: EventSource = { queueArn: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
   const stopping = new AbortController();
-  const loops = Array.from({ length: concurrency }, () => pollUntilAborted(options, stopping.signal));
+  const loops = Array.from({ length: concurrency }, () => pollUntilAborted(options, source, stopping.signal));
   return {
     stop: async () => {
       stopping.abort();
@@ -65,7 +67,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   };
 }
 
-async function pollUntilAborted(options: QueuePollerOptions, signal: AbortSignal): Promise<void> {
+async function pollUntilAborted(options: QueuePollerOptions, source: EventSource, signal: AbortSignal): Promise<void> {
   let failuresInARow = 0;
   while (!signal.aborted) {
     try {
@@ -79,22 +81,25 @@ async function pollUntilAborted(options: QueuePollerOptions, signal: AbortSignal
         { abortSignal: signal },
       );
       failuresInARow = 0;
-      if (Messages.length > 0) await invokeAndDelete(options, Messages);
+      if (Messages.length > 0) await invokeAndDelete(options, source, Messages);
     } catch (error) {
       if (signal.aborted) return;
       // A stopped or unreachable queue must not turn this loop into a busy one.
       failuresInARow += 1;
-      const backoffMs = Math.min(RETRY_BACKOFF_MS.first * 2 ** (failuresInARow - 1), RETRY_BACKOFF_MS.max);
-      options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${backoffMs} ms`);
-      await sleep(backoffMs, signal);
+      const waitMs = backoffMs(failuresInARow);
+      options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${waitMs} ms`);
+      await sleep(waitMs, signal);
     }
   }
 }
 
-async function invokeAndDelete(options: QueuePollerOptions, messages: readonly Message[]): Promise<void> {
+async function invokeAndDelete(
+  options: QueuePollerOptions,
+  source: EventSource,
+  messages: readonly Message[],
+): Promise<void> {
   const started = Date.now();
-  const awsRegion = options.queueArn.split(':')[3] ?? '';
-  const records = messages.map((message) => sqsRecord(message, options.queueArn, awsRegion));
+  const records = messages.map((message) => sqsRecord(message, source));
   const context = lambdaContext(options.functionName, randomUUID(), options.timeoutMs);
   const invocation = await invokeWithTimeout(() => options.handler({ Records: records }, context), options.timeoutMs);
   const { failed, why } = failedRecords(records, invocation);
@@ -119,36 +124,10 @@ async function invokeAndDelete(options: QueuePollerOptions, messages: readonly M
   }
 }
 
-/**
- * Lambda's timeout, as far as it can be had in-process: the handler keeps running, but its batch
- * counts as failed.
- */
-async function invokeWithTimeout(
-  invoke: () => Promise<SQSBatchResponse | void>,
-  timeoutMs: number,
-): Promise<Invocation> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<Invocation>((resolve) => {
-    timer = setTimeout(() => resolve({ outcome: 'timed out' }), timeoutMs);
-  });
-  try {
-    return await Promise.race([
-      // Through a promise, so that a handler throwing before its first await counts as a throw too.
-      new Promise<SQSBatchResponse | void>((resolve) => resolve(invoke())).then(
-        (response): Invocation => ({ outcome: 'returned', response }),
-        (error: unknown): Invocation => ({ outcome: 'threw', error }),
-      ),
-      timedOut,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** As Lambda reads the response: a throw, a timeout or an identifier not in the batch fails the whole batch. */
 function failedRecords(
   records: readonly SQSRecord[],
-  invocation: Invocation,
+  invocation: Invocation<SQSBatchResponse | void>,
 ): { failed: Set<SQSRecord>; why?: string } {
   const all = new Set(records);
   if (invocation.outcome === 'threw') return { failed: all, why: `handler threw ${describe(invocation.error)}` };
@@ -164,7 +143,7 @@ function failedRecords(
   return { failed };
 }
 
-function sqsRecord(message: Message, queueArn: string, awsRegion: string): SQSRecord {
+function sqsRecord(message: Message, { queueArn, awsRegion }: EventSource): SQSRecord {
   const attributes = message.Attributes ?? {};
   const attribute = (name: (typeof RECORD_ATTRIBUTES)[number]): string => required(attributes[name], name);
   return {
@@ -189,17 +168,3 @@ function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new Error(`ReceiveMessage returned a message without ${name}`);
   return value;
 }
-
-const describe = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });

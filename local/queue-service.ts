@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
-import { QueueRegistry, type LocalQueueDefinition } from './queue/registry';
+import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
 import { queueRequestListener } from './queue/server';
 
 export type { LocalQueueDefinition } from './queue/registry';
@@ -14,8 +14,10 @@ export type { LocalQueueDefinition } from './queue/registry';
 
 export interface LocalQueueService {
   endpoint: string;
-  /** `${endpoint}/000000000000/${name}`, as SQS forms queue URLs. */
+  /** `${endpoint}/${LOCAL_ACCOUNT_ID}/${name}`, as SQS forms queue URLs. */
   queueUrl(name: string): string;
+  /** As the queue's QueueArn attribute reports it. */
+  queueArn(name: string): string;
   stop(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startLocalQueueService(options: LocalQueueServiceOptions):
   return {
     endpoint,
     queueUrl: (name) => registry.urlOf(name),
+    queueArn: (name) => localQueueArn(registry.byName(name).name),
     stop: async () => {
       if (stopping.signal.aborted) return;
       stopping.abort();

@@ -1,4 +1,3 @@
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   type AttributeValue as StreamAttributeValue,
   DescribeStreamCommand,
@@ -14,26 +13,28 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import { randomUUID } from 'node:crypto';
 import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { STREAM_EVENT_FILTER } from '../lambdas/definitions/webhooks';
-import { LOCAL_AWS_SETTINGS, localDynamoDbClient } from './dynamodb-local';
+import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
+import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './proxy-event';
 
 /**
  * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's real stream of
  * the secrets table, drops what the stack's filter criteria drop, and invokes the handler with the
- * event Lambda would build. Failed records (a throw, or batch item failures) are retried from the
- * lowest failed sequence number, as Lambda does, until the retry limit; then they are logged and
- * skipped, where on AWS the on-failure queue gets their shard and sequence numbers.
+ * event Lambda would build. Failed records (a throw, a timeout, or batch item failures) are retried
+ * from the lowest failed sequence number, as Lambda does, until the retry limit; then they are
+ * logged and skipped, where on AWS the on-failure queue gets their shard and sequence numbers.
  */
 
 export interface StreamPollerOptions {
   endpoint: string;
-  tableName: string;
+  /** The secrets table's LatestStreamArn. */
+  streamArn: string;
   functionName: string;
   batchSize: number;
   retryAttempts: number;
   timeoutMs: number;
   /** Where shards open at start are read from; shards that appear later are read from their start. */
-  startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  startingPosition: StartingPosition;
   pollIntervalMs: number;
   handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
   log: (line: string) => void;
@@ -43,100 +44,144 @@ export interface StreamPoller {
   stop(): Promise<void>;
 }
 
+type StartingPosition = 'TRIM_HORIZON' | 'LATEST';
+type ResumePosition = StartingPosition | { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER'; SequenceNumber: string };
+
 /** Where reading a shard goes on: its next iterator (none once the shard is closed), and where to restart. */
 interface ShardPosition {
   iterator: string | undefined;
-  resumeFrom: StreamPollerOptions['startingPosition'] | { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER'; SequenceNumber: string };
+  resumeFrom: ResumePosition;
+  /** Epoch ms; set once a LATEST start had to fall back to TRIM_HORIZON (see afterLostIterator). */
+  skipCreatedBefore?: number;
 }
 
-const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
+/**
+ * DynamoDB rounds ApproximateCreationDateTime down to the second, DynamoDB Local (as observed) to
+ * the minute. Times compared with it are rounded down to the minute too, so that a record made
+ * after the poller started is never taken for an older one; a few older ones may pass instead.
+ */
+const CREATION_TIME_PRECISION_MS = 60_000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
-  const tables = localDynamoDbClient(options.endpoint);
-  const { Table } = await tables.send(new DescribeTableCommand({ TableName: options.tableName }));
-  tables.destroy();
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`table ${options.tableName} has no stream`);
-
+  const { streamArn } = options;
+  const startedAt = Math.floor(Date.now() / CREATION_TIME_PRECISION_MS) * CREATION_TIME_PRECISION_MS;
   const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL_AWS_SETTINGS });
   const shards = new Map<string, ShardPosition>();
-  let stopped = false;
+  /** Shards whose child DescribeStream has listed: reading goes on there once they close. */
+  const parents = new Set<string>();
+  const stopping = new AbortController();
+  const { signal } = stopping;
 
-  const iteratorAt = async (shardId: string, position: ShardPosition['resumeFrom']): Promise<string | undefined> => {
+  const iteratorAt = async (shardId: string, position: ResumePosition): Promise<string | undefined> => {
     const { ShardIterator } = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
         ...(typeof position === 'string' ? { ShardIteratorType: position } : position),
       }),
+      { abortSignal: signal },
     );
     return ShardIterator;
   };
 
-  const discoverShards = async (startingPosition: StreamPollerOptions['startingPosition']): Promise<void> => {
-    for (const shard of await listShards(streams, streamArn)) {
+  const discoverShards = async (startingPosition: StartingPosition): Promise<void> => {
+    for (const shard of await listShards(streams, streamArn, signal)) {
+      if (shard.ParentShardId) parents.add(shard.ParentShardId);
       if (!shard.ShardId || shards.has(shard.ShardId)) continue;
       const iterator = await iteratorAt(shard.ShardId, startingPosition);
       shards.set(shard.ShardId, { iterator, resumeFrom: startingPosition });
     }
   };
 
-  const pollShard = async (shardId: string, position: ShardPosition & { iterator: string }): Promise<void> => {
+  /** A closed shard (no next iterator) hands over to a child, which DescribeStream may not list yet. */
+  const childMissing = (): boolean =>
+    [...shards].some(([shardId, position]) => !position.iterator && !parents.has(shardId));
+
+  const pollShard = async (shardId: string, position: ShardPosition, iterator: string): Promise<void> => {
     let response;
     try {
-      response = await streams.send(new GetRecordsCommand({ ShardIterator: position.iterator, Limit: options.batchSize }));
+      response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }), {
+        abortSignal: signal,
+      });
     } catch (error) {
       // DynamoDB Local invalidates an iterator taken while its shard was empty once the first
-      // record arrives (aws-sdk-java#2923); an iterator also expires after 15 minutes. Either way,
-      // pick up again right after the last record read.
+      // record arrives (aws-sdk-java#2923); an iterator also expires after 15 minutes.
       if (!(error instanceof TrimmedDataAccessException || error instanceof ExpiredIteratorException)) throw error;
-      shards.set(shardId, { ...position, iterator: await iteratorAt(shardId, position.resumeFrom) });
+      const resumed = afterLostIterator(position, startedAt);
+      shards.set(shardId, { ...resumed, iterator: await iteratorAt(shardId, resumed.resumeFrom) });
       return;
     }
     const { Records = [], NextShardIterator } = response;
-    const batch = Records.map((record) => lambdaRecord(record, streamArn)).filter(passesFilter);
-    if (batch.length > 0) await invokeUntilDone(batch, options, () => stopped);
+    const batch = Records.filter((record) => !createdBefore(record, position.skipCreatedBefore))
+      .map((record) => lambdaRecord(record, streamArn))
+      .filter(passesFilter);
+    if (batch.length > 0) await invokeUntilDone(batch, options, signal);
     const last = Records.at(-1)?.dynamodb?.SequenceNumber;
     shards.set(shardId, {
+      ...position,
       iterator: NextShardIterator,
       resumeFrom: last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last } : position.resumeFrom,
     });
   };
 
-  await discoverShards(options.startingPosition);
-  let closedShards = 0;
+  try {
+    await discoverShards(options.startingPosition);
+  } catch (error) {
+    streams.destroy();
+    throw error;
+  }
   const loop = (async () => {
-    while (!stopped) {
+    let failuresInARow = 0;
+    while (!signal.aborted) {
       try {
         for (const [shardId, position] of shards) {
-          if (position.iterator && !stopped) await pollShard(shardId, { ...position, iterator: position.iterator });
+          if (position.iterator && !signal.aborted) await pollShard(shardId, position, position.iterator);
         }
-        // A newly closed shard (no next iterator) means DynamoDB rolled the stream over to new ones.
-        const closed = [...shards.values()].filter((position) => !position.iterator).length;
-        if (closed > closedShards) await discoverShards('TRIM_HORIZON');
-        closedShards = closed;
+        if (childMissing()) await discoverShards('TRIM_HORIZON');
+        failuresInARow = 0;
+        await sleep(options.pollIntervalMs, signal);
       } catch (error) {
-        if (!stopped) options.log(`${options.functionName}: stream read failed: ${describe(error)}`);
+        if (signal.aborted) return;
+        // DynamoDB Local gone or failing must not turn this loop into a busy, noisy one.
+        failuresInARow += 1;
+        const waitMs = backoffMs(failuresInARow);
+        options.log(`${options.functionName}: stream read failed: ${describe(error)}; again in ${waitMs} ms`);
+        await sleep(waitMs, signal);
       }
-      await sleep(options.pollIntervalMs);
     }
   })();
 
   return {
     stop: async () => {
-      stopped = true;
+      stopping.abort();
       await loop;
       streams.destroy();
     },
   };
 }
 
-async function listShards(streams: DynamoDBStreamsClient, streamArn: string): Promise<Shard[]> {
+/**
+ * Where to read a shard from once its iterator is lost: right after the last record read, else
+ * from where reading started. For LATEST that would skip whatever arrived since the poller
+ * started, so the shard is read from its start instead, leaving out the records created before.
+ */
+function afterLostIterator(position: ShardPosition, startedAt: number): ShardPosition {
+  if (position.resumeFrom !== 'LATEST') return position;
+  return { ...position, resumeFrom: 'TRIM_HORIZON', skipCreatedBefore: startedAt };
+}
+
+function createdBefore(record: StreamRecord, time: number | undefined): boolean {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return time !== undefined && created !== undefined && created.getTime() < time;
+}
+
+async function listShards(streams: DynamoDBStreamsClient, streamArn: string, signal: AbortSignal): Promise<Shard[]> {
   const shards: Shard[] = [];
   let exclusiveStart: string | undefined;
   do {
     const { StreamDescription } = await streams.send(
       new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }),
+      { abortSignal: signal },
     );
     shards.push(...(StreamDescription?.Shards ?? []));
     exclusiveStart = StreamDescription?.LastEvaluatedShardId;
@@ -144,33 +189,40 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string): Pr
   return shards;
 }
 
-async function invokeUntilDone(batch: DynamoDBRecord[], options: StreamPollerOptions, stopped: () => boolean): Promise<void> {
+async function invokeUntilDone(batch: DynamoDBRecord[], options: StreamPollerOptions, signal: AbortSignal): Promise<void> {
   let pending = batch;
-  for (let attempt = 0; pending.length > 0 && !stopped(); attempt++) {
+  for (let attempt = 0; pending.length > 0 && !signal.aborted; attempt++) {
     if (attempt > options.retryAttempts) {
       const sequenceNumbers = pending.map((record) => record.dynamodb?.SequenceNumber).join(', ');
       options.log(`${options.functionName}: gave up on ${pending.length} stream records (sequence numbers ${sequenceNumbers})`);
       return;
     }
-    if (attempt > 0) await sleep(Math.min(RETRY_BACKOFF_MS.first * 2 ** (attempt - 1), RETRY_BACKOFF_MS.max));
-    const requestId = randomUUID();
-    let failedFrom: number;
-    try {
-      const response = await options.handler({ Records: pending }, lambdaContext(options.functionName, requestId, options.timeoutMs));
-      failedFrom = firstFailedIndex(pending, response);
-    } catch (error) {
-      options.log(`${options.functionName}: invocation failed: ${describe(error)}`);
-      failedFrom = 0;
+    if (attempt > 0) {
+      await sleep(backoffMs(attempt), signal);
+      if (signal.aborted) return;
     }
+    const context = lambdaContext(options.functionName, randomUUID(), options.timeoutMs);
+    const event = { Records: pending };
+    const invocation = await invokeWithTimeout(() => options.handler(event, context), options.timeoutMs);
+    if (invocation.outcome === 'threw') {
+      options.log(`${options.functionName}: invocation failed: ${describe(invocation.error)}`);
+    } else if (invocation.outcome === 'timed out') {
+      options.log(`${options.functionName}: invocation timed out after ${options.timeoutMs} ms`);
+    }
+    const failedFrom = firstFailedIndex(pending, invocation);
     const toRetry = pending.length - failedFrom;
     options.log(`${options.functionName} ${pending.length} stream records${toRetry > 0 ? `, ${toRetry} to retry` : ''}`);
     pending = pending.slice(failedFrom);
   }
 }
 
-/** Lambda resumes a stream batch at the lowest sequence number reported as failed. */
-function firstFailedIndex(batch: DynamoDBRecord[], response: DynamoDBBatchResponse | void): number {
-  const failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+/**
+ * Lambda resumes a stream batch at the lowest sequence number reported as failed; a throw or a
+ * timeout fails the whole batch.
+ */
+function firstFailedIndex(batch: DynamoDBRecord[], invocation: Invocation<DynamoDBBatchResponse | void>): number {
+  if (invocation.outcome !== 'returned') return 0;
+  const failed = new Set((invocation.response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
   const index = batch.findIndex((record) => failed.has(record.dynamodb?.SequenceNumber ?? ''));
   return index === -1 ? batch.length : index;
 }
@@ -221,7 +273,3 @@ function jsonValue(value: StreamAttributeValue): AttributeValue {
   if (value.L !== undefined) return { L: value.L.map(jsonValue) };
   return value as AttributeValue;
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -14,10 +14,9 @@ import {
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
 } from '../lambdas/definitions/webhooks';
-import { startQueuePoller } from './queue-poller';
-import { localQueueArn } from './queue/registry';
+import { startQueuePoller, type QueuePoller } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
-import { startStreamPoller } from './stream-poller';
+import { startStreamPoller, type StreamPoller } from './stream-poller';
 
 /**
  * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
@@ -35,6 +34,8 @@ export interface LocalWebhookPipeline {
 
 const ROOT = path.resolve(__dirname, '..');
 const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+/** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
+const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /** Deliveries in flight at once, as Lambda would run several delivery invocations side by side. */
 const DELIVERY_CONCURRENCY = 4;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
@@ -44,7 +45,7 @@ const localQueueName = (queue: { readonly id: string }): string => `local-${queu
 
 export async function startWebhookPipeline(options: {
   dynamoDbEndpoint: string;
-  secretsTableName: string;
+  secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
   log: (line: string) => void;
@@ -60,54 +61,60 @@ export async function startWebhookPipeline(options: {
         retentionMs: RETENTION_MS,
         deadLetter: { name: deadLettersName, maxReceiveCount: WEBHOOK_ATTEMPTS },
       },
-      { name: deadLettersName, visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: deadLettersName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
-  env[ENV.sqsEndpoint] = queues.endpoint;
-  env[QUEUES.jobs.envVar] = queues.queueUrl(jobsName);
-  env[QUEUES.deadLetters.envVar] = queues.queueUrl(deadLettersName);
-  env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
-
-  const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
-    handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
-  };
-  const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
-    handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
-  };
-
-  const streamPoller = await startStreamPoller({
-    endpoint: options.dynamoDbEndpoint,
-    tableName: options.secretsTableName,
-    functionName: 'webhook-fan-out',
-    batchSize: FAN_OUT_BATCH_SIZE,
-    retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
-    timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
-    startingPosition: options.secretsTableIsNew ? 'TRIM_HORIZON' : 'LATEST',
-    pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-    handler: fanOut.handler,
-    log: options.log,
-  });
+  const jobsUrl = queues.queueUrl(jobsName);
+  const deadLettersUrl = queues.queueUrl(deadLettersName);
   const sqsClient = localSqsClient(queues.endpoint);
-  const queuePoller = startQueuePoller({
-    client: sqsClient,
-    queueUrl: queues.queueUrl(jobsName),
-    queueArn: localQueueArn(jobsName),
-    functionName: 'webhook-delivery',
-    batchSize: DELIVERY_BATCH_SIZE,
-    concurrency: DELIVERY_CONCURRENCY,
-    timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
-    handler: delivery.handler,
-    log: options.log,
-  });
-
-  return {
-    sqsEndpoint: queues.endpoint,
-    queueUrl: queues.queueUrl(jobsName),
-    deadLetterQueueUrl: queues.queueUrl(deadLettersName),
-    stop: async () => {
-      await Promise.all([streamPoller.stop(), queuePoller.stop()]);
-      sqsClient.destroy();
-      await queues.stop();
-    },
+  let streamPoller: StreamPoller | undefined;
+  let queuePoller: QueuePoller | undefined;
+  const stop = async (): Promise<void> => {
+    await Promise.all([streamPoller?.stop(), queuePoller?.stop()]);
+    sqsClient.destroy();
+    await queues.stop();
   };
+
+  try {
+    env[ENV.sqsEndpoint] = queues.endpoint;
+    env[QUEUES.jobs.envVar] = jobsUrl;
+    env[QUEUES.deadLetters.envVar] = deadLettersUrl;
+    env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
+
+    const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
+      handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
+    };
+    const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
+      handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+    };
+
+    streamPoller = await startStreamPoller({
+      endpoint: options.dynamoDbEndpoint,
+      streamArn: options.secretsStreamArn,
+      functionName: 'webhook-fan-out',
+      batchSize: FAN_OUT_BATCH_SIZE,
+      retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
+      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      startingPosition: options.secretsTableIsNew ? 'TRIM_HORIZON' : 'LATEST',
+      pollIntervalMs: STREAM_POLL_INTERVAL_MS,
+      handler: fanOut.handler,
+      log: options.log,
+    });
+    queuePoller = startQueuePoller({
+      client: sqsClient,
+      queueUrl: jobsUrl,
+      queueArn: queues.queueArn(jobsName),
+      functionName: 'webhook-delivery',
+      batchSize: DELIVERY_BATCH_SIZE,
+      concurrency: DELIVERY_CONCURRENCY,
+      timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
+      handler: delivery.handler,
+      log: options.log,
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return { sqsEndpoint: queues.endpoint, queueUrl: jobsUrl, deadLetterQueueUrl: deadLettersUrl, stop };
 }

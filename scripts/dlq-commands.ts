@@ -21,6 +21,12 @@ export interface DeadLetter {
   body: string;
 }
 
+export interface DeadLetterListing {
+  letters: DeadLetter[];
+  /** Still held by the listing: hidden from a redrive until HOLD_SECONDS after they were listed. */
+  notReleased: number;
+}
+
 export interface RedriveResult {
   moved: number;
   /** Could not be sent to the jobs queue; they stay dead letters. */
@@ -69,10 +75,11 @@ function chunks<T>(items: readonly T[]): T[][] {
   return result;
 }
 
-/** Every dead letter, each once; they are visible again as soon as the listing ends. */
-export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetter[]> {
+/** Every dead letter, each once; they are visible again as soon as the listing ends, all but `notReleased`. */
+export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
   const letters = new Map<string, DeadLetter>();
   const held: string[] = [];
+  let notReleased = 0;
   try {
     for (;;) {
       // Paging ends at an empty answer, or at one with only messages seen before (held too long).
@@ -91,15 +98,16 @@ export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: str
   } finally {
     // Released whatever happened: listing must not hold dead letters back from a redrive.
     for (const handles of chunks(held)) {
-      await client.send(
+      const { Failed = [] } = await client.send(
         new ChangeMessageVisibilityBatchCommand({
           QueueUrl: deadLetterQueueUrl,
           Entries: handles.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 })),
         }),
       );
+      notReleased += Failed.length;
     }
   }
-  return [...letters.values()];
+  return { letters: [...letters.values()], notReleased };
 }
 
 /** One line per dead letter: for a webhook job its event id, event and time, never the secret's id. */

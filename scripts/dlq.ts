@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { parseArgs } from 'node:util';
 import { ENV } from '../lambdas/definitions/env';
 import { QUEUES } from '../lambdas/definitions/webhooks';
-import { LOCAL_AWS_SETTINGS } from '../local/dynamodb-local';
+import { localSqsClient } from '../local/queue-service';
 import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from './dlq-commands';
 
 const USAGE = `Usage: npm run dlq -- <list | redrive> [--dlq-url URL] [--queue-url URL]
@@ -53,18 +53,16 @@ async function main(): Promise<void> {
   if (!deadLetterQueueUrl) fail(`no dead-letter queue: pass --dlq-url or set ${QUEUES.deadLetters.envVar}`);
 
   const endpoint = env[ENV.sqsEndpoint];
-  if (endpoint) {
-    // The local queue service accepts any region and credentials, but the SDK insists on having some.
-    env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
-    env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
-    env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
-  }
-  const client = new SQSClient(endpoint ? { endpoint } : {});
+  const client = endpoint ? localSqsClient(endpoint) : new SQSClient({});
   try {
     if (command === 'list') {
-      const letters = await listDeadLetters(client, deadLetterQueueUrl);
+      const { letters, notReleased } = await listDeadLetters(client, deadLetterQueueUrl);
       for (const letter of letters) console.log(describeDeadLetter(letter));
       console.log(`${letters.length} dead letter${letters.length === 1 ? '' : 's'}`);
+      if (notReleased > 0) {
+        console.error(`${notReleased} could not be released: a redrive misses them until the listing's hold on them ends`);
+        process.exitCode = 1;
+      }
     } else if (command === 'redrive') {
       const queueUrl = values['queue-url'] ?? env[QUEUES.jobs.envVar];
       if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);

@@ -1,6 +1,7 @@
+import { LOCAL_ACCOUNT_ID } from '../dynamodb-local';
 import { QueueError } from './errors';
 import type { LocalQueue, ReceivedMessage } from './queue';
-import { LOCAL_ACCOUNT_ID, localQueueArn } from './registry';
+import { localQueueArn } from './registry';
 
 /** The attributes SQS reports for queues and for received messages, as strings as on the wire. */
 

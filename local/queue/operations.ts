@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MAX_MESSAGE_BYTES, messageAttributes, queueAttributes } from './attributes';
 import { QueueError } from './errors';
+import { MAX_VISIBILITY_TIMEOUT_S } from './queue';
 import type { QueueRegistry } from './registry';
 
 /**
@@ -18,7 +19,6 @@ export type Operation = (input: unknown, context: OperationContext) => Promise<o
 
 const MAX_BATCH_ENTRIES = 10;
 const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
-const MAX_VISIBILITY_TIMEOUT_S = 43_200;
 const MAX_DELAY_S = 900;
 const MAX_WAIT_TIME_S = 20;
 // What SQS accepts in a message body (its documented character ranges); lone surrogates fail.

@@ -6,6 +6,9 @@ import { QueueError } from './errors';
  * queue, retention and long polling, with SQS's rules. The HTTP protocol lives elsewhere.
  */
 
+/** SQS's ceiling on a message's visibility timeout, counted from its latest receive. */
+export const MAX_VISIBILITY_TIMEOUT_S = 12 * 60 * 60;
+
 export interface QueueSettings {
   visibilityTimeoutMs: number;
   retentionMs: number;
@@ -25,8 +28,8 @@ interface StoredMessage {
   receiveCount: number;
   firstReceiveTimestamp: number | undefined;
   visibleAt: number;
-  /** Only the latest receipt handle may change the message's visibility or delete it. */
-  receiptHandle: string | undefined;
+  /** Only the latest receipt's handle may change the message's visibility or delete it. */
+  latestReceipt: { handle: string; receivedAt: number } | undefined;
   /** The queue a dead letter was moved from. */
   readonly deadLetterSourceQueue: string | undefined;
 }
@@ -86,7 +89,7 @@ export class LocalQueue {
       receiveCount: 0,
       firstReceiveTimestamp: undefined,
       visibleAt: now + delayMs,
-      receiptHandle: undefined,
+      latestReceipt: undefined,
       deadLetterSourceQueue: undefined,
     };
     this.messages.set(message.messageId, message);
@@ -109,18 +112,18 @@ export class LocalQueue {
       if (this.deadLetter && message.receiveCount >= this.deadLetter.maxReceiveCount) {
         this.messages.delete(message.messageId);
         const { queue } = this.deadLetter;
-        queue.accept({ ...message, visibleAt: now, receiptHandle: undefined, deadLetterSourceQueue: this.name });
+        queue.accept({ ...message, visibleAt: now, latestReceipt: undefined, deadLetterSourceQueue: this.name });
         continue;
       }
       message.receiveCount += 1;
       message.firstReceiveTimestamp ??= now;
       message.visibleAt = now + visibilityTimeoutMs;
-      message.receiptHandle = newReceiptHandle(message.messageId);
+      message.latestReceipt = { handle: newReceiptHandle(message.messageId), receivedAt: now };
       received.push({
         messageId: message.messageId,
         md5OfBody: message.md5OfBody,
         body: message.body,
-        receiptHandle: message.receiptHandle,
+        receiptHandle: message.latestReceipt.handle,
         sentTimestamp: message.sentTimestamp,
         receiveCount: message.receiveCount,
         firstReceiveTimestamp: message.firstReceiveTimestamp,
@@ -141,24 +144,28 @@ export class LocalQueue {
     signal: AbortSignal,
   ): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
-    for (;;) {
+    // Never receive for a poll that has ended: nobody would get the messages, yet they would be
+    // hidden for their visibility timeout and their receive counts would go up.
+    while (!signal.aborted) {
       const received = this.receive(max, visibilityTimeoutMs);
-      if (received.length > 0 || signal.aborted || Date.now() >= deadline) return received;
+      if (received.length > 0 || Date.now() >= deadline) return received;
       await this.waitForChange(Math.min(deadline, this.nextVisibleAt() ?? deadline), signal);
     }
+    return [];
   }
 
   /** As SQS documents: a stale receipt handle "succeeds, but the message will not be deleted". */
   delete(receiptHandle: string): void {
     const message = this.messages.get(messageIdOf(receiptHandle));
-    if (message?.receiptHandle === receiptHandle) this.messages.delete(message.messageId);
+    if (message?.latestReceipt?.handle === receiptHandle) this.messages.delete(message.messageId);
   }
 
   changeVisibility(receiptHandle: string, timeoutMs: number): void {
     const now = Date.now();
     this.dropExpired(now);
     const message = this.messages.get(messageIdOf(receiptHandle));
-    if (message?.receiptHandle !== receiptHandle) {
+    const receipt = message?.latestReceipt;
+    if (!message || receipt?.handle !== receiptHandle) {
       throw new QueueError(
         'ReceiptHandleIsInvalid',
         'The receipt handle is not the latest one of a message in the queue: ' +
@@ -166,6 +173,15 @@ export class LocalQueue {
       );
     }
     if (message.visibleAt <= now) throw new QueueError('MessageNotInflight', 'The message is not in flight.');
+    // In whole seconds, as timeouts are given: the full 12 hours right after a receive is allowed.
+    const heldS = Math.floor((now - receipt.receivedAt) / 1000);
+    if (heldS + timeoutMs / 1000 > MAX_VISIBILITY_TIMEOUT_S) {
+      throw new QueueError(
+        'InvalidParameterValue',
+        `Value ${timeoutMs / 1000} for parameter VisibilityTimeout is invalid. ` +
+          `Reason: Total VisibilityTimeout for the message is beyond the limit [${MAX_VISIBILITY_TIMEOUT_S} seconds].`,
+      );
+    }
     message.visibleAt = now + timeoutMs;
     if (timeoutMs === 0) this.notify();
   }

@@ -1,4 +1,4 @@
-import { LOCAL_AWS_SETTINGS } from '../dynamodb-local';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../dynamodb-local';
 import { QueueError } from './errors';
 import { LocalQueue, type DeadLetterTarget } from './queue';
 
@@ -8,8 +8,6 @@ export interface LocalQueueDefinition {
   retentionMs: number;
   deadLetter?: { name: string; maxReceiveCount: number };
 }
-
-export const LOCAL_ACCOUNT_ID = '000000000000';
 
 export const localQueueArn = (name: string): string =>
   `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:${name}`;

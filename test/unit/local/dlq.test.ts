@@ -1,9 +1,11 @@
 import {
+  ChangeMessageVisibilityBatchCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
 import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
 import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
 
@@ -62,7 +64,8 @@ test('list describes each dead letter by event, never by secret id, and leaves t
   const sentAt = Date.now();
   await sendDeadLetters(job('evt_a', 'secret.created', Date.UTC(2030, 0, 2, 3, 4, 5)), 'not a job {');
 
-  const letters = await listDeadLetters(sqs, deadLettersUrl);
+  const { letters, notReleased } = await listDeadLetters(sqs, deadLettersUrl);
+  expect(notReleased).toBe(0);
   const lines = letters.map(describeDeadLetter);
   expect(lines).toHaveLength(2);
   expect(lines).toEqual(
@@ -80,14 +83,33 @@ test('list pages through more than one receive and lists each message once', asy
   const bodies = Array.from({ length: 23 }, (_, index) => job(`evt_${index}`, 'secret.viewed', 0));
   await sendDeadLetters(...bodies);
 
-  const letters = await listDeadLetters(sqs, deadLettersUrl);
+  const { letters, notReleased } = await listDeadLetters(sqs, deadLettersUrl);
+  expect(notReleased).toBe(0);
   expect(letters).toHaveLength(23);
   expect(new Set(letters.map((letter) => letter.messageId)).size).toBe(23);
   expect(letters.map((letter) => letter.body).sort()).toEqual([...bodies].sort());
 });
 
 test('list of an empty queue is empty', async () => {
-  expect(await listDeadLetters(sqs, deadLettersUrl)).toEqual([]);
+  expect(await listDeadLetters(sqs, deadLettersUrl)).toEqual({ letters: [], notReleased: 0 });
+});
+
+test('list counts the dead letters it could not make visible again', async () => {
+  const client = new SQSClient({});
+  const mock = mockClient(client);
+  const message = (id: string) => ({ MessageId: id, ReceiptHandle: `handle-${id}`, Body: 'not a job {' });
+  mock
+    .on(ReceiveMessageCommand)
+    .resolvesOnce({ Messages: [message('a'), message('b')] })
+    .resolves({});
+  mock.on(ChangeMessageVisibilityBatchCommand).resolves({
+    Successful: [{ Id: '0' }],
+    Failed: [{ Id: '1', SenderFault: true, Code: 'ReceiptHandleIsInvalid' }],
+  });
+
+  const { letters, notReleased } = await listDeadLetters(client, deadLettersUrl);
+  expect(letters.map((letter) => letter.messageId)).toEqual(['a', 'b']);
+  expect(notReleased).toBe(1);
 });
 
 test('redrive moves every dead letter back to the jobs queue with its body unchanged', async () => {

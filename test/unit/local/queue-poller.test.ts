@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { startQueuePoller, type QueuePoller, type QueuePollerOptions } from '../../../local/queue-poller';
 import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { eventually } from '../../support/eventually';
 
 /**
  * Local mode's stand-in for Lambda's SQS event source mapping with ReportBatchItemFailures,
@@ -37,19 +38,6 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(assertion: () => void | Promise<void>, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(25);
-    }
-  }
-}
 
 /** Sent in one batch before the poller starts, so its first receive gets them all. */
 async function sendAll(...bodies: string[]): Promise<string[]> {

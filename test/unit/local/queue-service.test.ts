@@ -195,6 +195,28 @@ test('ChangeMessageVisibility to N seconds hides it N seconds; a long poll wakes
   expect(Date.now() - changedAt).toBeLessThan(1_500);
 });
 
+test('ChangeMessageVisibility cannot hide a message past 12 hours after its receive, as SQS refuses', async () => {
+  const twelveHours = 12 * 60 * 60;
+  await send('job');
+  const { ReceiptHandle } = await receiveOne();
+  await changeVisibility(ReceiptHandle, twelveHours);
+
+  // Whole seconds count: a second after the receive, only 12 hours less a second remain.
+  await sleep(1_100);
+  await expect(changeVisibility(ReceiptHandle, twelveHours)).rejects.toMatchObject({
+    name: 'InvalidParameterValue',
+    message: expect.stringContaining('beyond the limit'),
+  });
+  const batch = await sqs.send(
+    new ChangeMessageVisibilityBatchCommand({
+      QueueUrl: jobsUrl,
+      Entries: [{ Id: 'late', ReceiptHandle, VisibilityTimeout: twelveHours }],
+    }),
+  );
+  expect(batch.Failed).toEqual([expect.objectContaining({ Id: 'late', Code: 'InvalidParameterValue' })]);
+  await changeVisibility(ReceiptHandle, twelveHours - 1);
+});
+
 test('a receipt handle that is not the latest one cannot change visibility, nor delete the message', async () => {
   await send('job');
   const stale = await receiveOne();
