@@ -11,8 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { SECRETS_TABLE } from '../lambdas/definitions/tables';
-import { STREAM_EVENT_FILTER } from '../lambdas/definitions/webhooks';
+import { passesStreamEventFilter } from '../lambdas/webhooks/events';
 import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './proxy-event';
@@ -114,7 +113,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     const { Records = [], NextShardIterator } = response;
     const batch = Records.filter((record) => !createdBefore(record, position.skipCreatedBefore))
       .map((record) => lambdaRecord(record, streamArn))
-      .filter(passesFilter);
+      .filter(passesStreamEventFilter);
     if (batch.length > 0) await invokeUntilDone(batch, options, signal);
     const last = Records.at(-1)?.dynamodb?.SequenceNumber;
     shards.set(shardId, {
@@ -225,16 +224,6 @@ function firstFailedIndex(batch: DynamoDBRecord[], invocation: Invocation<Dynamo
   const failed = new Set((invocation.response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
   const index = batch.findIndex((record) => failed.has(record.dynamodb?.SequenceNumber ?? ''));
   return index === -1 ? batch.length : index;
-}
-
-/** The stack's filter criteria (see STREAM_EVENT_FILTER), applied to a record as Lambda would. */
-function passesFilter(record: DynamoDBRecord): boolean {
-  const sortKey = record.dynamodb?.Keys?.[SECRETS_TABLE.sortKey]?.S;
-  return (
-    (STREAM_EVENT_FILTER.eventNames as readonly string[]).includes(record.eventName ?? '') &&
-    sortKey !== undefined &&
-    (STREAM_EVENT_FILTER.sortKeyValues as readonly string[]).includes(sortKey)
-  );
 }
 
 /** The record as a Lambda event carries it: JSON attribute values, epoch-seconds timestamp. */

@@ -16,10 +16,9 @@ import type { WebhookJob } from './job';
  * in code that does not depend on it.
  */
 export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
-  if (record.userIdentity?.principalId === TTL_DELETION_PRINCIPAL) return undefined;
+  if (record.userIdentity?.principalId === TTL_DELETION_PRINCIPAL || !passesStreamEventFilter(record)) return undefined;
   const change = record.dynamodb;
-  const sortKey = change?.Keys?.[SECRETS_TABLE.sortKey]?.S;
-  if (!change || sortKey === undefined || !includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)) return undefined;
+  if (!change) return undefined;
 
   const after = change.NewImage;
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
@@ -38,6 +37,19 @@ export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
     return job(remaining > 0 ? 'secret.viewed' : 'secret.expired', id, owner, viewedAt, remaining);
   }
   return undefined;
+}
+
+/**
+ * STREAM_EVENT_FILTER as a predicate: the event source mapping's filter criteria, which local
+ * mode's stream poller applies before invoking, and the fan-out applies again in code.
+ */
+export function passesStreamEventFilter(record: DynamoDBRecord): boolean {
+  const sortKey = record.dynamodb?.Keys?.[SECRETS_TABLE.sortKey]?.S;
+  return (
+    includes(STREAM_EVENT_FILTER.eventNames, record.eventName ?? '') &&
+    sortKey !== undefined &&
+    includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)
+  );
 }
 
 /**
