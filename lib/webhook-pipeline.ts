@@ -62,11 +62,15 @@ export class WebhookPipeline extends Construct {
 
     this.fanOut = new ServiceFunction(this, 'FanOut', {
       entry: PIPELINE_ENTRIES.fanOut,
-      description: 'Webhooks: turns secret events on the table stream into delivery jobs',
-      roleDescription: 'Webhook fan-out: its log group, the secrets stream, reading key owners, sending jobs',
+      description: 'Secrets stream: turns secret events into webhook jobs, deletes consumed secrets',
+      roleDescription: 'Webhook fan-out: its log group, the secrets stream, reading key owners, deleting consumed secrets, sending jobs',
       memorySizeMb: FAN_OUT_MEMORY_MB,
       timeout: Duration.millis(FAN_OUT_FUNCTION_TIMEOUT_MS),
-      environment: { [KEYS_TABLE.envVar]: tables.keys.tableName, [QUEUES.jobs.envVar]: jobs.queueUrl },
+      environment: {
+        [KEYS_TABLE.envVar]: tables.keys.tableName,
+        [SECRETS_TABLE.envVar]: tables.secrets.tableName,
+        [QUEUES.jobs.envVar]: jobs.queueUrl,
+      },
       tables,
       access: PIPELINE_TABLE_ACCESS.fanOut,
     });

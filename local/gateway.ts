@@ -5,7 +5,7 @@ import { ERRORS } from '../lambdas/definitions/errors';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
-import { withCallCount } from './call-counter';
+import { USAGE_HEADERS, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
 import { lambdaContext, proxyEvent } from './proxy-event';
 
 /**
@@ -100,7 +100,7 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
         break;
       }
       const body = await readBody(request);
-      let dynamoDbCalls = 0;
+      let usage: DynamoDbUsage = { calls: 0, readUnits: 0, writeUnits: 0 };
       if (!match) {
         sendGatewayError(response, 404, ERRORS.routeNotFound, requestId);
       } else if (body === 'too-large') {
@@ -122,17 +122,23 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
           stage: 'local',
         });
         const context = lambdaContext(`local-${route.definition.name}`, requestId, API_FUNCTION_TIMEOUT_MS);
-        const { result, calls } = await withCallCount(() => route.handler(event, context));
-        dynamoDbCalls = calls;
-        const headers = Object.fromEntries(
-          Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),
-        );
-        send(response, result.statusCode, headers, result.body);
+        const invoked = performance.now();
+        const measured = await withDynamoDbUsage(() => route.handler(event, context));
+        const handlerMs = performance.now() - invoked;
+        usage = measured.usage;
+        const headers = {
+          ...Object.fromEntries(Object.entries(measured.result.headers ?? {}).map(([name, value]) => [name, String(value)])),
+          [USAGE_HEADERS.calls]: String(usage.calls),
+          [USAGE_HEADERS.readUnits]: String(usage.readUnits),
+          [USAGE_HEADERS.writeUnits]: String(usage.writeUnits),
+          [USAGE_HEADERS.handlerMs]: handlerMs.toFixed(2),
+        };
+        send(response, measured.result.statusCode, headers, measured.result.body);
       }
       // Logged by route template, never by raw path: a secret's id is the capability to read it.
       log(
         `${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ` +
-          `${Date.now() - started}ms ${dynamoDbCalls} DynamoDB calls`,
+          `${Date.now() - started}ms ${usage.calls} DynamoDB calls (${usage.readUnits} RCU, ${usage.writeUnits} WCU)`,
       );
     })().catch((error: unknown) => {
       log(`gateway error: ${(error as Error).message}`);

@@ -3,7 +3,7 @@ import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { QUEUES } from '../lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
-import { countDynamoDbCalls } from './call-counter';
+import { measureDynamoDbUsage } from './dynamodb-usage';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
@@ -69,7 +69,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const secretsTableName = localTableName(SECRETS_TABLE);
   const secretsTable = tables.get(secretsTableName);
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
-  countDynamoDbCalls();
+  measureDynamoDbUsage();
   started.server = createGateway(await loadRoutes(), (line) => console.log(line));
   started.webhooks = await startWebhookPipeline({
     dynamoDbEndpoint: endpoint,

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { passesStreamEventFilter } from '../lambdas/webhooks/events';
+import { passesStreamEventFilter } from '../lambdas/stream/records';
 import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './proxy-event';

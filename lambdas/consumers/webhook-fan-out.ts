@@ -1,20 +1,26 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
+import { deleteConsumedSecret } from '../store/secret-store';
+import { consumedSecretIdOf } from '../stream/consumed-secrets';
 import { webhookJobsOf } from '../webhooks/fan-out';
 
 /**
- * Secrets table stream → webhook jobs queue. A record whose job cannot be queued is reported as
- * a batch item failure, so the stream retries from it (bisecting, then the on-failure queue);
- * records re-sent by a retry carry the same event id.
+ * The secrets table's stream consumer: queues each record's webhook job, and deletes the secrets
+ * whose last view was taken (claims leave that to this function, to spare the request a call).
+ * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
+ * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
+ * re-sent by a retry carry the same event id, and deleting again is a no-op.
  */
 
 export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
   const jobs = await webhookJobsOf(event.Records);
-  const queueJob = async (record: DynamoDBRecord): Promise<void> => {
+  const processRecord = async (record: DynamoDBRecord): Promise<void> => {
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
     if (job) await enqueueWebhookJob(job);
+    const consumed = consumedSecretIdOf(record);
+    if (consumed !== undefined) await deleteConsumedSecret(consumed);
   };
   // A processor per invocation: it holds one batch's state.
-  return processPartialResponse(event, queueJob, new BatchProcessor(EventType.DynamoDBStreams), { context });
+  return processPartialResponse(event, processRecord, new BatchProcessor(EventType.DynamoDBStreams), { context });
 }

@@ -96,8 +96,11 @@ export const WEBHOOK_HEADERS = {
 
 /** What each pipeline function may do to the keys table; the stack grants exactly these actions. */
 export const PIPELINE_TABLE_ACCESS = {
-  /** Reads the owners of a batch's events, to skip keys without a webhook. */
-  fanOut: { keys: ['dynamodb:BatchGetItem'] },
+  /**
+   * Reads the owners of a batch's events, to skip keys without a webhook; deletes the secrets
+   * whose last view was taken (the head, then a chunked secret's chunks).
+   */
+  fanOut: { keys: ['dynamodb:BatchGetItem'], secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
   /** Reads the owner's webhook URL and signing secret at delivery time. */
   delivery: { keys: ['dynamodb:GetItem'] },
 } as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;

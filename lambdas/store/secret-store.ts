@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
@@ -108,8 +108,10 @@ export async function putSecret(secret: NewSecret): Promise<void> {
 
 /**
  * Consumes one view with a single conditional update: of N concurrent claims on V views exactly
- * min(N, V) succeed, each seeing a distinct `remaining`. The claim that takes the last view
- * deletes the secret. Expiry is checked here too: DynamoDB TTL may lag by days.
+ * min(N, V) succeed, each seeing a distinct `remaining`. Expiry is checked here too: DynamoDB TTL
+ * may lag by days. The claim that takes the last view does not delete the secret: from that update
+ * on no request can read or revoke it, and the table's stream consumer deletes it (see
+ * deleteConsumedSecret), so that the commonest claim of all, a secret's only view, costs one call.
  */
 export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
   let head: HeadItem;
@@ -132,12 +134,7 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     throw error;
   }
 
-  let data = head.data;
-  if (head.chunks === undefined) {
-    if (head.remaining === 0) await deleteSecret(id, 0);
-  } else {
-    data = await readChunksAsClaimant(id, head.chunks);
-  }
+  const data = head.chunks === undefined ? head.data : await readChunksAsClaimant(id, head.chunks);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -150,16 +147,17 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
 }
 
 /**
- * Chunked data is read after the view is taken, so the claim that takes the last view must not
- * delete the chunks while earlier claimants are still reading them. Each claim counted itself
- * into `readers`; whoever brings `readers` back to 0 once no views remain deletes the secret.
+ * Chunked data is read after the view is taken, so the chunks must outlive the last view until
+ * every claimant has read them. Each claim counted itself into `readers` and takes itself out
+ * here; the update that leaves no views and no readers is the one that lets the stream consumer
+ * delete the secret.
  */
 async function readChunksAsClaimant(id: string, chunks: number): Promise<string | undefined> {
   try {
     return await readChunks(id, chunks);
   } finally {
     try {
-      const { Attributes } = await dynamo().send(
+      await dynamo().send(
         new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
@@ -167,11 +165,8 @@ async function readChunksAsClaimant(id: string, chunks: number): Promise<string 
           // Without it, ADD would recreate a head that a revocation has just deleted.
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':minusOne': -1 },
-          ReturnValues: 'ALL_NEW',
         }),
       );
-      const after = Attributes as HeadItem & { readers: number };
-      if (after.remaining === 0 && after.readers === 0) await deleteSecret(id, chunks);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
@@ -179,15 +174,44 @@ async function readChunksAsClaimant(id: string, chunks: number): Promise<string 
 }
 
 /** Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign). */
-export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
+export const revokeSecret = (id: string, owner: string, now: number): Promise<boolean> =>
+  deleteSecretIf(id, {
+    ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+  });
+
+async function readChunks(id: string, count: number): Promise<string | undefined> {
+  const items = await batchGetAll<ChunkItem>(tableName(SECRETS_TABLE), chunkKeys(id, count));
+  if (items.length !== count) return undefined;
+  return items
+    .sort((a, b) => a.sk.localeCompare(b.sk))
+    .map((item) => item.data)
+    .join('');
+}
+
+/**
+ * Deletes a secret whose views are all taken and whose chunks (if any) nobody still reads. Called
+ * by the stream consumer for each head update that may have left it so; true when this call
+ * deleted it. Safe to repeat: a secret already deleted, or still in use, is left alone.
+ */
+export const deleteConsumedSecret = (id: string): Promise<boolean> =>
+  deleteSecretIf(id, {
+    // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
+    ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
+    ExpressionAttributeValues: { ':zero': 0 },
+  });
+
+type DeleteCondition = Pick<DeleteCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
+
+/** The head with one conditional DeleteItem (the commit point), then its chunks; false if the condition failed. */
+async function deleteSecretIf(id: string, condition: DeleteCondition): Promise<boolean> {
   try {
     const { Attributes } = await dynamo().send(
       new DeleteCommand({
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
-        ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+        ...condition,
         ReturnValues: 'ALL_OLD',
       }),
     );
@@ -200,27 +224,5 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
   }
 }
 
-async function readChunks(id: string, count: number): Promise<string | undefined> {
-  const items = await batchGetAll<ChunkItem>(tableName(SECRETS_TABLE), chunkKeys(id, count));
-  if (items.length !== count) return undefined;
-  return items
-    .sort((a, b) => a.sk.localeCompare(b.sk))
-    .map((item) => item.data)
-    .join('');
-}
-
-/** Head and chunks; a small secret's head alone is one DeleteItem, not a batch. */
-async function deleteSecret(id: string, chunks: number): Promise<void> {
-  const head = { pk: id, sk: SECRET_HEAD_SK };
-  if (chunks === 0) {
-    await dynamo().send(new DeleteCommand({ TableName: tableName(SECRETS_TABLE), Key: head }));
-    return;
-  }
-  await deleteItems([head, ...chunkKeys(id, chunks)]);
-}
-
-const deleteChunks = (id: string, count: number): Promise<void> => deleteItems(chunkKeys(id, count));
-
-function deleteItems(keys: readonly { pk: string; sk: string }[]): Promise<void> {
-  return batchWriteAll(tableName(SECRETS_TABLE), keys.map((Key) => ({ DeleteRequest: { Key } })));
-}
+const deleteChunks = (id: string, count: number): Promise<void> =>
+  batchWriteAll(tableName(SECRETS_TABLE), chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })));

@@ -1,8 +1,8 @@
-import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import type { WebhookEvent } from '../definitions/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
-import { STREAM_EVENT_FILTER, TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
 import { sha256Hex } from '../core/api-keys';
+import { isHeadChange, numberOf, stringOf } from '../stream/records';
 import type { WebhookJob } from './job';
 
 /**
@@ -10,13 +10,13 @@ import type { WebhookJob } from './job';
  * - INSERT of a head item: `secret.created` (the head is the commit point of a create);
  * - MODIFY of a head item that took exactly one view: `secret.viewed` while views remain,
  *   `secret.expired` for the claim that took the last one;
- * - anything else nothing: removals (the last view's deletion, revocation, TTL), chunk items, and
- *   head updates that leave `remaining` alone (a chunked claim signing off as reader).
+ * - anything else nothing: removals (a consumed secret's deletion, revocation, TTL), chunk items,
+ *   and head updates that leave `remaining` alone (a chunked claim signing off as reader).
  * The event source mapping's filter drops most of these before invocation; this is the check
  * in code that does not depend on it.
  */
 export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
-  if (record.userIdentity?.principalId === TTL_DELETION_PRINCIPAL || !passesStreamEventFilter(record)) return undefined;
+  if (!isHeadChange(record)) return undefined;
   const change = record.dynamodb;
   if (!change) return undefined;
 
@@ -40,19 +40,6 @@ export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
 }
 
 /**
- * STREAM_EVENT_FILTER as a predicate: the event source mapping's filter criteria, which local
- * mode's stream poller applies before invoking, and the fan-out applies again in code.
- */
-export function passesStreamEventFilter(record: DynamoDBRecord): boolean {
-  const sortKey = record.dynamodb?.Keys?.[SECRETS_TABLE.sortKey]?.S;
-  return (
-    includes(STREAM_EVENT_FILTER.eventNames, record.eventName ?? '') &&
-    sortKey !== undefined &&
-    includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)
-  );
-}
-
-/**
  * The same change always yields the same id, so a retried stream batch re-sends an event under
  * the id it had. `remaining` tells the claims of one secret apart. The id is a digest: it must
  * not reveal the secret's id, which is a capability, in logs and dead letters.
@@ -62,14 +49,4 @@ export const webhookEventId = (secretId: string, event: WebhookEvent, remaining:
 
 function job(event: WebhookEvent, id: string, owner: string, timestamp: number, remaining: number): WebhookJob {
   return { eventId: webhookEventId(id, event, remaining), owner, event: { event, timestamp, data: { id } } };
-}
-
-const includes = (values: readonly string[], value: string): boolean => values.includes(value);
-
-const stringOf = (value: AttributeValue | undefined): string | undefined => value?.S;
-
-function numberOf(value: AttributeValue | undefined): number | undefined {
-  if (value?.N === undefined) return undefined;
-  const number = Number(value.N);
-  return Number.isFinite(number) ? number : undefined;
 }

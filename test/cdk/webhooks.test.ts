@@ -182,9 +182,10 @@ describe('pipeline functions', () => {
     expect(users.map(([id]) => id)).toEqual([functionId]);
   });
 
-  it('fan-out learns the keys table and the jobs queue’s URL, and nothing else', () => {
+  it('fan-out learns the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
     expect(variablesOf(fanOutId)).toEqual({
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
+      [SECRETS_TABLE.envVar]: { Ref: secretsTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
     });
   });
@@ -205,10 +206,11 @@ describe('pipeline roles', () => {
     Object.fromEntries([...actionsByResource(template, roleOf(template, functionId))].map(([target, actions]) => [target, [...actions].sort()]));
   const arn = (logicalId: string, attribute = 'Arn'): string => JSON.stringify(getAtt(logicalId, attribute));
 
-  it('fan-out: its logs, the keys it reads, the secrets stream, sending jobs, and its on-failure queue', () => {
+  it('fan-out: its logs, the keys it reads, deleting consumed secrets, the secrets stream, sending jobs, and its on-failure queue', () => {
     expect(granted(fanOutId)).toEqual({
       [ownLogGroup(fanOutId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       [arn(keysTableId)]: [...PIPELINE_TABLE_ACCESS.fanOut.keys].sort(),
+      [arn(secretsTableId)]: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'],
       // What Lambda needs to read the stream; ListStreams accepts no narrower resource.
       [arn(secretsTableId, 'StreamArn')]: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
       [JSON.stringify('*')]: ['dynamodb:ListStreams'],

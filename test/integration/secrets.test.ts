@@ -2,6 +2,7 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { api, createKey, createSecret, type CreatedKey } from './support/api';
 import { testEnv } from './support/environment';
 import { closeStore, countSecretItemsOwnedBy, expireSecret, itemsOfSecret } from './support/store';
+import { eventually } from '../support/eventually';
 
 afterAll(closeStore);
 
@@ -116,7 +117,8 @@ describe('GET /secrets/:id', () => {
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: ERRORS.secretNotFound });
     // The last view deleted the data itself, not just the right to read it.
-    expect(await itemsOfSecret(id)).toEqual([]);
+    // The stream consumer deletes what the last view consumed.
+    await eventually(async () => expect(await itemsOfSecret(id)).toEqual([]));
   });
 
   test('unknown, malformed and claimed-out ids get the same 404', async () => {

@@ -119,3 +119,13 @@ export function base64Of(bytes: number, seed = 1): string {
   }
   return buffer.toString('base64');
 }
+
+/**
+ * Base64 data that makes the body `{"data": ..., ...otherFields}` as close to `bodyBytes` as
+ * base64 allows, without going over.
+ */
+export function dataFilling(bodyBytes: number, seed = 7, otherFields: Record<string, unknown> = {}): string {
+  const overhead = JSON.stringify({ data: '', ...otherFields }).length;
+  const length = Math.floor((bodyBytes - overhead) / 4) * 4;
+  return base64Of((length / 4) * 3, seed);
+}

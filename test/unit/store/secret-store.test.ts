@@ -2,7 +2,7 @@ import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
-import { claimSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
+import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 
@@ -178,12 +178,10 @@ describe('claimSecret', () => {
     expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now });
   });
 
-  test('the last view (remaining 0 after the update) deletes the head', async () => {
+  test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
     ddb
       .on(UpdateCommand)
-      .resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) })
-      .on(DeleteCommand)
-      .resolves({});
+      .resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) });
 
     await expect(claimSecret(id, now)).resolves.toEqual({
       data: 'c2VjcmV0',
@@ -192,9 +190,7 @@ describe('claimSecret', () => {
       mimetype: 'a/b',
       remaining: 0,
     });
-    const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'DeleteCommand']);
-    expect(sent[1]!.input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand']);
   });
 
   test('chunked data is read consistently and reassembled in order, whatever order DynamoDB returns it in', async () => {
@@ -235,32 +231,15 @@ describe('claimSecret', () => {
     expect(sentCommands(ddb).filter((c) => c.name === 'BatchGetCommand')).toHaveLength(2);
   });
 
-  test('the last view of a chunked secret deletes head and chunks', async () => {
+  test('the last view of a chunked secret reads the chunks, signs off as reader and deletes nothing itself', async () => {
     const items = [0, 1].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `Q${i}==`, ttl: 1 }));
-    ddb
-      .on(UpdateCommand)
-      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) })
-      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 0 }) });
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
-    ddb.on(BatchWriteCommand).resolves({});
 
     await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
     const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand', 'BatchWriteCommand']);
-    const deleted = writeRequests(sent[3]!.input).map((request) => request.DeleteRequest!.Key.sk);
-    expect(deleted.sort()).toEqual([SECRET_HEAD_SK, secretChunkSk(0), secretChunkSk(1)].sort());
-  });
-
-  test('the last view of a chunked secret leaves the chunks while an earlier claim still reads them', async () => {
-    const items = [0, 1].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `Q${i}==`, ttl: 1 }));
-    ddb
-      .on(UpdateCommand)
-      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 2 }) })
-      .resolvesOnce({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
-    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
-
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
+    expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
+    expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne', ConditionExpression: 'attribute_exists(pk)' });
   });
 
   test('condition failure (unknown, claimed out or expired): undefined, nothing else sent', async () => {
@@ -309,5 +288,40 @@ describe('revokeSecret', () => {
     ddb.on(DeleteCommand).rejects(conditionFailed());
     await expect(revokeSecret(id, 'someone-else', now)).resolves.toBe(false);
     expect(ddb.calls()).toHaveLength(1);
+  });
+});
+
+describe('deleteConsumedSecret', () => {
+  test('deletes the head only once no views remain and a chunked secret has no readers left', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x', remaining: 0 }) });
+    await expect(deleteConsumedSecret(id)).resolves.toBe(true);
+
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand']);
+    const input = sent[0]!.input;
+    expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ReturnValues: 'ALL_OLD' });
+    expect(input.ConditionExpression).toBe('remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)');
+    expect(input.ExpressionAttributeValues).toEqual({ ':zero': 0 });
+  });
+
+  test('then deletes a chunked secret’s chunks', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 0 }) }).on(BatchWriteCommand).resolves({});
+    await expect(deleteConsumedSecret(id)).resolves.toBe(true);
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
+    expect(writeRequests(sent[1]!.input)).toEqual(
+      [0, 1].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+    );
+  });
+
+  test('false, and nothing else sent, for a secret gone already or still in use', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed());
+    await expect(deleteConsumedSecret(id)).resolves.toBe(false);
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('other SDK errors propagate, so the stream retries the record', async () => {
+    ddb.on(DeleteCommand).rejects(throttled());
+    await expect(deleteConsumedSecret(id)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
   });
 });

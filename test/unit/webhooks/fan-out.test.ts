@@ -1,6 +1,6 @@
 import '../support/webhook-env';
 import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../../local/proxy-event';
@@ -209,5 +209,47 @@ describe('fan-out handler', () => {
     const ids = sentJobs().map((job) => job.eventId);
     expect(ids).toHaveLength(4);
     expect(ids.slice(2)).toEqual(ids.slice(0, 2));
+  });
+});
+
+describe('the stream consumer deletes consumed secrets', () => {
+  const lastView = (owner: string, n: number, extra: Record<string, unknown> = {}): DynamoDBRecord =>
+    streamRecord('MODIFY', {
+      old: head({ pk: secretId(n), owner, remaining: 1, ...extra }),
+      new: head({ pk: secretId(n), owner, remaining: 0, viewedAt, readers: 1, ...extra }),
+    });
+  // Records are processed side by side: compare as sets.
+  const deletedIds = (): string[] => ddb.commandCalls(DeleteCommand).map((call) => String(call.args[0].input.Key?.pk)).sort();
+
+  test('the last view of a secret: its expired event is queued and the secret deleted, webhook or not', async () => {
+    serveKeys({ [OWNER_A]: 'https://a.example/hook', [OWNER_B]: undefined });
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ remaining: 0 }) });
+
+    const response = await fanOut(lastView(OWNER_A, 1), lastView(OWNER_B, 2), created(OWNER_A, 3));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(deletedIds()).toEqual([secretId(1), secretId(2)]);
+    expect(sentJobs().map((job) => `${job.event.event} ${job.event.data.id}`).sort()).toEqual([
+      `secret.created ${secretId(3)}`,
+      `secret.expired ${secretId(1)}`,
+    ]);
+  });
+
+  test('a chunked secret is left while a claimant still reads it', async () => {
+    serveKeys({});
+    await fanOut(lastView(OWNER_A, 1, { chunks: 2 }));
+    expect(deletedIds()).toEqual([]);
+  });
+
+  test('a secret that cannot be deleted is a failure of its record only, so the stream retries it', async () => {
+    serveKeys({});
+    const [failing, deleted] = [lastView(OWNER_A, 1), lastView(OWNER_A, 2)];
+    ddb.on(DeleteCommand, { Key: { pk: secretId(1) } }).rejects(throttled());
+    ddb.on(DeleteCommand, { Key: { pk: secretId(2) } }).resolves({});
+
+    const response = await fanOut(failing, deleted);
+
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: sequenceOf(failing) }] });
+    expect(deletedIds()).toEqual([secretId(1), secretId(2)]);
   });
 });

@@ -1,0 +1,63 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { dynamo } from '../lambdas/store/dynamo';
+
+/**
+ * What each request costs in DynamoDB: its calls (one per command, whatever the SDK's retries)
+ * and the capacity DynamoDB reports for them (ReturnConsumedCapacity, asked for on every call
+ * here). The local log shows it per request, and local mode's responses carry it in headers for
+ * the benchmark and the tests that pin each route's calls.
+ */
+export interface DynamoDbUsage {
+  calls: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+/** Response headers of local mode only: the stack's API never sends them. */
+export const USAGE_HEADERS = {
+  calls: 'x-local-dynamodb-calls',
+  readUnits: 'x-local-dynamodb-read-units',
+  writeUnits: 'x-local-dynamodb-write-units',
+  handlerMs: 'x-local-handler-ms',
+} as const;
+
+/** Read operations, by command name (the document client's GetCommand as the client's GetItemCommand). */
+const READ_COMMAND = /^(Get|BatchGet|Query|Scan|TransactGet)/;
+
+const currentRequest = new AsyncLocalStorage<DynamoDbUsage>();
+
+/**
+ * Failed conditional writes consume capacity too, but DynamoDB reports none in the exception:
+ * they count as calls only.
+ */
+function add(usage: DynamoDbUsage, commandName: string, reported: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+  for (const capacity of [reported ?? []].flat()) {
+    const units = capacity.CapacityUnits ?? 0;
+    const isRead = READ_COMMAND.test(commandName);
+    usage.readUnits += capacity.ReadCapacityUnits ?? (isRead ? units : 0);
+    usage.writeUnits += capacity.WriteCapacityUnits ?? (isRead ? 0 : units);
+  }
+}
+
+export function measureDynamoDbUsage(): void {
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const usage = currentRequest.getStore();
+      if (!usage) return next(args);
+      usage.calls += 1;
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] };
+      add(usage, context.commandName ?? '', output.ConsumedCapacity);
+      return result;
+    },
+    { step: 'initialize', name: 'measureDynamoDbUsage' },
+  );
+}
+
+export async function withDynamoDbUsage<T>(work: () => Promise<T>): Promise<{ result: T; usage: DynamoDbUsage }> {
+  const usage: DynamoDbUsage = { calls: 0, readUnits: 0, writeUnits: 0 };
+  const result = await currentRequest.run(usage, work);
+  return { result, usage };
+}
