@@ -125,6 +125,9 @@ export interface RoundTripResult {
   name: string;
   payloadBytes: number;
   status: number;
+  responseBytes: number;
+  /** The handler's own time for this one request (local mode's x-local-handler-ms). */
+  handlerMs: number;
   usage: DynamoDbUsage;
   budget: number | null;
   pass: boolean | null;
@@ -141,6 +144,8 @@ export async function measureRoundTrips(baseUrl: string): Promise<RoundTripResul
       name: roundTripCase.name,
       payloadBytes: roundTripCase.payloadBytes,
       status: response.status,
+      responseBytes: Buffer.byteLength(response.raw),
+      handlerMs: Number(response.headers[USAGE_HEADERS.handlerMs]),
       usage,
       budget: budgeted ? ROUND_TRIP_BUDGET.calls : null,
       pass: budgeted ? usage.calls <= ROUND_TRIP_BUDGET.calls : null,

@@ -39,7 +39,7 @@ const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /** Deliveries in flight at once, as Lambda would run several delivery invocations side by side. */
 const DELIVERY_CONCURRENCY = 4;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
-const STREAM_POLL_INTERVAL_MS = 100;
+export const STREAM_POLL_INTERVAL_MS = 100;
 
 const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
 

@@ -1,0 +1,77 @@
+import type { Context } from 'aws-lambda';
+import { writeSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { REPORT_FD, SAMPLE_FUNCTION_NAME, type RunnerReport } from './protocol';
+
+/**
+ * The child process of one cold-start sample: imports a bundle, hands its handler one event, and
+ * reports on REPORT_FD once the response is in, then exits. Handler and baseline samples run this
+ * same script with the same environment; only the bundle differs.
+ *
+ * argv: <bundle path> <event as JSON>. Exits non-zero, saying why on stderr, when the handler
+ * fails or answers with a non-2xx status or with batch item failures.
+ */
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+const TIMEOUT_MS = 30_000;
+
+function lambdaContext(): Context {
+  const deadline = Date.now() + TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: SAMPLE_FUNCTION_NAME,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${SAMPLE_FUNCTION_NAME}`,
+    memoryLimitInMB: '512',
+    awsRequestId: 'cold-start-request',
+    logGroupName: `/aws/lambda/${SAMPLE_FUNCTION_NAME}`,
+    logStreamName: 'cold-start',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Why a response is not a success, or undefined when it is one. */
+function failureOf(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return 'the handler returned no response object';
+  if ('statusCode' in response) {
+    const status = response.statusCode;
+    if (typeof status === 'number' && status >= 200 && status < 300) return undefined;
+    // Only a failure's body is shown: it is the service's {"error": ...}, never secret data.
+    const body = 'body' in response ? String(response.body) : '';
+    return `status ${String(status)} ${body}`;
+  }
+  if ('batchItemFailures' in response) {
+    const failures = response.batchItemFailures;
+    return Array.isArray(failures) && failures.length === 0 ? undefined : 'batch item failures';
+  }
+  return 'the response has neither a statusCode nor batchItemFailures';
+}
+
+async function main(): Promise<void> {
+  const [bundle, eventJson] = process.argv.slice(2);
+  if (bundle === undefined || eventJson === undefined) throw new Error('usage: runner <bundle> <event JSON>');
+  const event: unknown = JSON.parse(eventJson);
+
+  const loaded: { handler?: unknown } = await import(pathToFileURL(bundle).href);
+  const importedAtMs = performance.now();
+  if (typeof loaded.handler !== 'function') throw new Error(`${bundle} exports no handler`);
+  const response = await (loaded.handler as Handler)(event, lambdaContext());
+  const answeredAtMs = performance.now();
+
+  const failure = failureOf(response);
+  if (failure !== undefined) throw new Error(`the handler did not succeed: ${failure}`);
+  const report: RunnerReport = { importedAtMs, answeredAtMs };
+  writeSync(REPORT_FD, `${JSON.stringify(report)}\n`);
+  // The SDK keeps sockets open; a Lambda would be frozen here, a sample just ends.
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  // The message only: the event, which carries an API key, is never printed.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

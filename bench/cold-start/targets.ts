@@ -1,0 +1,121 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import * as path from 'node:path';
+import { SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
+import { ROUTES, routeEntry, type RouteDefinition } from '../../lambdas/definitions/routes';
+import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
+import { randomUrlSafeId } from '../../lambdas/core/random';
+import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
+import { SECRET_DATA, freshKey, freshSecret, unsavedSecretHead, type FreshKey } from './fixtures';
+import type { ColdStartServices } from './services';
+
+/** One function to time: its handler module, and how to set up and check each sample's one request. */
+export interface ColdStartTarget {
+  name: string;
+  /** Handler module, relative to the repository root or absolute. */
+  entry: string;
+  /** Writes a fresh fixture and returns the event of the sample's one request. */
+  nextEvent(): Promise<unknown>;
+  /** Throws unless the request just sent had its effect (a 2xx alone can hide a skipped step). */
+  confirm(): Promise<void>;
+}
+
+const JSON_CONTENT = { 'Content-Type': 'application/json' };
+const bearer = (key: FreshKey): Record<string, string> => ({ Authorization: `Bearer ${key.key}` });
+
+/** Each key creation from an address of its own, clear of the per-address hourly limit (198.18.0.0/15). */
+const freshSourceIp = (): string => `198.${18 + randomInt(2)}.${randomInt(256)}.${1 + randomInt(254)}`;
+
+async function ownSecret(): Promise<RouteRequest> {
+  const key = await freshKey();
+  return { headers: bearer(key), pathParameters: { id: await freshSecret(key) } };
+}
+
+/** A typical successful request of each route. */
+const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
+  health: async () => ({}),
+  'keys-create': async () => ({ headers: JSON_CONTENT, body: '{}', sourceIp: freshSourceIp() }),
+  'keys-get': async () => ({ headers: bearer(await freshKey()) }),
+  'keys-update': async () => ({
+    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
+    body: JSON.stringify({ webhook: 'https://hooks.bench.example/cold-start' }),
+  }),
+  'keys-delete': async () => ({ headers: bearer(await freshKey()) }),
+  'secrets-create': async () => ({
+    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
+    body: JSON.stringify({ data: SECRET_DATA }),
+  }),
+  'secrets-claim': ownSecret,
+  'secrets-revoke': ownSecret,
+};
+
+const nothingToConfirm = async (): Promise<void> => undefined;
+
+function routeTarget(route: RouteDefinition): ColdStartTarget {
+  const request = ROUTE_REQUESTS[route.name];
+  if (!request) throw new Error(`no cold-start request is defined for route ${route.name}`);
+  return {
+    name: route.name,
+    entry: routeEntry(route),
+    nextEvent: async () => routeEvent(route, await request()),
+    confirm: nothingToConfirm,
+  };
+}
+
+const pipelineName = (entry: string): string => path.basename(entry, '.ts');
+
+/** A secret's creation, owned by a key with a webhook: the fan-out reads the key and queues one job. */
+function fanOutTarget(services: ColdStartServices): ColdStartTarget {
+  return {
+    name: pipelineName(PIPELINE_ENTRIES.fanOut),
+    entry: PIPELINE_ENTRIES.fanOut,
+    nextEvent: async () => {
+      const owner = await freshKey(services.receiver.url('/fan-out-fixture'));
+      return headInsertEvent(unsavedSecretHead(owner));
+    },
+    confirm: async () => {
+      const queued = await services.takeQueuedJobs();
+      if (queued !== 1) throw new Error(`the fan-out sample queued ${queued} jobs, not 1`);
+    },
+  };
+}
+
+/** A first attempt at one job whose owner's webhook is the bench's receiver, which answers 200. */
+function deliveryTarget(services: ColdStartServices): ColdStartTarget {
+  const receiverPath = '/cold-start-delivery';
+  let sent = 0;
+  return {
+    name: pipelineName(PIPELINE_ENTRIES.delivery),
+    entry: PIPELINE_ENTRIES.delivery,
+    nextEvent: async () => {
+      const owner = await freshKey(services.receiver.url(receiverPath));
+      sent += 1;
+      return jobMessageEvent(
+        {
+          eventId: `evt_${randomBytes(16).toString('hex')}`,
+          owner: owner.keyHash,
+          event: { event: 'secret.created', timestamp: Date.now(), data: { id: randomUrlSafeId(SECRET_ID_BYTES) } },
+        },
+        services.jobsQueueArn,
+      );
+    },
+    confirm: async () => {
+      const received = services.receiver.received(receiverPath).length;
+      if (received !== sent) throw new Error(`the receiver has ${received} deliveries for ${sent} delivery samples`);
+    },
+  };
+}
+
+/** Not a function of the stack: the baseline plus one GetItem, timed like one (see first-call.ts). */
+export const firstCallTarget = (): ColdStartTarget => ({
+  name: 'baseline + one GetItem',
+  entry: path.join(__dirname, 'first-call.ts'),
+  nextEvent: async () => ({}),
+  confirm: nothingToConfirm,
+});
+
+/** Every function of the stack: the routes in table order, then the webhook pipeline. */
+export const coldStartTargets = (services: ColdStartServices): ColdStartTarget[] => [
+  ...ROUTES.map(routeTarget),
+  fanOutTarget(services),
+  deliveryTarget(services),
+];

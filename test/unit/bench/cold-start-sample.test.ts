@@ -1,0 +1,59 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildRunner } from '../../../bench/cold-start/bundles';
+import { runSample } from '../../../bench/cold-start/sample';
+
+/** The cold-start child: it reports only a successful response, and fails loudly otherwise. Nothing here is timed. */
+
+const HANDLERS = {
+  created: 'export const handler = async () => ({ statusCode: 201, body: "{}" });',
+  serverError: 'export const handler = async () => ({ statusCode: 500, body: JSON.stringify({ error: "internal server error" }) });',
+  batchOk: 'export const handler = async () => ({ batchItemFailures: [] });',
+  batchFailure: 'export const handler = async () => ({ batchItemFailures: [{ itemIdentifier: "m1" }] });',
+  throws: 'export const handler = async () => { throw new Error("store unavailable"); };',
+  noHandler: 'export const other = 1;',
+  // Functions log to stdout, as on Lambda: the report must not be confused with a log line.
+  logs: 'export const handler = async () => { console.log(JSON.stringify({ message: "webhook attempt" })); return { statusCode: 200 }; };',
+  echoesEvent: 'export const handler = async (event, context) => ({ statusCode: event.ok === true && context.functionName ? 200 : 400 });',
+  // PATH is set in every parent: present in the child, it would have leaked.
+  readsEnvironment: 'export const handler = async () => ({ statusCode: process.env.ONLY === "1" && process.env.PATH === undefined ? 200 : 500 });',
+};
+
+describe('a cold-start sample', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cold-start-sample-'));
+  const bundle = (name: keyof typeof HANDLERS): string => path.join(dir, `${name}.mjs`);
+  let runner: string;
+
+  beforeAll(async () => {
+    runner = await buildRunner(dir);
+    for (const [name, source] of Object.entries(HANDLERS)) fs.writeFileSync(path.join(dir, `${name}.mjs`), source);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test.each(['created', 'batchOk', 'logs'] as const)('%s: reports when the response is in', async (name) => {
+    const sample = await runSample(runner, bundle(name), {}, {});
+
+    expect(sample.totalMs).toBeGreaterThan(0);
+    expect(sample.importedAtMs).toBeGreaterThan(0);
+    expect(sample.answeredAtMs).toBeGreaterThanOrEqual(sample.importedAtMs);
+  });
+
+  test('hands the handler the event and a Lambda context', async () => {
+    await expect(runSample(runner, bundle('echoesEvent'), { ok: true }, {})).resolves.toBeDefined();
+    await expect(runSample(runner, bundle('echoesEvent'), { ok: false }, {})).rejects.toThrow(/status 400/);
+  });
+
+  test.each([
+    ['serverError', /status 500 \{"error":"internal server error"\}/],
+    ['batchFailure', /batch item failures/],
+    ['throws', /store unavailable/],
+    ['noHandler', /exports no handler/],
+  ] as const)('%s: fails the measurement', async (name, reason) => {
+    await expect(runSample(runner, bundle(name), {}, {})).rejects.toThrow(reason);
+  });
+
+  test('runs with exactly the environment it is given', async () => {
+    await expect(runSample(runner, bundle('readsEnvironment'), {}, { ONLY: '1' })).resolves.toBeDefined();
+  });
+});
