@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
 import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../core/api-keys';
@@ -134,7 +134,7 @@ export const retryAfterSeconds = (at: number, now: number): string =>
 
 /** Presence, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
 function jsonBody<TBody>(
-  schema: z.ZodType<TBody>,
+  schema: ZodMiniType<TBody>,
   required: boolean,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
   const parser = httpJsonBodyParser();
@@ -165,7 +165,7 @@ function jsonBody<TBody>(
 }
 
 interface RouteOptions<TBody> {
-  body?: { schema: z.ZodType<TBody>; required: boolean };
+  body?: { schema: ZodMiniType<TBody>; required: boolean };
 }
 
 function buildRoute<TBody>(

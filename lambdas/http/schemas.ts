@@ -1,5 +1,6 @@
-// A namespace import lets esbuild drop the parts of zod these schemas do not use (~350 KB).
-import * as z from 'zod';
+// zod/mini: the same validation core as zod's chained API, without the methods that pull all of
+// zod into every bundle that validates (~70 KB less minified code to load at cold start).
+import * as z from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import {
   FILENAME_MAX_LENGTH,
@@ -19,37 +20,43 @@ const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
 export const createSecretBody = z
   .strictObject({
-    data: z.string({ error: ERRORS.data }).refine(isStandardBase64, { error: ERRORS.data }),
-    ttl: z.enum(TTL_NAMES, { error: ERRORS.ttl }).default(SECRET_DEFAULTS.ttl),
-    type: z.enum(SECRET_TYPES, { error: ERRORS.type }).default(SECRET_DEFAULTS.type),
-    filename: z
-      .string({ error: ERRORS.filename })
-      .min(1, { error: ERRORS.filename })
-      .max(FILENAME_MAX_LENGTH, { error: ERRORS.filename })
-      .optional(),
-    mimetype: z
-      .string({ error: ERRORS.mimetype })
-      .max(MIMETYPE_MAX_LENGTH, { error: ERRORS.mimetype })
-      .regex(MIME_TYPE, { error: ERRORS.mimetype })
-      .optional(),
-    views: z
-      .number({ error: ERRORS.views })
-      .int({ error: ERRORS.views })
-      .min(VIEWS_RANGE.min, { error: ERRORS.views })
-      .max(VIEWS_RANGE.max, { error: ERRORS.views })
-      .default(SECRET_DEFAULTS.views),
+    data: z.string({ error: ERRORS.data }).check(z.refine(isStandardBase64, { error: ERRORS.data })),
+    ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
+    type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
+    filename: z.optional(
+      z
+        .string({ error: ERRORS.filename })
+        .check(z.minLength(1, { error: ERRORS.filename }), z.maxLength(FILENAME_MAX_LENGTH, { error: ERRORS.filename })),
+    ),
+    mimetype: z.optional(
+      z
+        .string({ error: ERRORS.mimetype })
+        .check(z.maxLength(MIMETYPE_MAX_LENGTH, { error: ERRORS.mimetype }), z.regex(MIME_TYPE, { error: ERRORS.mimetype })),
+    ),
+    views: z._default(
+      z
+        .number({ error: ERRORS.views })
+        .check(
+          z.int({ error: ERRORS.views }),
+          z.gte(VIEWS_RANGE.min, { error: ERRORS.views }),
+          z.lte(VIEWS_RANGE.max, { error: ERRORS.views }),
+        ),
+      SECRET_DEFAULTS.views,
+    ),
   })
-  .superRefine((body, context) => {
-    if (body.type === 'file') return;
-    for (const field of ['filename', 'mimetype'] as const) {
-      if (body[field] !== undefined) {
-        context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
+  .check(
+    z.superRefine((body, context) => {
+      if (body.type === 'file') return;
+      for (const field of ['filename', 'mimetype'] as const) {
+        if (body[field] !== undefined) {
+          context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
+        }
       }
-    }
-  });
+    }),
+  );
 
 export const createKeyBody = z.strictObject({
-  webhook: z.string({ error: ERRORS.webhook }).optional(),
+  webhook: z.optional(z.string({ error: ERRORS.webhook })),
 });
 
 export const updateKeyBody = z.strictObject({

@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { describeIssue } from '../../../lambdas/http/describe-issue';
 import { createKeyBody, createSecretBody, updateKeyBody } from '../../../lambdas/http/schemas';
 
 /** The message a client would get for `body`, or the parsed value when it is valid. */
-function outcome<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; message: string } {
+function outcome<T>(schema: ZodMiniType<T>, body: unknown): { ok: true; value: T } | { ok: false; message: string } {
   const result = schema.safeParse(body);
   return result.success ? { ok: true, value: result.data } : { ok: false, message: describeIssue(result.error) };
 }
