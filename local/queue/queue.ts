@@ -183,7 +183,9 @@ export class LocalQueue {
       );
     }
     message.visibleAt = now + timeoutMs;
-    if (timeoutMs === 0) this.notify();
+    // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them
+    // to look again, or a retry delayed by 4 s would wait out a poll's whole 20 s.
+    this.notify();
   }
 
   purge(): void {

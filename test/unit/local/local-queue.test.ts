@@ -16,3 +16,23 @@ test('a long poll that ends as a message arrives does not receive it: its client
   expect(more).toEqual([]);
   expect(message).toMatchObject({ body: 'job', receiveCount: 1 });
 });
+
+test('a long poll already waiting receives a message as soon as a shortened visibility timeout runs out', async () => {
+  jest.useFakeTimers({ now: 1_000_000 });
+  try {
+    const queue = new LocalQueue('jobs', { visibilityTimeoutMs: 120_000, retentionMs: 600_000 }, undefined);
+    queue.send('job', 0);
+    const [first] = queue.receive(10, 120_000);
+    const poll = queue.receiveWaiting(10, 120_000, 20_000, new AbortController().signal);
+    let received: unknown;
+    void poll.then((messages) => (received = messages));
+
+    // The delivery function delays its retry by 4 s, far sooner than the 120 s it held the message for.
+    queue.changeVisibility(first!.receiptHandle, 4_000);
+    await jest.advanceTimersByTimeAsync(4_000);
+
+    expect(received).toEqual([expect.objectContaining({ body: 'job', receiveCount: 2 })]);
+  } finally {
+    jest.useRealTimers();
+  }
+});
