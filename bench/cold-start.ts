@@ -9,7 +9,7 @@ import { runSample, type ColdStartSample } from './cold-start/sample';
 import { startColdStartServices } from './cold-start/services';
 import { coldStartTargets, firstCallTarget, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
-import { median, ratio, verdict } from './stats';
+import { hundredths, median, ratio, verdict } from './stats';
 
 export type { ColdStartResult, ColdStartRow, ColdStartTimes, HandlerColdStart } from './cold-start/result';
 export { renderColdStarts } from './cold-start/render';
@@ -42,16 +42,14 @@ const LAMBDA_LIKE_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
-const round = (ms: number): number => Math.round(ms * 100) / 100;
-
 function timesOf(samples: readonly ColdStartSample[]): ColdStartTimes {
   const totals = samples.map((sample) => sample.totalMs);
   return {
     medianMs: median(totals),
     minMs: Math.min(...totals),
     maxMs: Math.max(...totals),
-    importedAtMs: round(median(samples.map((sample) => sample.importedAtMs))),
-    answeredAtMs: round(median(samples.map((sample) => sample.answeredAtMs))),
+    importedAtMs: hundredths(median(samples.map((sample) => sample.importedAtMs))),
+    answeredAtMs: hundredths(median(samples.map((sample) => sample.answeredAtMs))),
   };
 }
 

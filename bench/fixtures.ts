@@ -1,4 +1,4 @@
-import { KEY_LIFETIME_MS, SECRET_ID_BYTES, SECRET_TTLS } from '../lambdas/definitions/limits';
+import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '../lambdas/definitions/limits';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from '../lambdas/core/api-keys';
 import { randomUrlSafeId } from '../lambdas/core/random';
 import { putKey } from '../lambdas/store/key-store';
@@ -6,37 +6,58 @@ import { putSecret } from '../lambdas/store/secret-store';
 
 /**
  * Keys and secrets made straight in the tables (not through the API, and not measured), so a
- * measurement can spend all its requests on the route it times. Needs the bench environment.
+ * measurement can spend all its requests on the route it times. The bench process's environment
+ * points the stores at the bench's DynamoDB Local. A key is rate limited and a claimed or revoked
+ * secret is gone, so measurements take fresh ones.
  */
 
-export interface Fixture {
+export interface FreshKey {
   key: string;
   keyHash: string;
 }
 
+/** A small text secret, as POST /secrets with only `data` creates it. */
+export const SECRET_DATA = Buffer.from('cold start').toString('base64');
+
 /** Requests one key may make in a measurement: under the 100 a minute every key is allowed. */
 export const REQUESTS_PER_KEY = 50;
 
-export async function makeKeys(count: number): Promise<Fixture[]> {
+export async function freshKey(webhook?: string): Promise<FreshKey> {
+  const key = generateApiKey();
+  const keyHash = hashApiKey(key);
   const now = Date.now();
-  return inBatches(count, async () => {
-    const key = generateApiKey();
-    const keyHash = hashApiKey(key);
-    await putKey({ keyHash, created: now, expires: now + KEY_LIFETIME_MS, webhookSecret: generateWebhookSecret() });
-    return { key, keyHash };
+  await putKey({
+    keyHash,
+    created: now,
+    expires: now + KEY_LIFETIME_MS,
+    webhookSecret: generateWebhookSecret(),
+    ...(webhook ? { webhook } : {}),
   });
+  return { key, keyHash };
 }
 
-/** `count` secrets of `data`, owned in turn by `owners`, each with `views` views. */
-export async function makeSecrets(owners: readonly Fixture[], count: number, data: string, views: number): Promise<string[]> {
+/** A live secret owned by `owner`, with POST /secrets' defaults unless told otherwise; its id. */
+export async function freshSecret(owner: FreshKey, data = SECRET_DATA, views: number = SECRET_DEFAULTS.views): Promise<string> {
+  const id = randomUrlSafeId(SECRET_ID_BYTES);
   const now = Date.now();
-  let made = 0;
-  return inBatches(count, async () => {
-    const owner = owners[made++ % owners.length] as Fixture;
-    const id = randomUrlSafeId(SECRET_ID_BYTES);
-    await putSecret({ id, owner: owner.keyHash, data, type: 'text', views, created: now, expires: now + SECRET_TTLS['1d'] });
-    return id;
+  await putSecret({
+    id,
+    owner: owner.keyHash,
+    data,
+    type: SECRET_DEFAULTS.type,
+    views,
+    created: now,
+    expires: now + SECRET_TTLS[SECRET_DEFAULTS.ttl],
   });
+  return id;
+}
+
+export const makeKeys = (count: number): Promise<FreshKey[]> => inBatches(count, () => freshKey());
+
+/** `count` secrets of `data`, owned in turn by `owners` (secret i by owner i mod owners), each with `views` views. */
+export function makeSecrets(owners: readonly FreshKey[], count: number, data: string, views: number): Promise<string[]> {
+  let made = 0;
+  return inBatches(count, () => freshSecret(owners[made++ % owners.length] as FreshKey, data, views));
 }
 
 /** The keys `requests` requests need so that none is rate limited. */

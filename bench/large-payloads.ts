@@ -1,9 +1,10 @@
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '../lambdas/definitions/limits';
 import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { batchGetAll, batchWriteAll } from '../lambdas/store/batches';
 import { tableName } from '../lambdas/store/dynamo';
+import { splitIntoChunks } from '../lambdas/store/secret-store';
 import { api, dataFilling } from '../test/integration/support/api';
-import { makeKeys } from './fixtures';
+import { freshKey } from './fixtures';
 import { elapsedMs, median, verdict, type Verdict } from './stats';
 
 /**
@@ -26,9 +27,6 @@ export interface LargePayloadResult {
   claim: Verdict;
 }
 
-const chunksOf = (data: string): string[] =>
-  Array.from({ length: Math.ceil(data.length / DATA_CHUNK_BYTES) }, (_, i) => data.slice(i * DATA_CHUNK_BYTES, (i + 1) * DATA_CHUNK_BYTES));
-
 async function timed(work: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await work();
@@ -39,18 +37,16 @@ async function timed(work: () => Promise<void>): Promise<number> {
 export async function measureLargePayloads(baseUrl: string, repetitions: number): Promise<LargePayloadResult> {
   const data = dataFilling(MAX_BODY_BYTES);
   const body = JSON.stringify({ data });
-  const [owner] = await makeKeys(1);
-  if (!owner) throw new Error('no key made');
+  const owner = await freshKey();
+  const chunks = splitIntoChunks(data);
   const table = tableName(SECRETS_TABLE);
   const times = { create: [] as number[], rawWrite: [] as number[], claim: [] as number[], rawRead: [] as number[] };
 
   for (let repetition = 0; repetition < repetitions; repetition++) {
     const rawId = `bench-raw-${repetition}-${Date.now()}`;
-    const keys = chunksOf(data).map((_, i) => ({ pk: rawId, sk: `raw#${i}` }));
+    const keys = chunks.map((_, i) => ({ pk: rawId, sk: `raw#${i}` }));
     times.rawWrite.push(
-      await timed(() =>
-        batchWriteAll(table, chunksOf(data).map((chunk, i) => ({ PutRequest: { Item: { ...keys[i], data: chunk } } }))),
-      ),
+      await timed(() => batchWriteAll(table, chunks.map((chunk, i) => ({ PutRequest: { Item: { ...keys[i], data: chunk } } })))),
     );
 
     let id = '';

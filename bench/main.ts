@@ -29,9 +29,14 @@ const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   return result;
 };
 
-function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, costName: string, handlerMs: number): MeasuredRequest {
+function roundTripNamed(roundTrips: readonly RoundTripResult[], caseName: string): RoundTripResult {
   const measured = roundTrips.find((result) => result.name === caseName);
   if (!measured) throw new Error(`no round-trip case ${caseName}`);
+  return measured;
+}
+
+function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, costName: string, handlerMs: number): MeasuredRequest {
+  const measured = roundTripNamed(roundTrips, caseName);
   return {
     name: costName,
     readUnits: measured.usage.readUnits,
@@ -58,8 +63,7 @@ async function main(): Promise<void> {
     const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
 
     const deletionUnits = (size: string): number =>
-      (roundTrips.find((result) => result.name === `DELETE /secrets/:id ${size}`)?.usage.writeUnits ?? NaN) -
-      (roundTrips.find((result) => result.name === 'GET /keys')?.usage.writeUnits ?? NaN);
+      roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
     const warmP50 = (name: string): number => warmLatency.find((result) => result.name === name)?.http.p50 ?? NaN;
     const costs = estimateCosts({
       requests: [

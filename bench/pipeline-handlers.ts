@@ -1,9 +1,7 @@
-import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { SECRET_ID_BYTES } from '../lambdas/definitions/limits';
-import { SECRETS_TABLE, SECRET_HEAD_SK } from '../lambdas/definitions/tables';
-import { randomUrlSafeId } from '../lambdas/core/random';
 import { lambdaContext } from '../local/proxy-event';
-import { makeKeys } from './fixtures';
+import { headInsertEvent } from './cold-start/events';
+import { unsavedSecretHead } from './cold-start/fixtures';
+import { freshKey } from './fixtures';
 import { elapsedMs, median } from './stats';
 
 /**
@@ -13,24 +11,10 @@ import { elapsedMs, median } from './stats';
  */
 export async function measureFanOutMs(invocations: number): Promise<number> {
   const { handler } = await import('../lambdas/consumers/webhook-fan-out');
-  const [owner] = await makeKeys(1);
-  if (!owner) throw new Error('no key made');
+  const owner = await freshKey();
   const times: number[] = [];
   for (let i = 0; i < invocations; i++) {
-    const id = randomUrlSafeId(SECRET_ID_BYTES);
-    const keys = { [SECRETS_TABLE.partitionKey]: { S: id }, [SECRETS_TABLE.sortKey]: { S: SECRET_HEAD_SK } };
-    const event: DynamoDBStreamEvent = {
-      Records: [
-        {
-          eventName: 'INSERT',
-          dynamodb: {
-            Keys: keys,
-            NewImage: { ...keys, owner: { S: owner.keyHash }, remaining: { N: '1' }, created: { N: String(Date.now()) } },
-            SequenceNumber: String(i + 1),
-          },
-        },
-      ],
-    };
+    const event = headInsertEvent(unsavedSecretHead(owner));
     const started = performance.now();
     const response = await handler(event, lambdaContext('bench-fan-out', `bench-${i}`, 30_000));
     times.push(elapsedMs(started));

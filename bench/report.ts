@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
 import { renderColdStarts, type ColdStartResult } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
 import { LARGE_PAYLOAD_BUDGET, type LargePayloadResult } from './large-payloads';
@@ -89,7 +90,7 @@ function largePayloads(result: LargePayloadResult): string {
   return [
     '## 4. 5 MiB payloads',
     '',
-    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${'350,000'}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Medians in ms.`,
+    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Medians in ms.`,
     '',
     table(
       ['operation', 'local mode', 'raw', 'ratio (≤ 1.5×)'],

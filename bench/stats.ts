@@ -9,8 +9,11 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
-/** measured ÷ baseline, rounded to hundredths as the report shows it. */
-export const ratio = (measured: number, baseline: number): number => Math.round((measured / baseline) * 100) / 100;
+/** To 0.01: how the report shows milliseconds and ratios. */
+export const hundredths = (value: number): number => Math.round(value * 100) / 100;
+
+/** measured ÷ baseline, rounded as the report shows it. */
+export const ratio = (measured: number, baseline: number): number => hundredths(measured / baseline);
 
 export interface Verdict {
   ratio: number;
@@ -24,4 +27,4 @@ export const verdict = (measured: number, baseline: number, budget: number): Ver
 };
 
 /** Milliseconds since `started` (a performance.now() reading), to 0.01 ms. */
-export const elapsedMs = (started: number): number => Math.round((performance.now() - started) * 100) / 100;
+export const elapsedMs = (started: number): number => hundredths(performance.now() - started);

@@ -4,9 +4,9 @@ import { claim, createSecret, revoke } from '../lambdas/core/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
 import { dataFilling } from '../test/integration/support/api';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
-import { keysFor, makeKeys, makeSecrets, type Fixture } from './fixtures';
+import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadDirect, loadOverHttp, type HttpRequestSpec } from './load';
-import { percentile, verdict, type Verdict } from './stats';
+import { hundredths, percentile, verdict, type Verdict } from './stats';
 
 /**
  * Warm latency per route under load: requests through local mode (HTTP server, API Gateway's
@@ -39,20 +39,20 @@ const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
 const SITE_URL = 'http://localhost/bench';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const bearer = (fixture: Fixture): Record<string, string> => ({ authorization: `Bearer ${fixture.key}` });
+const bearer = (fixture: FreshKey): Record<string, string> => ({ authorization: `Bearer ${fixture.key}` });
 const path = (route: string): string => API_BASE_PATH + route;
 const times = <T>(count: number, make: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => make(index));
 /** Request `index` uses key `index mod keys`: each key stays under its rate limit. */
-const keyAt = (keys: readonly Fixture[], index: number): Fixture => keys[index % keys.length] as Fixture;
+const keyAt = (keys: readonly FreshKey[], index: number): FreshKey => keys[index % keys.length] as FreshKey;
 
 /** The authentication every keyed request starts with. */
-const authenticate = (fixture: Fixture): Promise<unknown> => authenticateAndCount(fixture.keyHash, Date.now());
+const authenticate = (fixture: FreshKey): Promise<unknown> => authenticateAndCount(fixture.keyHash, Date.now());
 
 /** A keyed route that needs no per-request fixture beyond the key. */
 function keyedScenario(
   name: string,
-  request: (key: Fixture) => HttpRequestSpec,
-  operation: (key: Fixture) => Promise<unknown>,
+  request: (key: FreshKey) => HttpRequestSpec,
+  operation: (key: FreshKey) => Promise<unknown>,
   keysPerRequest: 'shared' | 'own',
 ): LoadScenario {
   return {
@@ -71,8 +71,8 @@ function keyedScenario(
 /** A route on a secret of its own per request, 1 KB and 1 view. */
 function secretScenario(
   name: string,
-  request: (key: Fixture, id: string) => HttpRequestSpec,
-  operation: (key: Fixture, id: string) => Promise<unknown>,
+  request: (key: FreshKey, id: string) => HttpRequestSpec,
+  operation: (key: FreshKey, id: string) => Promise<unknown>,
 ): LoadScenario {
   return {
     name,
@@ -175,12 +175,11 @@ export interface WarmLatencyResult {
 }
 
 const figures = (latencies: readonly number[]): LatencyFigures => ({
-  p50: round(percentile(latencies, 50)),
-  p99: round(percentile(latencies, 99)),
+  p50: hundredths(percentile(latencies, 50)),
+  p99: hundredths(percentile(latencies, 99)),
   samples: latencies.length,
 });
 
-const round = (ms: number): number => Math.round(ms * 100) / 100;
 
 /**
  * Each scenario: a warm-up on both sides, then the measured requests in blocks ordered direct,

@@ -25,6 +25,9 @@ export const USAGE_HEADERS = {
 /** Read operations, by command name (the document client's GetCommand as the client's GetItemCommand). */
 const READ_COMMAND = /^(Get|BatchGet|Query|Scan|TransactGet)/;
 
+/** What a request that reaches no handler costs. */
+export const noDynamoDbUsage = (): DynamoDbUsage => ({ calls: 0, readUnits: 0, writeUnits: 0 });
+
 const currentRequest = new AsyncLocalStorage<DynamoDbUsage>();
 
 /**
@@ -57,7 +60,7 @@ export function measureDynamoDbUsage(): void {
 }
 
 export async function withDynamoDbUsage<T>(work: () => Promise<T>): Promise<{ result: T; usage: DynamoDbUsage }> {
-  const usage: DynamoDbUsage = { calls: 0, readUnits: 0, writeUnits: 0 };
+  const usage = noDynamoDbUsage();
   const result = await currentRequest.run(usage, work);
   return { result, usage };
 }

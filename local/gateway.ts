@@ -5,7 +5,7 @@ import { ERRORS } from '../lambdas/definitions/errors';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
-import { USAGE_HEADERS, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
+import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage } from './dynamodb-usage';
 import { lambdaContext, proxyEvent } from './proxy-event';
 
 /**
@@ -100,7 +100,7 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
         break;
       }
       const body = await readBody(request);
-      let usage: DynamoDbUsage = { calls: 0, readUnits: 0, writeUnits: 0 };
+      let usage = noDynamoDbUsage();
       if (!match) {
         sendGatewayError(response, 404, ERRORS.routeNotFound, requestId);
       } else if (body === 'too-large') {

@@ -5,7 +5,8 @@ import { ROUTES, routeEntry, type RouteDefinition } from '../../lambdas/definiti
 import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '../../lambdas/core/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
-import { SECRET_DATA, freshKey, freshSecret, unsavedSecretHead, type FreshKey } from './fixtures';
+import { SECRET_DATA, freshKey, freshSecret, type FreshKey } from '../fixtures';
+import { unsavedSecretHead } from './fixtures';
 import type { ColdStartServices } from './services';
 
 /** One function to time: its handler module, and how to set up and check each sample's one request. */

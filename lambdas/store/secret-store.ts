@@ -65,7 +65,8 @@ interface ChunkItem {
 const chunkKeys = (id: string, count: number) =>
   Array.from({ length: count }, (_, index) => ({ pk: id, sk: secretChunkSk(index) }));
 
-function splitIntoChunks(data: string): string[] {
+/** The data of chunk items, DATA_CHUNK_BYTES characters each, in order. */
+export function splitIntoChunks(data: string): string[] {
   const chunks: string[] = [];
   for (let i = 0; i < data.length; i += DATA_CHUNK_BYTES) chunks.push(data.slice(i, i + DATA_CHUNK_BYTES));
   return chunks;
