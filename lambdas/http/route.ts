@@ -26,8 +26,14 @@ export interface Caller {
 
 export interface JsonResponse {
   statusCode: number;
+  /** Serialized with JSON.stringify, unless it is JsonText already. */
   body: unknown;
   headers?: Record<string, string>;
+}
+
+/** A response body that is JSON text already, sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 interface RouteContext extends Context {
@@ -182,7 +188,7 @@ function buildRoute<TBody>(
     return {
       statusCode: response.statusCode,
       headers: response.headers ?? {},
-      body: JSON.stringify(response.body),
+      body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
     };
   });
 }
