@@ -9,12 +9,14 @@ import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
-import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
+import type { LocalWebhookPipeline } from './webhook-pipeline';
+import { startWebhookPipelineThread } from './webhook-pipeline-thread';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
  * from the shared definitions, every route's handler served as API Gateway would invoke it, and
- * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
+ * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it, in a thread of
+ * its own.
  */
 
 function portFrom(value: string | undefined, fallback: number): number {
@@ -71,11 +73,10 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
   measureDynamoDbUsage();
   started.server = createGateway(await loadRoutes(), (line) => console.log(line));
-  started.webhooks = await startWebhookPipeline({
+  started.webhooks = await startWebhookPipelineThread({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
-    log: (line) => console.log(line),
   });
   await listen(started.server, port);
   return started.webhooks;
