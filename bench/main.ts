@@ -16,7 +16,7 @@ import { measureWebhookLatency } from './webhook-latency';
  */
 
 const WARM_REQUESTS_PER_ROUTE = 800;
-const LARGE_PAYLOAD_REPETITIONS = 5;
+const LARGE_PAYLOAD_REPETITIONS = 9;
 const WEBHOOK_SECRETS = 100;
 const FAN_OUT_INVOCATIONS = 60;
 const DOCS = path.resolve(__dirname, '../docs');
