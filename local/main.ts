@@ -9,14 +9,12 @@ import { freePort } from './free-port';
 import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
-import type { LocalWebhookPipeline } from './webhook-pipeline';
-import { startWebhookPipelineThread } from './webhook-pipeline-thread';
+import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
  * from the shared definitions, every route's handler served as API Gateway would invoke it, and
- * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it, in a thread of
- * its own.
+ * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
  */
 
 function portFrom(value: string | undefined, fallback: number): number {
@@ -73,10 +71,11 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
   measureDynamoDbUsage();
   started.server = createGateway(await loadRoutes(), (line) => console.log(line));
-  started.webhooks = await startWebhookPipelineThread({
+  started.webhooks = await startWebhookPipeline({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
+    log: (line) => console.log(line),
   });
   await listen(started.server, port);
   return started.webhooks;

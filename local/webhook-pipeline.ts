@@ -43,16 +43,13 @@ export const STREAM_POLL_INTERVAL_MS = 100;
 
 const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
 
-export interface WebhookPipelineOptions {
+export async function startWebhookPipeline(options: {
   dynamoDbEndpoint: string;
   secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
   log: (line: string) => void;
-}
-
-/** Local mode runs this in a worker thread of its own (webhook-pipeline-thread.ts). */
-export async function startWebhookPipeline(options: WebhookPipelineOptions): Promise<LocalWebhookPipeline> {
+}): Promise<LocalWebhookPipeline> {
   const env = process.env;
   const jobsName = localQueueName(QUEUES.jobs);
   const deadLettersName = localQueueName(QUEUES.deadLetters);
