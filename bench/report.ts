@@ -2,7 +2,7 @@ import os from 'node:os';
 import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
 import { renderColdStarts, type ColdStartResult } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
-import { LARGE_PAYLOAD_BUDGET, type LargePayloadResult } from './large-payloads';
+import { LARGE_PAYLOAD_BUDGET, SETTLE_MS, type LargePayloadResult } from './large-payloads';
 import { ROUND_TRIP_BUDGET, type RoundTripResult } from './round-trips';
 import type { Verdict } from './stats';
 import { CONNECTIONS, WARM_LATENCY_BUDGET, type WarmLatencyResult } from './warm-latency';
@@ -90,7 +90,7 @@ function largePayloads(result: LargePayloadResult): string {
   return [
     '## 4. 5 MiB payloads',
     '',
-    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Medians in ms.`,
+    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Each timed operation starts ${SETTLE_MS / 1000} s after the previous one, once local mode's stream poller has read the ~5 MiB of item images the previous write put on the stream. Medians in ms.`,
     '',
     table(
       ['operation', 'local mode', 'raw', 'ratio (≤ 1.5×)'],
