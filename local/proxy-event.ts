@@ -1,9 +1,9 @@
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './dynamodb-local';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID } from './aws-account';
 
 /**
- * The API Gateway REST API (v1) Lambda proxy event and the Lambda context, as the stack delivers
- * them to a route function. Local mode builds every invocation with these, and so do unit tests.
+ * The API Gateway REST API (v1) Lambda proxy event, as the stack delivers it to a route function.
+ * Local mode builds every request's event with it, and so do unit tests.
  */
 
 export interface ProxyRequest {
@@ -75,24 +75,5 @@ export function proxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
         userArn: null,
       },
     },
-  };
-}
-
-/** A Lambda context whose remaining time runs down from `timeoutMs`, as middy's timeout guard reads it. */
-export function lambdaContext(functionName: string, requestId: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }

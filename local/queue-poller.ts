@@ -2,7 +2,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQ
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
-import { lambdaContext } from './proxy-event';
+import { lambdaContext } from './lambda-context';
 
 /**
  * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: `concurrency`

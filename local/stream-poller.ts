@@ -12,9 +12,9 @@ import {
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { passesStreamEventFilter } from '../lambdas/stream/records';
-import { LOCAL_AWS_SETTINGS } from './dynamodb-local';
+import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
-import { lambdaContext } from './proxy-event';
+import { lambdaContext } from './lambda-context';
 
 /**
  * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's real stream of

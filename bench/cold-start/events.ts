@@ -6,7 +6,7 @@ import type { RouteDefinition } from '../../lambdas/definitions/routes';
 import { SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import type { HeadItem } from '../../lambdas/store/secret-store';
 import type { WebhookJob } from '../../lambdas/webhooks/job';
-import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../../local/dynamodb-local';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../../local/aws-account';
 import { proxyEvent } from '../../local/proxy-event';
 
 /** The events Lambda hands each kind of function, built as the stack's event sources shape them. */

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { lambdaContext } from '../../local/lambda-context';
 import { REPORT_FD, SAMPLE_FUNCTION_NAME, type RunnerReport } from './protocol';
 
 /**
@@ -15,24 +16,6 @@ import { REPORT_FD, SAMPLE_FUNCTION_NAME, type RunnerReport } from './protocol';
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 const TIMEOUT_MS = 30_000;
-
-function lambdaContext(): Context {
-  const deadline = Date.now() + TIMEOUT_MS;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: SAMPLE_FUNCTION_NAME,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${SAMPLE_FUNCTION_NAME}`,
-    memoryLimitInMB: '512',
-    awsRequestId: 'cold-start-request',
-    logGroupName: `/aws/lambda/${SAMPLE_FUNCTION_NAME}`,
-    logStreamName: 'cold-start',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /** Why a response is not a success, or undefined when it is one. */
 function failureOf(response: unknown): string | undefined {
@@ -59,7 +42,7 @@ async function main(): Promise<void> {
   const loaded: { handler?: unknown } = await import(pathToFileURL(bundle).href);
   const importedAtMs = performance.now();
   if (typeof loaded.handler !== 'function') throw new Error(`${bundle} exports no handler`);
-  const response = await (loaded.handler as Handler)(event, lambdaContext());
+  const response = await (loaded.handler as Handler)(event, lambdaContext(SAMPLE_FUNCTION_NAME, 'cold-start-request', TIMEOUT_MS));
   const answeredAtMs = performance.now();
 
   const failure = failureOf(response);

@@ -1,4 +1,4 @@
-import { LOCAL_ACCOUNT_ID } from '../dynamodb-local';
+import { LOCAL_ACCOUNT_ID } from '../aws-account';
 import { QueueError } from './errors';
 import type { LocalQueue, ReceivedMessage } from './queue';
 import { localQueueArn } from './registry';

@@ -1,4 +1,4 @@
-import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../dynamodb-local';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../aws-account';
 import { QueueError } from './errors';
 import { LocalQueue, type DeadLetterTarget } from './queue';
 

@@ -1,4 +1,4 @@
-import { LOCAL_AWS_SETTINGS } from '../../local/dynamodb-local';
+import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
 import { randomUrlSafeId } from '../../lambdas/core/random';

@@ -3,7 +3,7 @@ import { ChangeMessageVisibilityCommand, SQSClient, type ChangeMessageVisibility
 import { GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { lambdaContext } from '../../../local/proxy-event';
+import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-delivery';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { webhookEventId } from '../../../lambdas/webhooks/events';

@@ -3,7 +3,7 @@ import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aw
 import { BatchGetCommand, DeleteCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { lambdaContext } from '../../../local/proxy-event';
+import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-fan-out';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { webhookEventId } from '../../../lambdas/webhooks/events';
