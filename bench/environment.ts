@@ -5,6 +5,7 @@ import { startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-loca
 import { freePort } from '../local/free-port';
 import { localTableName } from '../local/local-tables';
 import { startLocalServer, type LocalServer } from '../test/integration/support/local-server';
+import { cpuMeter, type CpuMeter } from './cpu';
 
 /**
  * What every measurement runs against: one DynamoDB Local, and local mode (`npm start`, a child
@@ -17,6 +18,8 @@ export interface BenchEnvironment {
   /** The environment a handler process needs to reach the tables: for fresh cold-start processes. */
   handlerEnv: Record<string, string>;
   server: LocalServer;
+  /** CPU time of the bench, local mode and DynamoDB Local; undefined off Linux. */
+  cpu: CpuMeter | undefined;
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,10 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       dynamoDbEndpoint: dynamoDb.endpoint,
       handlerEnv,
       server,
+      cpu:
+        dynamoDb.pid !== undefined && server.child.pid !== undefined
+          ? cpuMeter({ localMode: server.child.pid, dynamoDb: dynamoDb.pid })
+          : undefined,
       stop: async () => {
         try {
           await server.stop();

@@ -3,6 +3,7 @@ import { SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { batchGetAll, batchWriteAll } from '../lambdas/store/batches';
 import { tableName } from '../lambdas/store/dynamo';
 import { splitIntoChunks } from '../lambdas/store/secret-store';
+import { USAGE_HEADERS } from '../local/dynamodb-usage';
 import { sleep } from '../local/poller-support';
 import { api, dataFilling } from '../test/integration/support/api';
 import { freshKey } from './fixtures';
@@ -30,6 +31,9 @@ export interface LargePayloadResult {
   rawWriteMs: number;
   claimMs: number;
   rawReadMs: number;
+  /** Of createMs and claimMs, the handler's own time (local mode's x-local-handler-ms); the rest is HTTP and the client. */
+  createHandlerMs: number;
+  claimHandlerMs: number;
   create: Verdict;
   claim: Verdict;
 }
@@ -49,6 +53,8 @@ export async function measureLargePayloads(baseUrl: string, repetitions: number)
   const chunks = splitIntoChunks(data);
   const table = tableName(SECRETS_TABLE);
   const times = { create: [] as number[], rawWrite: [] as number[], claim: [] as number[], rawRead: [] as number[] };
+  const handlerTimes = { create: [] as number[], claim: [] as number[] };
+  const handlerMs = (headers: Record<string, string>): number => Number(headers[USAGE_HEADERS.handlerMs]);
 
   for (let repetition = 0; repetition < repetitions; repetition++) {
     const rawId = `bench-raw-${repetition}-${Date.now()}`;
@@ -68,6 +74,7 @@ export async function measureLargePayloads(baseUrl: string, repetitions: number)
         });
         if (created.status !== 201) throw new Error(`5 MiB create answered ${created.status}`);
         id = created.body.id;
+        handlerTimes.create.push(handlerMs(created.headers));
       }),
     );
 
@@ -82,6 +89,7 @@ export async function measureLargePayloads(baseUrl: string, repetitions: number)
       await timed(async () => {
         const claimed = await api<{ data: string }>('GET', `/secrets/${id}`, { key: owner.key, baseUrl });
         if (claimed.status !== 200 || claimed.body.data.length !== data.length) throw new Error(`5 MiB claim answered ${claimed.status}`);
+        handlerTimes.claim.push(handlerMs(claimed.headers));
       }),
     );
     await batchWriteAll(table, keys.map((Key) => ({ DeleteRequest: { Key } })));
@@ -92,6 +100,8 @@ export async function measureLargePayloads(baseUrl: string, repetitions: number)
     rawWriteMs: median(times.rawWrite),
     claimMs: median(times.claim),
     rawReadMs: median(times.rawRead),
+    createHandlerMs: median(handlerTimes.create),
+    claimHandlerMs: median(handlerTimes.claim),
   };
   return {
     bodyBytes: Buffer.byteLength(body),

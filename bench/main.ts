@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     const { baseUrl } = environment.server;
     const origin = new URL(baseUrl).origin;
     const coldStarts = await step('cold init per handler', () => measureColdStarts(environment));
-    const warmLatency = await step('warm latency', () => measureWarmLatency(origin, WARM_REQUESTS_PER_ROUTE));
+    const warmLatency = await step('warm latency', () => measureWarmLatency(origin, WARM_REQUESTS_PER_ROUTE, environment.cpu));
     const roundTrips = await step('DynamoDB round trips', () => measureRoundTrips(baseUrl));
     const largePayloads = await step('5 MiB payloads', () => measureLargePayloads(baseUrl, LARGE_PAYLOAD_REPETITIONS));
     const webhooks = await step('webhook latency', () =>

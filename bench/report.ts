@@ -83,7 +83,34 @@ function warmLatency(results: readonly WarmLatencyResult[]): string {
       ['route', 'samples', 'local mode p50', 'direct p50', 'p50 ratio', 'local mode p99', 'direct p99', 'p99 ratio'],
       results.map((r) => [r.name, r.http.samples, r.http.p50, r.direct.p50, shown(r.p50), r.http.p99, r.direct.p99, shown(r.p99)]),
     ),
+    ...cpuPerRequest(results),
   ].join('\n');
+}
+
+/** Why the ratios are what they are: with more requests in flight than cores, latency follows the CPU a request costs. */
+function cpuPerRequest(results: readonly WarmLatencyResult[]): string[] {
+  const measured = results.flatMap((r) => (r.cpu ? [{ name: r.name, ...r.cpu }] : []));
+  if (measured.length === 0) return [];
+  return [
+    '',
+    `CPU per request, in ms, summed over each side's measured blocks (from /proc): the bench process (autocannon on the HTTP side, the SDK calls on the direct side), local mode (Node's HTTP server, the event, the handler and its SDK calls, the stream poller) and DynamoDB Local's JVM. ${CONNECTIONS} requests in flight share this machine's cores with all three, so a side's latency grows with its total.`,
+    '',
+    table(
+      ['route', 'HTTP: bench', 'HTTP: local mode', 'HTTP: DynamoDB Local', 'HTTP: total', 'direct: bench', 'direct: local mode', 'direct: DynamoDB Local', 'direct: total', 'total ratio'],
+      measured.map((r) => [
+        r.name,
+        r.http.bench,
+        r.http.localMode,
+        r.http.dynamoDb,
+        r.http.total,
+        r.direct.bench,
+        r.direct.localMode,
+        r.direct.dynamoDb,
+        r.direct.total,
+        `${(r.http.total / r.direct.total).toFixed(2)}×`,
+      ]),
+    ),
+  ];
 }
 
 function largePayloads(result: LargePayloadResult): string {
@@ -93,10 +120,10 @@ function largePayloads(result: LargePayloadResult): string {
     `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Each timed operation starts ${SETTLE_MS / 1000} s after the previous one, once local mode's stream poller has read the ~5 MiB of item images the previous write put on the stream. Medians in ms.`,
     '',
     table(
-      ['operation', 'local mode', 'raw', 'ratio (≤ 1.5×)'],
+      ['operation', 'local mode', 'of which in the handler', 'raw', 'ratio (≤ 1.5×)'],
       [
-        ['create', result.createMs, result.rawWriteMs, shown(result.create)],
-        ['claim', result.claimMs, result.rawReadMs, shown(result.claim)],
+        ['create', result.createMs, result.createHandlerMs, result.rawWriteMs, shown(result.create)],
+        ['claim', result.claimMs, result.claimHandlerMs, result.rawReadMs, shown(result.claim)],
       ],
     ),
   ].join('\n');

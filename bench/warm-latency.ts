@@ -5,6 +5,7 @@ import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../l
 import { dataFilling } from '../test/integration/support/api';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
+import { cpuSpent, type CpuMeter, type CpuMs } from './cpu';
 import { loadDirect, loadOverHttp, type HttpRequestSpec } from './load';
 import { hundredths, percentile, verdict, type Verdict } from './stats';
 
@@ -166,12 +167,19 @@ export interface LatencyFigures {
   samples: number;
 }
 
+/** CPU ms per measured request, by process. */
+export interface CpuPerRequest extends CpuMs {
+  total: number;
+}
+
 export interface WarmLatencyResult {
   name: string;
   http: LatencyFigures;
   direct: LatencyFigures;
   p50: Verdict;
   p99: Verdict;
+  /** Where the machine's CPU went on each side; absent off Linux. */
+  cpu?: { http: CpuPerRequest; direct: CpuPerRequest };
 }
 
 const figures = (latencies: readonly number[]): LatencyFigures => ({
@@ -184,8 +192,32 @@ const figures = (latencies: readonly number[]): LatencyFigures => ({
 /**
  * Each scenario: a warm-up on both sides, then the measured requests in blocks ordered direct,
  * HTTP, HTTP, direct (repeated), so that drift in the machine's load over the run falls on both alike.
+ * The CPU each side's blocks cost every process is summed too: with more requests in flight than
+ * cores, latency follows the CPU a request costs the whole machine.
  */
-export async function measureWarmLatency(origin: string, requestsPerScenario: number): Promise<WarmLatencyResult[]> {
+const NO_CPU: CpuMs = { bench: 0, localMode: 0, dynamoDb: 0 };
+
+const addCpu = (sum: CpuMs, more: CpuMs): CpuMs => ({
+  bench: sum.bench + more.bench,
+  localMode: sum.localMode + more.localMode,
+  dynamoDb: sum.dynamoDb + more.dynamoDb,
+});
+
+function perRequest(spent: CpuMs, requests: number): CpuPerRequest {
+  const each = (ms: number): number => hundredths(ms / requests);
+  return {
+    bench: each(spent.bench),
+    localMode: each(spent.localMode),
+    dynamoDb: each(spent.dynamoDb),
+    total: each(spent.bench + spent.localMode + spent.dynamoDb),
+  };
+}
+
+export async function measureWarmLatency(
+  origin: string,
+  requestsPerScenario: number,
+  cpu: CpuMeter | undefined,
+): Promise<WarmLatencyResult[]> {
   const results: WarmLatencyResult[] = [];
   const block = Math.ceil((2 * requestsPerScenario) / BLOCKS);
   for (const scenario of LOAD_SCENARIOS) {
@@ -210,9 +242,17 @@ export async function measureWarmLatency(origin: string, requestsPerScenario: nu
     await overHttp(WARM_UP_REQUESTS);
     const directLatencies: number[] = [];
     const httpLatencies: number[] = [];
+    let directCpu = NO_CPU;
+    let httpCpu = NO_CPU;
     for (let i = 0; i < BLOCKS; i++) {
-      if (i % 4 === 0 || i % 4 === 3) directLatencies.push(...(await direct(block)));
-      else httpLatencies.push(...(await overHttp(block)));
+      const before = cpu?.read();
+      if (i % 4 === 0 || i % 4 === 3) {
+        directLatencies.push(...(await direct(block)));
+        if (before && cpu) directCpu = addCpu(directCpu, cpuSpent(before, cpu.read()));
+      } else {
+        httpLatencies.push(...(await overHttp(block)));
+        if (before && cpu) httpCpu = addCpu(httpCpu, cpuSpent(before, cpu.read()));
+      }
     }
     const http = figures(httpLatencies);
     const directFigures = figures(directLatencies);
@@ -222,6 +262,7 @@ export async function measureWarmLatency(origin: string, requestsPerScenario: nu
       direct: directFigures,
       p50: verdict(http.p50, directFigures.p50, WARM_LATENCY_BUDGET),
       p99: verdict(http.p99, directFigures.p99, WARM_LATENCY_BUDGET),
+      ...(cpu ? { cpu: { http: perRequest(httpCpu, httpLatencies.length), direct: perRequest(directCpu, directLatencies.length) } } : {}),
     });
   }
   return results;

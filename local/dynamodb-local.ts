@@ -7,6 +7,8 @@ import { sleep } from './poller-support';
 
 export interface RunningDynamoDb {
   endpoint: string;
+  /** The java process; undefined only if it could not be started. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up:\n${output}`);
       try {
         await client.send(new ListTablesCommand({}));
-        return { endpoint, stop };
+        return { endpoint, pid: child.pid, stop };
       } catch {
         if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${READY_TIMEOUT_MS} ms:\n${output}`);
         await sleep(100);

@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time spent by each process taking part in a measurement: the bench process itself (the load
+ * generator and the direct calls), local mode and DynamoDB Local, each with its child processes
+ * (local mode runs under tsx, which starts node as a child). Read from Linux's /proc; elsewhere
+ * there are no figures.
+ */
+
+export interface CpuMs {
+  bench: number;
+  localMode: number;
+  dynamoDb: number;
+}
+
+export interface CpuMeter {
+  read(): CpuMs;
+}
+
+/** USER_HZ: /proc reports CPU time in these ticks, 100 a second on every Linux ABI. */
+const TICKS_PER_SECOND = 100;
+
+interface ProcessStat {
+  pid: number;
+  parent: number;
+  cpuMs: number;
+}
+
+/** /proc/<pid>/stat: fields after the command (which may contain spaces) start with state, ppid. */
+function readStat(pid: number): ProcessStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { pid, parent: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+  } catch {
+    // The process ended between the listing and the read.
+    return undefined;
+  }
+}
+
+function treeCpuMs(stats: readonly ProcessStat[], root: number): number {
+  const children = new Map<number, ProcessStat[]>();
+  for (const stat of stats) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat]);
+  let total = 0;
+  const pending = stats.filter((stat) => stat.pid === root);
+  for (let stat = pending.pop(); stat; stat = pending.pop()) {
+    total += stat.cpuMs;
+    pending.push(...(children.get(stat.pid) ?? []));
+  }
+  return total;
+}
+
+/** A meter for local mode's and DynamoDB Local's process trees; undefined where /proc is missing. */
+export function cpuMeter(pids: { localMode: number; dynamoDb: number }): CpuMeter | undefined {
+  if (readStat(process.pid) === undefined) return undefined;
+  return {
+    read: () => {
+      const stats = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .flatMap((name) => readStat(Number(name)) ?? []);
+      const own = process.cpuUsage();
+      return {
+        bench: (own.user + own.system) / 1000,
+        localMode: treeCpuMs(stats, pids.localMode),
+        dynamoDb: treeCpuMs(stats, pids.dynamoDb),
+      };
+    },
+  };
+}
+
+export const cpuSpent = (before: CpuMs, after: CpuMs): CpuMs => ({
+  bench: after.bench - before.bench,
+  localMode: after.localMode - before.localMode,
+  dynamoDb: after.dynamoDb - before.dynamoDb,
+});
