@@ -5,7 +5,7 @@ import { ERRORS } from '../lambdas/definitions/errors';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
-import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage } from './dynamodb-usage';
+import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
 import { lambdaContext } from './lambda-context';
 import { proxyEvent } from './proxy-event';
 
@@ -85,7 +85,39 @@ function sendGatewayError(response: ServerResponse, statusCode: number, message:
   send(response, statusCode, { ...STANDARD_HEADERS, 'x-request-id': requestId }, JSON.stringify({ error: message }));
 }
 
-export function createGateway(routes: readonly ServedRoute[], log: (line: string) => void): Server {
+/**
+ * `requestLog`: a line per request with its DynamoDB usage, and the usage in `x-local-*` response
+ * headers. Without it, no usage is measured: a request costs what the deployed function does.
+ * Gateway errors are reported through `log` either way.
+ */
+export interface GatewayOptions {
+  log: (line: string) => void;
+  requestLog: boolean;
+}
+
+async function invoke(
+  handler: ProxyHandler,
+  event: APIGatewayProxyEvent,
+  context: Context,
+  measure: boolean,
+): Promise<{ result: APIGatewayProxyResult; usageHeaders: Record<string, string>; usage: DynamoDbUsage }> {
+  if (!measure) return { result: await handler(event, context), usageHeaders: {}, usage: noDynamoDbUsage() };
+  const invoked = performance.now();
+  const { result, usage } = await withDynamoDbUsage(() => handler(event, context));
+  const handlerMs = performance.now() - invoked;
+  return {
+    result,
+    usage,
+    usageHeaders: {
+      [USAGE_HEADERS.calls]: String(usage.calls),
+      [USAGE_HEADERS.readUnits]: String(usage.readUnits),
+      [USAGE_HEADERS.writeUnits]: String(usage.writeUnits),
+      [USAGE_HEADERS.handlerMs]: handlerMs.toFixed(2),
+    },
+  };
+}
+
+export function createGateway(routes: readonly ServedRoute[], { log, requestLog }: GatewayOptions): Server {
   return createServer((request, response) => {
     void (async () => {
       const started = Date.now();
@@ -125,19 +157,15 @@ export function createGateway(routes: readonly ServedRoute[], log: (line: string
           stage: 'local',
         });
         const context = lambdaContext(`local-${route.definition.name}`, requestId, API_FUNCTION_TIMEOUT_MS);
-        const invoked = performance.now();
-        const measured = await withDynamoDbUsage(() => route.handler(event, context));
-        const handlerMs = performance.now() - invoked;
-        usage = measured.usage;
+        const invoked = await invoke(route.handler, event, context, requestLog);
+        usage = invoked.usage;
         const headers = {
-          ...Object.fromEntries(Object.entries(measured.result.headers ?? {}).map(([name, value]) => [name, String(value)])),
-          [USAGE_HEADERS.calls]: String(usage.calls),
-          [USAGE_HEADERS.readUnits]: String(usage.readUnits),
-          [USAGE_HEADERS.writeUnits]: String(usage.writeUnits),
-          [USAGE_HEADERS.handlerMs]: handlerMs.toFixed(2),
+          ...Object.fromEntries(Object.entries(invoked.result.headers ?? {}).map(([name, value]) => [name, String(value)])),
+          ...invoked.usageHeaders,
         };
-        send(response, measured.result.statusCode, headers, measured.result.body);
+        send(response, invoked.result.statusCode, headers, invoked.result.body);
       }
+      if (!requestLog) return;
       // Logged by route template, never by raw path: a secret's id is the capability to read it.
       log(
         `${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ` +

@@ -70,8 +70,9 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const secretsTableName = localTableName(SECRETS_TABLE);
   const secretsTable = tables.get(secretsTableName);
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
-  measureDynamoDbUsage();
-  started.server = createGateway(await loadRoutes(), (line) => console.log(line));
+  const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
+  if (requestLog) measureDynamoDbUsage();
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog });
   started.webhooks = await startWebhookPipeline({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,

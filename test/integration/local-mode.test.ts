@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { freePort } from '../../local/free-port';
+import { eventually } from '../support/eventually';
 import { api } from './support/api';
-import { startLocalServer } from './support/local-server';
+import { startLocalServer, type LocalServer } from './support/local-server';
 
 /** `npm start` as a user runs it: its own DynamoDB Local, DATA_DIR, a clean stop. */
 
@@ -67,6 +69,29 @@ test('GET /health answers 503 unhealthy/disconnected when the data store stops a
     expect(response.headers['content-type']).toBe('application/json');
   } finally {
     await server.stop();
+    await dynamoDb.stop();
+  }
+});
+
+test('LOCAL_REQUEST_LOG=off serves the same API without the request log and the x-local usage headers', async () => {
+  const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  const servers = await Promise.all([
+    startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint }),
+    startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint, LOCAL_REQUEST_LOG: 'off' }),
+  ]);
+  const [logged, quiet] = servers as [LocalServer, LocalServer];
+  try {
+    const fromLogged = await api('POST', '/keys', { baseUrl: logged.baseUrl });
+    const fromQuiet = await api('POST', '/keys', { baseUrl: quiet.baseUrl });
+    expect([fromLogged.status, fromQuiet.status]).toEqual([201, 201]);
+    expect(fromLogged.headers[USAGE_HEADERS.calls]).toBe('2');
+    expect(Object.keys(fromQuiet.headers).filter((name) => name.startsWith('x-local-'))).toEqual([]);
+    // The line is written once the response has left; a quiet server would have written it by then too.
+    await eventually(() => expect(logged.output()).toMatch(/POST \/api\/v1\/keys 201 \d+ms 2 DynamoDB calls/));
+    await api('GET', '/health', { baseUrl: quiet.baseUrl });
+    expect(quiet.output()).not.toContain('/api/v1/keys');
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
     await dynamoDb.stop();
   }
 });
