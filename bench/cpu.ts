@@ -2,14 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time spent by each process taking part in a measurement: the bench process itself (the load
- * generator and the direct calls), local mode and DynamoDB Local, each with its child processes
- * (local mode runs under tsx, which starts node as a child). Read from Linux's /proc; elsewhere
+ * generator and the direct calls), local mode, the reference server and DynamoDB Local, each with
+ * its child processes (tsx starts node as a child). Read from Linux's /proc; elsewhere
  * there are no figures.
  */
 
 export interface CpuMs {
   bench: number;
   localMode: number;
+  reference: number;
   dynamoDb: number;
 }
 
@@ -51,8 +52,8 @@ function treeCpuMs(stats: readonly ProcessStat[], root: number): number {
   return total;
 }
 
-/** A meter for local mode's and DynamoDB Local's process trees; undefined where /proc is missing. */
-export function cpuMeter(pids: { localMode: number; dynamoDb: number }): CpuMeter | undefined {
+/** A meter for the bench process and the process trees of `pids`; undefined where /proc is missing. */
+export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
   if (readStat(process.pid) === undefined) return undefined;
   return {
     read: () => {
@@ -63,6 +64,7 @@ export function cpuMeter(pids: { localMode: number; dynamoDb: number }): CpuMete
       return {
         bench: (own.user + own.system) / 1000,
         localMode: treeCpuMs(stats, pids.localMode),
+        reference: treeCpuMs(stats, pids.reference),
         dynamoDb: treeCpuMs(stats, pids.dynamoDb),
       };
     },
@@ -72,5 +74,6 @@ export function cpuMeter(pids: { localMode: number; dynamoDb: number }): CpuMete
 export const cpuSpent = (before: CpuMs, after: CpuMs): CpuMs => ({
   bench: after.bench - before.bench,
   localMode: after.localMode - before.localMode,
+  reference: after.reference - before.reference,
   dynamoDb: after.dynamoDb - before.dynamoDb,
 });

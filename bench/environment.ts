@@ -1,25 +1,33 @@
 import { ENV } from '../lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
+import { ensureTables } from '../local/create-tables';
 import { startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-local';
 import { freePort } from '../local/free-port';
 import { localTableName } from '../local/local-tables';
-import { startLocalServer, type LocalServer } from '../test/integration/support/local-server';
+import { startLocalServer, startTsxServer, type LocalServer } from '../test/integration/support/local-server';
 import { cpuMeter, type CpuMeter } from './cpu';
 
 /**
- * What every measurement runs against: one DynamoDB Local, and local mode (`npm start`, a child
- * process) on top of it. The bench process itself is set up as a handler's process would be
- * (endpoint, table names, region and credentials in its environment), so the baselines can issue
- * the same DynamoDB calls straight to the same DynamoDB Local.
+ * What every measurement runs against: one DynamoDB Local, the reference server, and local mode
+ * (`npm start`, a child process) on top of them. The bench process itself is set up as a
+ * handler's process would be (endpoint, table names, region and credentials in its environment),
+ * so the baselines can issue the same DynamoDB calls straight to the same DynamoDB Local.
  */
 export interface BenchEnvironment {
   dynamoDbEndpoint: string;
   /** The environment a handler process needs to reach the tables: for fresh cold-start processes. */
   handlerEnv: Record<string, string>;
-  server: LocalServer;
-  /** CPU time of the bench, local mode and DynamoDB Local; undefined off Linux. */
-  cpu: CpuMeter | undefined;
+  /** The same DynamoDB calls as the routes make, behind a bare HTTP server (bench/reference-server.ts). */
+  reference: LocalServer;
+  /**
+   * Local mode, with or without its request log (and the DynamoDB usage accounting behind it and
+   * its x-local-* headers). Run one at a time: each reads the secrets stream and would deliver
+   * every webhook.
+   */
+  startLocalMode(options: { requestLog: boolean }): Promise<LocalServer>;
+  /** CPU time of the bench, `localMode`, the reference server and DynamoDB Local; undefined off Linux. */
+  cpuMeter(localMode: LocalServer): CpuMeter | undefined;
   stop(): Promise<void>;
 }
 
@@ -38,22 +46,26 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       [SECRETS_TABLE.envVar]: localTableName(SECRETS_TABLE),
     };
     Object.assign(process.env, handlerEnv);
-    const server = await startLocalServer({
-      ...handlerEnv,
-      [ENV.keysPerIpPerHour]: String(BENCH_KEYS_PER_IP_PER_HOUR),
-      [ENV.webhookAllowLoopback]: '1',
-    });
+    await ensureTables(dynamoDb.endpoint, localTableName);
+    const reference = await startTsxServer('bench/reference-server.ts', /reference server at (\S+)/, handlerEnv);
     return {
       dynamoDbEndpoint: dynamoDb.endpoint,
       handlerEnv,
-      server,
-      cpu:
-        dynamoDb.pid !== undefined && server.child.pid !== undefined
-          ? cpuMeter({ localMode: server.child.pid, dynamoDb: dynamoDb.pid })
+      reference,
+      startLocalMode: ({ requestLog }) =>
+        startLocalServer({
+          ...handlerEnv,
+          [ENV.keysPerIpPerHour]: String(BENCH_KEYS_PER_IP_PER_HOUR),
+          [ENV.webhookAllowLoopback]: '1',
+          LOCAL_REQUEST_LOG: requestLog ? 'on' : 'off',
+        }),
+      cpuMeter: (localMode) =>
+        dynamoDb.pid !== undefined && localMode.child.pid !== undefined && reference.child.pid !== undefined
+          ? cpuMeter({ localMode: localMode.child.pid, reference: reference.child.pid, dynamoDb: dynamoDb.pid })
           : undefined,
       stop: async () => {
         try {
-          await server.stop();
+          await reference.stop();
         } finally {
           await dynamoDb.stop();
         }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
 import { measureColdStarts } from './cold-start';
+import type { LocalServer } from '../test/integration/support/local-server';
 import { startBenchEnvironment } from './environment';
 import { measureLargePayloads } from './large-payloads';
 import { deliveryMsFromLog, measureFanOutMs } from './pipeline-handlers';
@@ -49,18 +50,38 @@ function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, c
 
 async function main(): Promise<void> {
   const started = new Date();
-  const environment = await step('starting local mode', startBenchEnvironment);
+  const environment = await step('starting DynamoDB Local and the reference server', startBenchEnvironment);
+  const withLocalMode = async <T>(requestLog: boolean, work: (server: LocalServer) => Promise<T>): Promise<T> => {
+    const server = await environment.startLocalMode({ requestLog });
+    try {
+      return await work(server);
+    } finally {
+      await server.stop();
+    }
+  };
   try {
-    const { baseUrl } = environment.server;
-    const origin = new URL(baseUrl).origin;
     const coldStarts = await step('cold init per handler', () => measureColdStarts(environment));
-    const warmLatency = await step('warm latency', () => measureWarmLatency(origin, WARM_REQUESTS_PER_ROUTE, environment.cpu));
-    const roundTrips = await step('DynamoDB round trips', () => measureRoundTrips(baseUrl));
-    const largePayloads = await step('5 MiB payloads', () => measureLargePayloads(baseUrl, LARGE_PAYLOAD_REPETITIONS));
-    const webhooks = await step('webhook latency', () =>
-      measureWebhookLatency(baseUrl, environment.dynamoDbEndpoint, WEBHOOK_SECRETS),
+    // Local mode's request log and usage accounting have no counterpart in the deployed functions:
+    // latency is timed without them, and they count the calls and units afterwards.
+    const warmLatency = await withLocalMode(false, (server) =>
+      step('warm latency', () =>
+        measureWarmLatency(
+          { localMode: new URL(server.baseUrl).origin, reference: environment.reference.baseUrl },
+          WARM_REQUESTS_PER_ROUTE,
+          environment.cpuMeter(server),
+        ),
+      ),
     );
-    const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
+    const { roundTrips, largePayloads, webhooks, fanOutMs, deliveryMs } = await withLocalMode(true, async (server) => {
+      const { baseUrl } = server;
+      const measured = {
+        roundTrips: await step('DynamoDB round trips', () => measureRoundTrips(baseUrl)),
+        largePayloads: await step('5 MiB payloads', () => measureLargePayloads(baseUrl, LARGE_PAYLOAD_REPETITIONS)),
+        webhooks: await step('webhook latency', () => measureWebhookLatency(baseUrl, environment.dynamoDbEndpoint, WEBHOOK_SECRETS)),
+        fanOutMs: await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS)),
+      };
+      return { ...measured, deliveryMs: deliveryMsFromLog(server.output()) };
+    });
 
     const deletionUnits = (size: string): number =>
       roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
@@ -77,7 +98,7 @@ async function main(): Promise<void> {
         // A revocation deletes exactly what the fan-out deletes after the last view; less its authentication.
         deletionWriteUnits: { secret1Kb: deletionUnits('1 KB'), secret5MiB: deletionUnits('5 MiB') },
         fanOutMsPerBatch: fanOutMs,
-        deliveryMsPerJob: deliveryMsFromLog(environment.server.output()),
+        deliveryMsPerJob: deliveryMs,
       },
     });
 

@@ -74,14 +74,30 @@ function roundTrips(results: readonly RoundTripResult[]): string {
 }
 
 function warmLatency(results: readonly WarmLatencyResult[]): string {
+  const times = (measured: number, baseline: number): string => `${(measured / baseline).toFixed(2)}×`;
   return [
     '## 3. Warm latency under load',
     '',
-    `Each route: autocannon through local mode (HTTP, API Gateway's event, the handler) against the same DynamoDB calls made straight from the bench process through the same store functions, both ${CONNECTIONS} at a time against the same DynamoDB Local, after a warm-up on each side; halves run direct, HTTP, HTTP, direct. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms.`,
+    `Each route: autocannon through local mode (HTTP, API Gateway's event, the handler; started with \`LOCAL_REQUEST_LOG=off\`, so without its request log and the DynamoDB usage accounting behind it, which the deployed functions do not have) against the same DynamoDB calls made straight from the bench process through the same store functions, all ${CONNECTIONS} at a time against the same DynamoDB Local, after a warm-up on each side; blocks run direct, local mode, reference, reference, local mode, direct, twice. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms.`,
     '',
     table(
       ['route', 'samples', 'local mode p50', 'direct p50', 'p50 ratio', 'local mode p99', 'direct p99', 'p99 ratio'],
       results.map((r) => [r.name, r.http.samples, r.http.p50, r.direct.p50, shown(r.p50), r.http.p99, r.direct.p99, shown(r.p99)]),
+    ),
+    '',
+    `The reference: the same DynamoDB calls, through the same functions, behind a bare Node HTTP server (\`bench/reference-server.ts\`: no API Gateway event, middleware, validation or response shaping), loaded by autocannon like local mode. It is what any HTTP API in front of these calls costs on this machine; "reference ÷ direct" is that floor, "local mode ÷ reference" what the API layer adds to it.`,
+    '',
+    table(
+      ['route', 'reference p50', 'reference ÷ direct', 'local mode ÷ reference', 'reference p99', 'reference ÷ direct', 'local mode ÷ reference'],
+      results.map((r) => [
+        r.name,
+        r.reference.p50,
+        times(r.reference.p50, r.direct.p50),
+        times(r.http.p50, r.reference.p50),
+        r.reference.p99,
+        times(r.reference.p99, r.direct.p99),
+        times(r.http.p99, r.reference.p99),
+      ]),
     ),
     ...cpuPerRequest(results),
   ].join('\n');
@@ -89,27 +105,25 @@ function warmLatency(results: readonly WarmLatencyResult[]): string {
 
 /** Why the ratios are what they are: with more requests in flight than cores, latency follows the CPU a request costs. */
 function cpuPerRequest(results: readonly WarmLatencyResult[]): string[] {
-  const measured = results.flatMap((r) => (r.cpu ? [{ name: r.name, ...r.cpu }] : []));
-  if (measured.length === 0) return [];
+  const sides = [
+    ['local mode', 'http'],
+    ['reference', 'reference'],
+    ['direct', 'direct'],
+  ] as const;
+  const rows = results.flatMap(({ name, cpu }) =>
+    cpu
+      ? sides.map(([label, side]) => {
+          const spent = cpu[side];
+          return [name, label, spent.bench, spent.localMode, spent.reference, spent.dynamoDb, spent.total, `${(spent.total / cpu.direct.total).toFixed(2)}×`];
+        })
+      : [],
+  );
+  if (rows.length === 0) return [];
   return [
     '',
-    `CPU per request, in ms, summed over each side's measured blocks (from /proc): the bench process (autocannon on the HTTP side, the SDK calls on the direct side), local mode (Node's HTTP server, the event, the handler and its SDK calls, the stream poller) and DynamoDB Local's JVM. ${CONNECTIONS} requests in flight share this machine's cores with all three, so a side's latency grows with its total.`,
+    `CPU per request, in ms, summed over each side's measured blocks (from /proc): the bench process (autocannon for local mode and the reference, the SDK calls for direct), local mode (Node's HTTP server, the event, the handler and its SDK calls, the stream poller), the reference server and DynamoDB Local's JVM. ${CONNECTIONS} requests in flight share this machine's cores with all of them, so a side's latency grows with its total.`,
     '',
-    table(
-      ['route', 'HTTP: bench', 'HTTP: local mode', 'HTTP: DynamoDB Local', 'HTTP: total', 'direct: bench', 'direct: local mode', 'direct: DynamoDB Local', 'direct: total', 'total ratio'],
-      measured.map((r) => [
-        r.name,
-        r.http.bench,
-        r.http.localMode,
-        r.http.dynamoDb,
-        r.http.total,
-        r.direct.bench,
-        r.direct.localMode,
-        r.direct.dynamoDb,
-        r.direct.total,
-        `${(r.http.total / r.direct.total).toFixed(2)}×`,
-      ]),
-    ),
+    table(['route', 'side', 'bench', 'local mode', 'reference server', 'DynamoDB Local', 'total', '÷ direct'], rows),
   ];
 }
 
@@ -117,7 +131,7 @@ function largePayloads(result: LargePayloadResult): string {
   return [
     '## 4. 5 MiB payloads',
     '',
-    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Each timed operation starts ${SETTLE_MS / 1000} s after the previous one, once local mode's stream poller has read the ~5 MiB of item images the previous write put on the stream. Medians in ms.`,
+    `A ${result.bodyBytes}-byte body, ${result.repetitions} times each, interleaved: create through local mode vs a raw BatchWriteItem of the same bytes in the same ${DATA_CHUNK_BYTES.toLocaleString('en-US')}-character items; claim (last view) through local mode vs a raw consistent BatchGetItem of them. Each timed operation starts ${SETTLE_MS / 1000} s after the previous one, once local mode's stream poller has read the ~5 MiB of item images the previous write put on the stream. Medians in ms. "Of which in the handler" is local mode's own measure of the handler (\`x-local-handler-ms\`); the rest is HTTP and the client: through the API the 5 MiB cross a socket and are parsed twice (client → handler → DynamoDB Local, or back), the raw calls once.`,
     '',
     table(
       ['operation', 'local mode', 'of which in the handler', 'raw', 'ratio (≤ 1.5×)'],

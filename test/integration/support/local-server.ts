@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 
-/** A local-mode server (`local/main.ts`, what `npm start` runs) as a child process. */
+/** A server script run by tsx as a child process: local mode (`local/main.ts`, what `npm start` runs) or a bench helper. */
 export interface LocalServer {
   baseUrl: string;
   child: ChildProcess;
@@ -14,8 +14,12 @@ const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const START_TIMEOUT_MS = 60_000;
 
-export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
-  const child = spawn(TSX, ['local/main.ts'], {
+export const startLocalServer = (env: Record<string, string>): Promise<LocalServer> =>
+  startTsxServer('local/main.ts', /API ready at (\S+)/, env);
+
+/** Runs `entry` (relative to the repository) and waits for a line matching `ready`, whose first group is its base URL. */
+export async function startTsxServer(entry: string, ready: RegExp, env: Record<string, string>): Promise<LocalServer> {
+  const child = spawn(TSX, [entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -23,20 +27,20 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
   let output = '';
   const exited = once(child, 'exit');
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`local server did not start:\n${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), START_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const ready = /API ready at (\S+)/.exec(output);
-      if (ready?.[1]) {
+      const url = ready.exec(output)?.[1];
+      if (url) {
         clearTimeout(timer);
-        resolve(ready[1]);
+        resolve(url);
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`local server exited with ${code}:\n${output}`));
+      reject(new Error(`${entry} exited with ${code}:\n${output}`));
     });
   });
   return {

@@ -1,0 +1,40 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runDirectOperation, type DirectOperation } from './direct-operations';
+
+/**
+ * The warm-latency reference: a bare Node HTTP server that makes a route's DynamoDB calls and
+ * answers `{}`. No API Gateway event, no middleware, no validation, no response shaping: what any
+ * HTTP API in front of the same calls would cost on this machine at the least. A child process of
+ * the bench, as local mode is; it prints its address once it listens.
+ */
+
+async function readOperation(request: IncomingMessage): Promise<DirectOperation> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as DirectOperation;
+}
+
+const server = createServer((request, response) => {
+  readOperation(request)
+    .then(runDirectOperation)
+    .then(
+      () => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
+        response.end('{}');
+      },
+      (error: unknown) => {
+        const body = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+        response.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        response.end(body);
+      },
+    );
+});
+
+server.listen(0, '127.0.0.1', () => {
+  console.log(`reference server at http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
