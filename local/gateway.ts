@@ -87,7 +87,7 @@ function sendGatewayError(response: ServerResponse, statusCode: number, message:
 
 /**
  * `requestLog`: a line per request with its DynamoDB usage, and the usage in `x-local-*` response
- * headers. Without it, no usage is measured: a request costs what the deployed function does.
+ * headers. Without it, no usage is measured, and a request runs the handler and this stand-in only.
  * Gateway errors are reported through `log` either way.
  */
 export interface GatewayOptions {
@@ -95,6 +95,7 @@ export interface GatewayOptions {
   requestLog: boolean;
 }
 
+/** The handler's result; when measured, also its DynamoDB usage and the headers that report it. */
 async function invoke(
   handler: ProxyHandler,
   event: APIGatewayProxyEvent,
