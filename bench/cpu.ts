@@ -71,9 +71,14 @@ export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
   };
 }
 
-export const cpuSpent = (before: CpuMs, after: CpuMs): CpuMs => ({
-  bench: after.bench - before.bench,
-  localMode: after.localMode - before.localMode,
-  reference: after.reference - before.reference,
-  dynamoDb: after.dynamoDb - before.dynamoDb,
+export const NO_CPU: CpuMs = { bench: 0, localMode: 0, reference: 0, dynamoDb: 0 };
+
+const combined = (a: CpuMs, b: CpuMs, sign: 1 | -1): CpuMs => ({
+  bench: a.bench + sign * b.bench,
+  localMode: a.localMode + sign * b.localMode,
+  reference: a.reference + sign * b.reference,
+  dynamoDb: a.dynamoDb + sign * b.dynamoDb,
 });
+
+export const cpuSpent = (before: CpuMs, after: CpuMs): CpuMs => combined(after, before, -1);
+export const cpuSum = (sum: CpuMs, more: CpuMs): CpuMs => combined(sum, more, 1);

@@ -21,8 +21,8 @@ export type DirectOperation =
 
 export const SECRET_DATA_1KB = dataFilling(1024);
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
-export const SITE_URL = 'http://localhost/bench';
-/** Every key creation comes from one client address, on every side, so the address's attempt log grows alike. */
+const SITE_URL = 'http://localhost/bench';
+/** Direct and reference key creations share one client address, as local mode's all come from 127.0.0.1. */
 const CLIENT_ADDRESS = '192.0.2.1';
 
 /** The authentication every keyed request starts with. */

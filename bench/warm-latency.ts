@@ -1,5 +1,5 @@
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { cpuSpent, type CpuMeter, type CpuMs } from './cpu';
+import { NO_CPU, cpuSpent, cpuSum, type CpuMeter, type CpuMs } from './cpu';
 import { BENCH_WEBHOOK, SECRET_DATA_1KB, type DirectOperation, runDirectOperation } from './direct-operations';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadDirect, loadOverHttp, type HttpRequestSpec } from './load';
@@ -168,15 +168,6 @@ const figures = (latencies: readonly number[]): LatencyFigures => ({
   samples: latencies.length,
 });
 
-const NO_CPU: CpuMs = { bench: 0, localMode: 0, reference: 0, dynamoDb: 0 };
-
-const addCpu = (sum: CpuMs, more: CpuMs): CpuMs => ({
-  bench: sum.bench + more.bench,
-  localMode: sum.localMode + more.localMode,
-  reference: sum.reference + more.reference,
-  dynamoDb: sum.dynamoDb + more.dynamoDb,
-});
-
 function perRequest(spent: CpuMs, requests: number): CpuPerRequest {
   const each = (ms: number): number => hundredths(ms / requests);
   return {
@@ -241,7 +232,7 @@ export async function measureWarmLatency(
       for (const side of ROUND) {
         const before = cpu?.read();
         latencies[side].push(...(await run[side](block)));
-        if (before && cpu) cpuBySide[side] = addCpu(cpuBySide[side], cpuSpent(before, cpu.read()));
+        if (before && cpu) cpuBySide[side] = cpuSum(cpuBySide[side], cpuSpent(before, cpu.read()));
       }
     }
     const http = figures(latencies.http);
