@@ -40,16 +40,23 @@ function readStat(pid: number): ProcessStat | undefined {
   }
 }
 
-function treeCpuMs(stats: readonly ProcessStat[], root: number): number {
+/** Each process's CPU plus that of all its descendants, by pid. */
+function treeCpuMs(stats: readonly ProcessStat[]): (root: number) => number {
   const children = new Map<number, ProcessStat[]>();
-  for (const stat of stats) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat]);
-  let total = 0;
-  const pending = stats.filter((stat) => stat.pid === root);
-  for (let stat = pending.pop(); stat; stat = pending.pop()) {
-    total += stat.cpuMs;
-    pending.push(...(children.get(stat.pid) ?? []));
+  for (const stat of stats) {
+    const siblings = children.get(stat.parent);
+    if (siblings) siblings.push(stat);
+    else children.set(stat.parent, [stat]);
   }
-  return total;
+  return (root) => {
+    let total = 0;
+    const pending = stats.filter((stat) => stat.pid === root);
+    for (let stat = pending.pop(); stat; stat = pending.pop()) {
+      total += stat.cpuMs;
+      pending.push(...(children.get(stat.pid) ?? []));
+    }
+    return total;
+  };
 }
 
 /** A meter for the bench process and the process trees of `pids`; undefined where /proc is missing. */
@@ -57,15 +64,17 @@ export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
   if (readStat(process.pid) === undefined) return undefined;
   return {
     read: () => {
-      const stats = readdirSync('/proc')
-        .filter((name) => /^\d+$/.test(name))
-        .flatMap((name) => readStat(Number(name)) ?? []);
+      const cpuOfTree = treeCpuMs(
+        readdirSync('/proc')
+          .filter((name) => /^\d+$/.test(name))
+          .flatMap((name) => readStat(Number(name)) ?? []),
+      );
       const own = process.cpuUsage();
       return {
         bench: (own.user + own.system) / 1000,
-        localMode: treeCpuMs(stats, pids.localMode),
-        reference: treeCpuMs(stats, pids.reference),
-        dynamoDb: treeCpuMs(stats, pids.dynamoDb),
+        localMode: cpuOfTree(pids.localMode),
+        reference: cpuOfTree(pids.reference),
+        dynamoDb: cpuOfTree(pids.dynamoDb),
       };
     },
   };
