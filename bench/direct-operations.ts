@@ -3,11 +3,13 @@ import { claim, createSecret, revoke } from '../lambdas/core/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
 import { dataFilling } from '../test/integration/support/api';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
+import { readRawChunks, writeRawChunks } from './raw-chunks';
 
 /**
  * The DynamoDB calls each route makes, as plain data, run through the same store and domain
- * functions as the handlers. The bench makes them straight from its own process (the direct
- * baseline) and through the reference server (the same calls behind a bare HTTP hop).
+ * functions as the handlers, and the 5 MiB baselines' raw chunk writes and reads. The bench makes
+ * them straight from its own process (the direct and raw baselines) and through the reference
+ * server (the same calls behind a bare HTTP hop).
  */
 export type DirectOperation =
   | { call: 'ping' }
@@ -17,7 +19,14 @@ export type DirectOperation =
   | { call: 'deleteKey'; keyHash: string }
   | { call: 'createSecret'; keyHash: string }
   | { call: 'claim'; keyHash: string; id: string }
-  | { call: 'revoke'; keyHash: string; id: string };
+  | { call: 'revoke'; keyHash: string; id: string }
+  | { call: 'writeChunks'; pk: string; data: string }
+  | { call: 'readChunks'; pk: string; chunks: number };
+
+/** What an operation answers over HTTP: the data it read, if any. */
+export interface DirectAnswer {
+  data?: string;
+}
 
 export const SECRET_DATA_1KB = dataFilling(1024);
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
@@ -28,36 +37,41 @@ const CLIENT_ADDRESS = '192.0.2.1';
 /** The authentication every keyed request starts with. */
 const authenticate = (keyHash: string): Promise<unknown> => authenticateAndCount(keyHash, Date.now());
 
-export async function runDirectOperation(operation: DirectOperation): Promise<void> {
+export async function runDirectOperation(operation: DirectOperation): Promise<DirectAnswer> {
   switch (operation.call) {
     case 'ping':
       await pingKeysTable();
-      return;
+      return {};
     case 'createKey':
       await createApiKey({ sourceIp: CLIENT_ADDRESS, webhook: undefined, perIpPerHour: BENCH_KEYS_PER_IP_PER_HOUR, now: Date.now() });
-      return;
+      return {};
     case 'readKey':
       await authenticate(operation.keyHash);
-      return;
+      return {};
     case 'setWebhook':
       await authenticate(operation.keyHash);
       await setWebhook(operation.keyHash, BENCH_WEBHOOK, Date.now());
-      return;
+      return {};
     case 'deleteKey':
       await authenticate(operation.keyHash);
       await deleteKey(operation.keyHash);
-      return;
+      return {};
     case 'createSecret':
       await authenticate(operation.keyHash);
       await createSecret({ data: SECRET_DATA_1KB, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, Date.now());
-      return;
+      return {};
     case 'claim':
       await authenticate(operation.keyHash);
       if (!(await claim(operation.id, Date.now()))) throw new Error('direct claim found no secret');
-      return;
+      return {};
     case 'revoke':
       await authenticate(operation.keyHash);
       if (!(await revoke(operation.id, operation.keyHash, Date.now()))) throw new Error('direct revoke found no secret');
-      return;
+      return {};
+    case 'writeChunks':
+      await writeRawChunks(operation.pk, operation.data);
+      return {};
+    case 'readChunks':
+      return { data: await readRawChunks(operation.pk, operation.chunks) };
   }
 }

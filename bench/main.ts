@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       const { baseUrl } = server;
       const measured = {
         roundTrips: await step('DynamoDB round trips', () => measureRoundTrips(baseUrl)),
-        largePayloads: await step('5 MiB payloads', () => measureLargePayloads(baseUrl, LARGE_PAYLOAD_REPETITIONS)),
+        largePayloads: await step('5 MiB payloads', () => measureLargePayloads({ localMode: baseUrl, reference: environment.reference.baseUrl }, LARGE_PAYLOAD_REPETITIONS)),
         webhooks: await step('webhook latency', () => measureWebhookLatency(baseUrl, environment.dynamoDbEndpoint, WEBHOOK_SECRETS)),
         fanOutMs: await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS)),
       };

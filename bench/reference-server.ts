@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { runDirectOperation, type DirectOperation } from './direct-operations';
 
 /**
- * The warm-latency reference: a bare Node HTTP server that makes a route's DynamoDB calls and
- * answers `{}`. No API Gateway event, no middleware, no validation, no response shaping: what any
- * HTTP API in front of the same calls would cost on this machine at the least. A child process of
- * the bench, as local mode is; it prints its address once it listens.
+ * The reference: a bare Node HTTP server that makes a route's DynamoDB calls (or the 5 MiB
+ * baselines' raw chunk calls) and answers what they read as JSON, `{}` when they read nothing. No
+ * API Gateway event, no middleware, no validation, no response shaping: what any HTTP API in front
+ * of the same calls would cost on this machine at the least. A child process of the bench, as local
+ * mode is; it prints its address once it listens.
  */
 
 async function readOperation(request: IncomingMessage): Promise<DirectOperation> {
@@ -19,9 +20,10 @@ const server = createServer((request, response) => {
   readOperation(request)
     .then(runDirectOperation)
     .then(
-      () => {
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
-        response.end('{}');
+      (answer) => {
+        const body = Buffer.from(JSON.stringify(answer));
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+        response.end(body);
       },
       (error: unknown) => {
         const body = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
