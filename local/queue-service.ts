@@ -1,6 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withoutSdkLogging } from '../lambdas/aws/sdk-client';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
 import { queueRequestListener } from './queue/server';
@@ -22,7 +23,8 @@ export interface LocalQueueService {
 }
 
 /** An SQS client for the local queue service, which, like DynamoDB Local, takes any credentials. */
-export const localSqsClient = (endpoint: string): SQSClient => new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS });
+export const localSqsClient = (endpoint: string): SQSClient =>
+  withoutSdkLogging(new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS }));
 
 export interface LocalQueueServiceOptions {
   /** 0 or absent: any free port. */

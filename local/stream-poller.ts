@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { withoutSdkLogging } from '../lambdas/aws/sdk-client';
 import { passesStreamEventFilter } from '../lambdas/stream/records';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
@@ -64,7 +65,7 @@ const CREATION_TIME_PRECISION_MS = 60_000;
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const { streamArn } = options;
   const startedAt = Math.floor(Date.now() / CREATION_TIME_PRECISION_MS) * CREATION_TIME_PRECISION_MS;
-  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL_AWS_SETTINGS });
+  const streams = withoutSdkLogging(new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL_AWS_SETTINGS }));
   const shards = new Map<string, ShardPosition>();
   /** Shards whose child DescribeStream has listed: reading goes on there once they close. */
   const parents = new Set<string>();

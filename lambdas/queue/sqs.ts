@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { withoutSdkLogging } from '../aws/sdk-client';
 import { ENV } from '../definitions/env';
 
 let client: SQSClient | undefined;
@@ -10,7 +11,7 @@ let client: SQSClient | undefined;
 export function sqs(): SQSClient {
   if (!client) {
     const endpoint = process.env[ENV.sqsEndpoint];
-    client = new SQSClient(endpoint ? { endpoint } : {});
+    client = withoutSdkLogging(new SQSClient(endpoint ? { endpoint } : {}));
   }
   return client;
 }

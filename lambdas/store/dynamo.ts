@@ -1,6 +1,7 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from '../aws/sdk-client';
 import { ENV } from '../definitions/env';
 import type { TableDefinition } from '../definitions/tables';
 
@@ -13,7 +14,7 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
     const endpoint = process.env[ENV.dynamodbEndpoint];
-    const client = new DynamoDBClient(endpoint ? { endpoint } : {});
+    const client = withoutSdkLogging(new DynamoDBClient(endpoint ? { endpoint } : {}));
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },
     });
