@@ -72,19 +72,19 @@ export function splitIntoChunks(data: string): string[] {
   return chunks;
 }
 
+/** Chunk items of `chunks`, in order, under `id`, each expiring at `ttl` (epoch seconds). */
+export const writeChunks = (id: string, chunks: readonly string[], ttl: number): Promise<void> =>
+  batchWriteAll(
+    tableName(SECRETS_TABLE),
+    chunks.map((data, index) => ({ PutRequest: { Item: { pk: id, sk: secretChunkSk(index), data, ttl } satisfies ChunkItem } })),
+  );
+
 export async function putSecret(secret: NewSecret): Promise<void> {
   const table = tableName(SECRETS_TABLE);
   const ttl = epochSeconds(secret.expires);
   const inline = secret.data.length <= DATA_CHUNK_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
-  if (!inline) {
-    await batchWriteAll(
-      table,
-      chunks.map((data, index) => ({
-        PutRequest: { Item: { pk: secret.id, sk: secretChunkSk(index), data, ttl } satisfies ChunkItem },
-      })),
-    );
-  }
+  if (!inline) await writeChunks(secret.id, chunks, ttl);
   const head: HeadItem = {
     pk: secret.id,
     sk: SECRET_HEAD_SK,
@@ -182,7 +182,8 @@ export const revokeSecret = (id: string, owner: string, now: number): Promise<bo
     ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
   });
 
-async function readChunks(id: string, count: number): Promise<string | undefined> {
+/** The data of `count` chunk items under `id`, in order; undefined if any is missing. */
+export async function readChunks(id: string, count: number): Promise<string | undefined> {
   const items = await batchGetAll<ChunkItem>(tableName(SECRETS_TABLE), chunkKeys(id, count));
   if (items.length !== count) return undefined;
   // Appending builds the data without copying it (join would copy up to 5 MiB); it is copied
@@ -226,5 +227,5 @@ async function deleteSecretIf(id: string, condition: DeleteCondition): Promise<b
   }
 }
 
-const deleteChunks = (id: string, count: number): Promise<void> =>
+export const deleteChunks = (id: string, count: number): Promise<void> =>
   batchWriteAll(tableName(SECRETS_TABLE), chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })));
