@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withoutSdkLogging } from '../lambdas/aws/sdk-client';
+import { withoutSdkLogging } from './sdk-client';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
 import { queueRequestListener } from './queue/server';

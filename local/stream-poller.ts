@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { withoutSdkLogging } from '../lambdas/aws/sdk-client';
+import { withoutSdkLogging } from './sdk-client';
 import { passesStreamEventFilter } from '../lambdas/stream/records';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';

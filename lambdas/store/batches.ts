@@ -1,9 +1,5 @@
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type BatchGetCommandInput,
-  type BatchWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandInput, BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from './document-client';
 import { dynamo } from './dynamo';
 
 /** DynamoDB's per-call item limits for BatchWriteItem and BatchGetItem. */

@@ -1,24 +1,16 @@
-import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { withoutSdkLogging } from '../aws/sdk-client';
-import { ENV } from '../definitions/env';
+import { AwsServiceError } from '../aws/aws-json-client';
 import type { TableDefinition } from '../definitions/tables';
+import { DocumentClient } from './document-client';
 
-let documentClient: DynamoDBDocumentClient | undefined;
+let documentClient: DocumentClient | undefined;
 
 /**
  * One document client per process, created on first use so that local mode can point it at
  * DynamoDB Local (DYNAMODB_ENDPOINT) before any handler runs. On AWS the endpoint is unset.
  */
-export function dynamo(): DynamoDBDocumentClient {
-  if (!documentClient) {
-    const endpoint = process.env[ENV.dynamodbEndpoint];
-    const client = withoutSdkLogging(new DynamoDBClient(endpoint ? { endpoint } : {}));
-    documentClient = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-  }
+export function dynamo(): DocumentClient {
+  documentClient ??= new DocumentClient();
   return documentClient;
 }
 
@@ -28,14 +20,16 @@ export function tableName(table: TableDefinition): string {
   return name;
 }
 
-export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+export const isConditionFailure = (error: unknown): error is AwsServiceError =>
+  error instanceof AwsServiceError && error.name === 'ConditionalCheckFailedException';
 
 /**
- * The item returned by ReturnValuesOnConditionCheckFailure. The document client unmarshalls
- * results but not exceptions, so the item arrives in DynamoDB's wire format.
+ * The item returned by ReturnValuesOnConditionCheckFailure. It comes with the error, in DynamoDB's
+ * wire format.
  */
-export const itemOfConditionFailure = <TItem>(error: ConditionalCheckFailedException): TItem | undefined =>
-  error.Item ? (unmarshall(error.Item) as TItem) : undefined;
+export const itemOfConditionFailure = <TItem>(error: AwsServiceError): TItem | undefined => {
+  const item = error.details.Item;
+  return item ? (unmarshall(item as Parameters<typeof unmarshall>[0]) as TItem) : undefined;
+};
 
 export const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);

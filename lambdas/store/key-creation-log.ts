@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from './document-client';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';

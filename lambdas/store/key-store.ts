@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from './document-client';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';

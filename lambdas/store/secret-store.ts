@@ -1,4 +1,5 @@
-import { DeleteCommand, PutCommand, UpdateCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from './document-client';
 import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';

@@ -34,20 +34,17 @@ test('the last view taken while an earlier claim still reads the chunks: both ge
 
   let claimB: Promise<ClaimedSecret | undefined> | undefined;
   let claimBDone: ClaimedSecret | undefined;
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      // Hold claim A's first chunk read until claim B has finished completely.
-      if (/^BatchGet/.test(context.commandName ?? '') && !claimB) {
-        claimB = claimSecret(id, Date.now());
-        claimBDone = await claimB;
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'interleaveClaims' },
-  );
+  dynamo().intercept(async (operation, input, send) => {
+    // Hold claim A's first chunk read until claim B has finished completely.
+    if (operation === 'BatchGetItem' && !claimB) {
+      claimB = claimSecret(id, Date.now());
+      claimBDone = await claimB;
+    }
+    return send(operation, input);
+  });
 
   const claimA = await claimSecret(id, Date.now());
-  dynamo().middlewareStack.remove('interleaveClaims');
+  dynamo().intercept(undefined);
 
   expect({ a: claimA?.remaining, b: claimBDone?.remaining, bRan: claimB !== undefined }).toEqual({ a: 1, b: 0, bRan: true });
   expect(claimBDone?.data === data).toBe(true);

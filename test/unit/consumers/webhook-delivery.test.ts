@@ -1,8 +1,10 @@
 import '../support/webhook-env';
-import { ChangeMessageVisibilityCommand, SQSClient, type ChangeMessageVisibilityCommandInput } from '@aws-sdk/client-sqs';
-import { GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ChangeMessageVisibilityCommandInput } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, QueueClient } from '../../../lambdas/queue/sqs';
+import type { GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../../lambdas/store/document-client';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
+import { mockCommandClient } from '../support/command-mock';
 import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-delivery';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
@@ -16,7 +18,7 @@ import { sqsEvent, sqsRecord } from '../support/sqs-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
 
 const ddb = mockDocumentClient();
-const sqs = mockClient(SQSClient);
+const sqs = mockCommandClient(QueueClient);
 
 const SECRET_ID = 'AbCdEfGhIjKlMnOpQrStUv';
 /** A token in the URL's path and query: the URL is a credential of the receiver. */

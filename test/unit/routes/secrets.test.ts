@@ -1,12 +1,6 @@
 import '../support/env';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  PutCommand,
-  UpdateCommand,
-  type PutCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';

@@ -1,5 +1,5 @@
 import '../support/env';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../../lambdas/store/document-client';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
 import { recordKeyCreationAttempt } from '../../../lambdas/store/key-creation-log';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
@@ -15,8 +15,8 @@ beforeEach(() => ddb.reset());
 
 /** Answers the append as DynamoDB would for an item holding `log` (ALL_NEW: log plus :now). */
 function appendTo(log: number[]) {
-  ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => ({
-    Attributes: { pk: `ip#${ipHash}`, log: [...log, ...(input.ExpressionAttributeValues[':now'] as number[])] },
+  ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => ({
+    Attributes: { pk: `ip#${ipHash}`, log: [...log, ...(input.ExpressionAttributeValues?.[':now'] as number[])] },
   }));
 }
 
@@ -77,8 +77,8 @@ describe('recordKeyCreationAttempt', () => {
 
   test('a prune that loses a race starts over; it gives up after a bounded number of attempts', async () => {
     const old = Array.from({ length: 2 * limit }, (_, i) => now - i);
-    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
-      throw ':pruned' in input.ExpressionAttributeValues ? conditionFailed() : conditionFailed({ log: old });
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
+      throw ':pruned' in (input.ExpressionAttributeValues ?? {}) ? conditionFailed() : conditionFailed({ log: old });
     });
     await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toThrow();
     expect(ddb.calls().length).toBeLessThanOrEqual(6);

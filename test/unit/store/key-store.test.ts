@@ -1,5 +1,5 @@
 import '../support/env';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/core/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import {
@@ -118,9 +118,9 @@ describe('authenticateAndCount', () => {
 
   test('gives up after a bounded number of attempts when concurrent prunes keep winning', async () => {
     const stale = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(current - 40 - i), 1]));
-    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
       // The fast path returns the over-full old item; a prune's condition (no ALL_OLD) returns none.
-      throw ':slots' in input.ExpressionAttributeValues ? conditionFailed() : conditionFailed(keyItem(pk, { rl: stale }));
+      throw ':slots' in (input.ExpressionAttributeValues ?? {}) ? conditionFailed() : conditionFailed(keyItem(pk, { rl: stale }));
     });
     await expect(authenticateAndCount(keyHash, now)).rejects.toThrow();
     expect(ddb.calls().length).toBeLessThanOrEqual(5);

@@ -1,5 +1,5 @@
 import '../support/env';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';

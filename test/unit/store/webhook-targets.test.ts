@@ -1,5 +1,6 @@
 import '../support/env';
-import { BatchGetCommand, GetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '../../../lambdas/store/document-client';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { keysWithWebhooks, webhookTarget } from '../../../lambdas/store/key-store';
 import { mockDocumentClient, sentCommands } from '../support/dynamo';

@@ -1,4 +1,5 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../../lambdas/store/document-client';
 import { generateApiKey, hashApiKey } from '../../../lambdas/core/api-keys';
 import { KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import { keyItemPk } from '../../../lambdas/definitions/tables';

@@ -1,8 +1,10 @@
 import '../support/webhook-env';
-import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, DeleteCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { QueueClient, SendMessageCommand } from '../../../lambdas/queue/sqs';
+import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand } from '../../../lambdas/store/document-client';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
+import { mockCommandClient } from '../support/command-mock';
 import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-fan-out';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
@@ -15,7 +17,7 @@ import { CREATED, chunk, head, streamRecord } from '../support/stream-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
 
 const ddb = mockDocumentClient();
-const sqs = mockClient(SQSClient);
+const sqs = mockCommandClient(QueueClient);
 
 const OWNER_A = 'aa'.repeat(32);
 const OWNER_B = 'bb'.repeat(32);

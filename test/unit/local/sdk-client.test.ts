@@ -1,8 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SDK_LOGGER_MIDDLEWARE, withoutSdkLogging } from '../../../lambdas/aws/sdk-client';
-import { sqs } from '../../../lambdas/queue/sqs';
-import { dynamo } from '../../../lambdas/store/dynamo';
+import { SDK_LOGGER_MIDDLEWARE, withoutSdkLogging } from '../../../local/sdk-client';
 
 const middlewareNames = (client: { middlewareStack: { identify(): string[] } }): string[] =>
   client.middlewareStack.identify().map((entry) => entry.split(' - ')[0] ?? entry);
@@ -21,8 +19,4 @@ describe('withoutSdkLogging', () => {
     expect(quiet).toEqual(names.filter((name) => name !== SDK_LOGGER_MIDDLEWARE));
   });
 
-  test("the functions' DynamoDB and SQS clients run without it", () => {
-    expect(middlewareNames(dynamo())).not.toContain(SDK_LOGGER_MIDDLEWARE);
-    expect(middlewareNames(sqs())).not.toContain(SDK_LOGGER_MIDDLEWARE);
-  });
 });

@@ -3,7 +3,7 @@
  * but the middleware still walks the call's whole input and output through the schema to mask
  * sensitive members for that log (a copy of every item read or written, a stream batch's every
  * image), and then discards it: about 5% of a DynamoDB call's CPU. No client of ours has an SDK
- * logger, so every client drops the middleware when it is made.
+ * logger, so every client local mode makes drops the middleware when it is made.
  */
 export const SDK_LOGGER_MIDDLEWARE = 'loggerMiddleware';
 
