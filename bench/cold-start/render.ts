@@ -32,8 +32,10 @@ export function renderColdStarts(result: ColdStartResult): string {
       `The baseline bundle (${result.baselineBundleKb.toFixed(1)} KB) only constructs a DynamoDB document client and ` +
       `answers at once, through the same runner and environment; ${result.runs} of its samples alternate with ` +
       "each row's after an untimed warm-up, and the ratio is of the two medians. " +
-      'The reference row adds one GetItem to the baseline: the SDK does one-off work on its first call, so its ' +
-      "ratio is the floor for any function that calls DynamoDB, and the last column divides each function's ratio by it.",
+      'The reference row adds one GetItem through that SDK client: the SDK does one-off work on its first call ' +
+      '(middleware, endpoint rules, serde, credentials), so its ratio is the floor of any function that calls ' +
+      "DynamoDB through the SDK. The functions call DynamoDB and SQS through the service's own small signed client " +
+      "instead (`lambdas/aws/aws-json-client.ts`, see the README), and the last column divides each function's ratio by the reference's.",
     '',
     '| Bundle | KB | Baseline ms, median (min–max) | Bundle ms, median (min–max) | Imported / answered at ms | Ratio | Budget | Result | ÷ reference |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
@@ -41,8 +43,8 @@ export function renderColdStarts(result: ColdStartResult): string {
     ...result.handlers.map((row) => tableRow(row, row.pass ? 'pass' : '**miss**', row.ratioToFirstCall.toFixed(2))),
     '',
     '"Imported / answered at": medians on the child\'s own clock from its process start, when the bundle was ' +
-      'imported (module initialisation done) and when the response was in hand. The functions construct their ' +
-      'DynamoDB client at their first call, the baseline and the reference at import.',
+      'imported (module initialisation done) and when the response was in hand. The functions set up their ' +
+      'clients at their first call, the baseline and the reference at import.',
     '',
   ].join('\n');
 }

@@ -7,7 +7,7 @@ import { authenticateAndCount } from '../../../lambdas/store/key-store';
 import { keyItem } from '../support/key-item';
 
 /**
- * The real SDK stack (DynamoDBClient + DocumentClient, as lambdas/store/dynamo.ts builds it)
+ * The real client stack (lambdas/store/dynamo.ts's document client and its signed HTTP client)
  * against a fake DynamoDB HTTP endpoint that answers like DynamoDB does on the wire. This checks
  * what the mocked tests assume: a ConditionalCheckFailedException carries the old item in wire
  * format, and the store reads it correctly.
