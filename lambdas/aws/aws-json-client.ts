@@ -2,12 +2,12 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isRetryable, MAX_ATTEMPTS, retryDelayMs, type Failure } from './retry-policy';
+import { DEFAULT_RETRY_SETTINGS, isRetryable, retryDelayMs, type Failure, type RetrySettings } from './retry-policy';
 
 /**
  * Calls to an AWS service that speaks the AWS JSON 1.0 protocol (DynamoDB, SQS), signed with AWS's
- * own SigV4 signer (@smithy/signature-v4) and sent over a keep-alive connection, with the SDK's
- * standard retries. The functions use this instead of the AWS SDK's clients: the SDK's first call
+ * own SigV4 signer (@smithy/signature-v4) and sent over a keep-alive connection, retried as the
+ * SDK retries (lambdas/aws/retry-policy.ts). The functions use this instead of the AWS SDK's clients: the SDK's first call
  * in a fresh process runs its whole middleware, endpoint, serde and credential machinery for the
  * first time, 25-35 ms of a cold start that this client does in a few (see docs/performance.md).
  */
@@ -19,6 +19,8 @@ export interface AwsJsonService {
   targetPrefix: string;
   /** The environment variable that points the client elsewhere (local mode), if set. */
   endpointVariable: string;
+  /** The SDK's retry settings for this service, where they differ from its defaults. */
+  retry?: RetrySettings;
 }
 
 /** An error answer of the service, named by its error code as the SDK names its exceptions. */
@@ -153,8 +155,9 @@ export class AwsJsonClient {
         error = thrown instanceof Error ? thrown : new Error(String(thrown));
         failure = { kind: 'network', code: (thrown as NodeJS.ErrnoException).code };
       }
-      if (attempt >= MAX_ATTEMPTS || !isRetryable(failure)) throw error;
-      await sleep(retryDelayMs(failure, attempt));
+      const retry = this.service.retry ?? DEFAULT_RETRY_SETTINGS;
+      if (attempt >= retry.maxAttempts || !isRetryable(failure)) throw error;
+      await sleep(retryDelayMs(failure, attempt, retry));
     }
   }
 

@@ -1,12 +1,18 @@
 /**
- * When a call to an AWS service is tried again, and after how long: the AWS SDK's standard retry
- * mode (3 attempts; exponential backoff with full jitter from 100 ms, or 500 ms when throttled,
- * capped at 20 s), for the calls our functions make without the SDK (lambdas/aws/aws-json-client).
+ * When a call to an AWS service is tried again, and after how long, for the calls our functions
+ * make without the SDK (lambdas/aws/aws-json-client): as the AWS SDK version this repository pins
+ * retries by default (its standard mode with the 2026 settings: exponential backoff with full
+ * jitter from the service's base delay, or from 1 s when throttled, capped at 20 s; DynamoDB 4
+ * attempts from 25 ms, other services 3 from 50 ms). No retry quota.
  */
 
-export const MAX_ATTEMPTS = 3;
-const BASE_DELAY_MS = 100;
-const THROTTLED_BASE_DELAY_MS = 500;
+export interface RetrySettings {
+  maxAttempts: number;
+  baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY_SETTINGS: RetrySettings = { maxAttempts: 3, baseDelayMs: 50 };
+const THROTTLED_BASE_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 20_000;
 
 /** Error codes the SDK treats as throttling. */
@@ -46,7 +52,12 @@ export function isRetryable(failure: Failure): boolean {
 }
 
 /** The pause before attempt `attempt + 1` (attempt counts from 1). */
-export function retryDelayMs(failure: Failure, attempt: number, random: () => number = Math.random): number {
-  const base = isThrottling(failure) ? THROTTLED_BASE_DELAY_MS : BASE_DELAY_MS;
+export function retryDelayMs(
+  failure: Failure,
+  attempt: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): number {
+  const base = isThrottling(failure) ? THROTTLED_BASE_DELAY_MS : settings.baseDelayMs;
   return Math.floor(random() * Math.min(MAX_DELAY_MS, base * 2 ** (attempt - 1)));
 }

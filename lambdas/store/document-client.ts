@@ -139,7 +139,12 @@ export class BatchWriteCommand extends DocumentCommand<BatchWriteCommandInput, W
 
 export type AnyDocumentCommand = DocumentCommand<unknown, unknown>;
 
-export const DYNAMODB_SERVICE: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', endpointVariable: ENV.dynamodbEndpoint };
+export const DYNAMODB_SERVICE: AwsJsonService = {
+  name: 'dynamodb',
+  targetPrefix: 'DynamoDB_20120810',
+  endpointVariable: ENV.dynamodbEndpoint,
+  retry: { maxAttempts: 4, baseDelayMs: 25 },
+};
 
 export class DocumentClient {
   private readonly client = new AwsJsonClient(DYNAMODB_SERVICE);

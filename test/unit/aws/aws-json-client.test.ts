@@ -3,7 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { AwsJsonClient, AwsServiceError, serviceEndpoint, type AwsJsonService } from '../../../lambdas/aws/aws-json-client';
 import { startRecordingServer, type ReceivedRequest, type RecordingServer } from '../support/recording-server';
 
-const SERVICE: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', endpointVariable: 'TEST_AWS_JSON_ENDPOINT' };
+const SERVICE: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', endpointVariable: 'TEST_AWS_JSON_ENDPOINT', retry: { maxAttempts: 4, baseDelayMs: 25 } };
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 
 let server: RecordingServer;
@@ -134,9 +134,14 @@ describe('retries', () => {
     expect(server.requests.map((request) => request.body)).toEqual(['{"TableName":"t"}', '{"TableName":"t"}']);
   });
 
-  test('after 3 throttled attempts the throttling error is raised', async () => {
+  test("after the service's last attempt (DynamoDB's 4th) the throttling error is raised", async () => {
     server.answer = () => throttle;
     await expect(client.send('UpdateItem', {})).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+    expect(server.requests).toHaveLength(4);
+    server.requests.length = 0;
+    const sqsLike = new AwsJsonClient({ ...SERVICE, retry: undefined });
+    await expect(sqsLike.send('UpdateItem', {})).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+    sqsLike.destroy();
     expect(server.requests).toHaveLength(3);
   });
 

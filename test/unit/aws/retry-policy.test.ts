@@ -1,4 +1,4 @@
-import { isRetryable, retryDelayMs, type Failure } from '../../../lambdas/aws/retry-policy';
+import { DEFAULT_RETRY_SETTINGS, isRetryable, retryDelayMs, type Failure } from '../../../lambdas/aws/retry-policy';
 
 const service = (code: string, status = 400): Failure => ({ kind: 'service', code, status });
 
@@ -18,10 +18,12 @@ test.each([
   expect(isRetryable(failure)).toBe(retryable);
 });
 
-test('delays grow exponentially with full jitter, from 100 ms, or 500 ms when throttled, capped at 20 s', () => {
+test('delays grow exponentially with full jitter, from the base delay, or 1 s when throttled, capped at 20 s', () => {
   const most = () => 0.999_999;
-  expect([1, 2, 3].map((attempt) => retryDelayMs(service('InternalServerError', 500), attempt, most))).toEqual([99, 199, 399]);
-  expect([1, 2, 3].map((attempt) => retryDelayMs(service('ThrottlingException'), attempt, most))).toEqual([499, 999, 1999]);
-  expect(retryDelayMs(service('ThrottlingException'), 10, most)).toBe(19_999);
-  expect(retryDelayMs(service('ThrottlingException'), 3, () => 0)).toBe(0);
+  const dynamodb = { maxAttempts: 4, baseDelayMs: 25 };
+  expect([1, 2, 3].map((attempt) => retryDelayMs(service('InternalServerError', 500), attempt, dynamodb, most))).toEqual([24, 49, 99]);
+  expect([1, 2].map((attempt) => retryDelayMs(service('InternalServerError', 500), attempt, DEFAULT_RETRY_SETTINGS, most))).toEqual([49, 99]);
+  expect([1, 2, 3].map((attempt) => retryDelayMs(service('ThrottlingException'), attempt, dynamodb, most))).toEqual([999, 1999, 3999]);
+  expect(retryDelayMs(service('ThrottlingException'), 10, dynamodb, most)).toBe(19_999);
+  expect(retryDelayMs(service('ThrottlingException'), 3, dynamodb, () => 0)).toBe(0);
 });

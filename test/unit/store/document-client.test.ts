@@ -81,6 +81,12 @@ test.each(cases)('%s: the same request and the same output as the SDK’s docume
   expect(ourRequest?.headers['x-amz-target']).toBe(sdkRequest?.headers['x-amz-target']);
   expect(ourRequest?.headers['content-type']).toBe(sdkRequest?.headers['content-type']);
   expect(JSON.parse(ourRequest?.body ?? '')).toEqual(JSON.parse(sdkRequest?.body ?? ''));
+  // The same signed headers, but for the SDK's own (invocation id, attempt, user agent).
+  const signedHeaders = (authorization: unknown) => /SignedHeaders=([^,]+)/.exec(String(authorization))?.[1]?.split(';');
+  const sdkOwn = /^(amz-sdk-|x-amz-user-agent$)/;
+  expect(signedHeaders(ourRequest?.headers.authorization)).toEqual(
+    signedHeaders(sdkRequest?.headers.authorization)?.filter((name) => !sdkOwn.test(name)),
+  );
 });
 
 test('the input a caller passed is left as it was', async () => {
