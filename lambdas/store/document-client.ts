@@ -72,10 +72,18 @@ export class GetCommand extends DocumentCommand<GetCommandInput, WithoutMetadata
   }
 }
 
-/** Put, Update and Delete: values of ExpressionAttributeValues are native; Attributes come back. */
-abstract class WriteCommand<TInput extends { ExpressionAttributeValues?: Native }, TOutput> extends DocumentCommand<TInput, TOutput> {
-  protected valuesToWire(): Wire {
-    return { ...this.input, ExpressionAttributeValues: optional(this.input.ExpressionAttributeValues, toWire) };
+/** Put, Update and Delete: their Item or Key and ExpressionAttributeValues are native; Attributes come back. */
+type NativeWriteInput = { ExpressionAttributeValues?: Native; Item?: Native; Key?: Native };
+
+abstract class WriteCommand<TInput extends NativeWriteInput, TOutput> extends DocumentCommand<TInput, TOutput> {
+  wireInput(): Wire {
+    const { ExpressionAttributeValues, Item, Key } = this.input;
+    return {
+      ...this.input,
+      ExpressionAttributeValues: optional(ExpressionAttributeValues, toWire),
+      Item: optional(Item, toWire),
+      Key: optional(Key, toWire),
+    };
   }
   nativeOutput({ Attributes, ...rest }: Wire): TOutput {
     return { ...rest, Attributes: optional(Attributes as Wire | undefined, toNative) } as TOutput;
@@ -84,23 +92,14 @@ abstract class WriteCommand<TInput extends { ExpressionAttributeValues?: Native 
 
 export class PutCommand extends WriteCommand<PutCommandInput, WithoutMetadata<PutCommandOutput>> {
   readonly operation = 'PutItem';
-  wireInput(): Wire {
-    return { ...this.valuesToWire(), Item: optional(this.input.Item, toWire) };
-  }
 }
 
 export class UpdateCommand extends WriteCommand<UpdateCommandInput, WithoutMetadata<UpdateCommandOutput>> {
   readonly operation = 'UpdateItem';
-  wireInput(): Wire {
-    return { ...this.valuesToWire(), Key: optional(this.input.Key, toWire) };
-  }
 }
 
 export class DeleteCommand extends WriteCommand<DeleteCommandInput, WithoutMetadata<DeleteCommandOutput>> {
   readonly operation = 'DeleteItem';
-  wireInput(): Wire {
-    return { ...this.valuesToWire(), Key: optional(this.input.Key, toWire) };
-  }
 }
 
 export class BatchGetCommand extends DocumentCommand<BatchGetCommandInput, WithoutMetadata<BatchGetCommandOutput>> {
