@@ -39,6 +39,9 @@ export class AwsServiceError extends Error {
 
 export type JsonObject = Record<string, unknown>;
 
+/** An SDK output type without the SDK's response metadata, which this client does not report. */
+export type WithoutMetadata<T> = Omit<T, '$metadata'>;
+
 /** Sends one operation (one round trip, whatever the retries) and returns its JSON answer. */
 export type SendOperation = (operation: string, input: JsonObject) => Promise<JsonObject>;
 

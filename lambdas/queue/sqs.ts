@@ -4,7 +4,7 @@ import type {
   SendMessageCommandOutput,
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
-import { AwsJsonClient, type AwsJsonService } from '../aws/aws-json-client';
+import { AwsJsonClient, type AwsJsonService, type WithoutMetadata } from '../aws/aws-json-client';
 import { ENV } from '../definitions/env';
 
 /**
@@ -13,7 +13,6 @@ import { ENV } from '../definitions/env';
  * functions make are here.
  */
 
-type WithoutMetadata<T> = Omit<T, '$metadata'>;
 
 export class SendMessageCommand {
   readonly operation = 'SendMessage';

@@ -13,7 +13,7 @@ import type {
   UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { AwsJsonClient, type AwsJsonService, type JsonObject, type OperationInterceptor } from '../aws/aws-json-client';
+import { AwsJsonClient, type AwsJsonService, type JsonObject, type OperationInterceptor, type WithoutMetadata } from '../aws/aws-json-client';
 import { ENV } from '../definitions/env';
 
 /**
@@ -27,7 +27,6 @@ const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
 type Native = Record<string, NativeAttributeValue>;
 type Wire = JsonObject;
-type WithoutMetadata<T> = Omit<T, '$metadata'>;
 
 const toWire = (item: Native): Wire => marshall(item, MARSHALL_OPTIONS) as Wire;
 const toNative = (item: Wire): Native => unmarshall(item as Parameters<typeof unmarshall>[0]);

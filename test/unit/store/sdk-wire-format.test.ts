@@ -1,10 +1,9 @@
 import '../support/env';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { slotIndex } from '../../../lambdas/core/sliding-window';
 import { authenticateAndCount } from '../../../lambdas/store/key-store';
 import { keyItem } from '../support/key-item';
+import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 
 /**
  * The real client stack (lambdas/store/dynamo.ts's document client and its signed HTTP client)
@@ -13,36 +12,26 @@ import { keyItem } from '../support/key-item';
  * format, and the store reads it correctly.
  */
 
-let server: Server;
+let server: RecordingServer;
 let answer: (target: string, body: Record<string, unknown>) => { status: number; body: unknown };
-const requests: { target: string; body: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let raw = '';
-    request.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    request.on('end', () => {
-      const target = String(request.headers['x-amz-target'] ?? '');
-      const body = JSON.parse(raw) as Record<string, unknown>;
-      requests.push({ target, body });
-      const reply = answer(target, body);
-      response.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(JSON.stringify(reply.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRecordingServer();
+  server.answer = (request) => answer(String(request.headers['x-amz-target'] ?? ''), JSON.parse(request.body) as Record<string, unknown>);
+  process.env.DYNAMODB_ENDPOINT = server.endpoint;
   process.env.AWS_ACCESS_KEY_ID = 'unit';
   process.env.AWS_SECRET_ACCESS_KEY = 'unit';
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
-  requests.length = 0;
+  server.requests.length = 0;
 });
+
+/** What the server received: each call's X-Amz-Target and JSON body. */
+const received = (): { target: string; body: Record<string, unknown> }[] =>
+  server.requests.map((request) => ({ target: String(request.headers['x-amz-target'] ?? ''), body: JSON.parse(request.body) as Record<string, unknown> }));
 
 const conditionFailure = (item?: object) => ({
   status: 400,
@@ -60,7 +49,7 @@ const now = 1_750_000_001_000;
 test('an expired key is reported expired from the wire-format item of the failed condition', async () => {
   answer = () => conditionFailure(keyItem(pk, { expires: now - 1, rl: { [slotIndex(now) - 1]: 3 } }));
   await expect(authenticateAndCount(keyHash, now)).resolves.toEqual({ outcome: 'expired' });
-  expect(requests.map((r) => r.target)).toEqual(['DynamoDB_20120810.UpdateItem']);
+  expect(received().map((r) => r.target)).toEqual(['DynamoDB_20120810.UpdateItem']);
 });
 
 test('an unknown key (no item in the failure) is reported unknown', async () => {
@@ -80,7 +69,7 @@ test('an over-full live key is pruned from the wire-format item, keeping its in-
   const result = await authenticateAndCount(keyHash, now);
 
   expect(result).toMatchObject({ outcome: 'authenticated', slots: { [current - 3]: 40, [current]: 3 } });
-  expect(requests).toHaveLength(2);
-  const values = requests[1]!.body.ExpressionAttributeValues as Record<string, unknown>;
+  expect(received()).toHaveLength(2);
+  const values = received()[1]!.body.ExpressionAttributeValues as Record<string, unknown>;
   expect(values[':slots']).toEqual({ M: { [String(current - 3)]: { N: '40' }, [String(current)]: { N: '3' } } });
 });
