@@ -7,9 +7,10 @@ import { DEFAULT_RETRY_SETTINGS, isRetryable, retryDelayMs, type Failure, type R
 /**
  * Calls to an AWS service that speaks the AWS JSON 1.0 protocol (DynamoDB, SQS), signed with AWS's
  * own SigV4 signer (@smithy/signature-v4) and sent over a keep-alive connection, retried as the
- * SDK retries (lambdas/aws/retry-policy.ts). The functions use this instead of the AWS SDK's clients: the SDK's first call
- * in a fresh process runs its whole middleware, endpoint, serde and credential machinery for the
- * first time, 25-35 ms of a cold start that this client does in a few (see docs/performance.md).
+ * SDK retries (lambdas/aws/retry-policy.ts). The functions use this instead of the AWS SDK's
+ * clients: the SDK's first call in a fresh process runs its whole middleware, endpoint, serde and
+ * credential machinery for the first time, 25-35 ms of a cold start that this client does in a few
+ * (see docs/performance.md).
  */
 
 export interface AwsJsonService {

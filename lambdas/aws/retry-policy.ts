@@ -43,7 +43,7 @@ export type Failure =
   | { kind: 'service'; code: string; status: number }
   | { kind: 'network'; code: string | undefined };
 
-export const isThrottling = (failure: Failure): boolean =>
+const isThrottling = (failure: Failure): boolean =>
   failure.kind === 'service' && (failure.status === 429 || THROTTLING_CODES.has(failure.code));
 
 export function isRetryable(failure: Failure): boolean {

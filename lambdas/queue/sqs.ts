@@ -13,7 +13,6 @@ import { ENV } from '../definitions/env';
  * functions make are here.
  */
 
-
 export class SendMessageCommand {
   readonly operation = 'SendMessage';
   declare readonly outputType: WithoutMetadata<SendMessageCommandOutput>;
@@ -28,7 +27,7 @@ export class ChangeMessageVisibilityCommand {
 
 type QueueCommand = SendMessageCommand | ChangeMessageVisibilityCommand;
 
-export const SQS_SERVICE: AwsJsonService = { name: 'sqs', targetPrefix: 'AmazonSQS', endpointVariable: ENV.sqsEndpoint };
+const SQS_SERVICE: AwsJsonService = { name: 'sqs', targetPrefix: 'AmazonSQS', endpointVariable: ENV.sqsEndpoint };
 
 const md5 = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 

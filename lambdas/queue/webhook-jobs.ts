@@ -2,7 +2,6 @@ import { ChangeMessageVisibilityCommand, queueUrl, SendMessageCommand, sqs } fro
 import { QUEUES } from '../definitions/webhooks';
 import type { WebhookJob } from '../webhooks/job';
 
-
 /** The jobs queue, as the fan-out fills it and the delivery function reschedules its messages. */
 
 export async function enqueueWebhookJob(job: WebhookJob): Promise<void> {

@@ -135,9 +135,7 @@ export class BatchWriteCommand extends DocumentCommand<BatchWriteCommandInput, W
   }
 }
 
-export type AnyDocumentCommand = DocumentCommand<unknown, unknown>;
-
-export const DYNAMODB_SERVICE: AwsJsonService = {
+const DYNAMODB_SERVICE: AwsJsonService = {
   name: 'dynamodb',
   targetPrefix: 'DynamoDB_20120810',
   endpointVariable: ENV.dynamodbEndpoint,

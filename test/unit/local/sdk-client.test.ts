@@ -18,5 +18,4 @@ describe('withoutSdkLogging', () => {
     expect(quiet).not.toContain(SDK_LOGGER_MIDDLEWARE);
     expect(quiet).toEqual(names.filter((name) => name !== SDK_LOGGER_MIDDLEWARE));
   });
-
 });
