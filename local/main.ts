@@ -10,7 +10,8 @@ import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
-import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
+import type { LocalWebhookPipeline } from './webhook-pipeline';
+import { startWebhookPipelineProcess } from './webhook-pipeline-process';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
@@ -73,11 +74,10 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
   if (requestLog) measureDynamoDbUsage();
   started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog });
-  started.webhooks = await startWebhookPipeline({
+  started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
-    log: (line) => console.log(line),
   });
   await listen(started.server, port);
   return started.webhooks;

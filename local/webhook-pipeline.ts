@@ -43,13 +43,16 @@ export const STREAM_POLL_INTERVAL_MS = 100;
 
 const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
 
-export async function startWebhookPipeline(options: {
+export interface WebhookPipelineOptions {
   dynamoDbEndpoint: string;
   secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
   log: (line: string) => void;
-}): Promise<LocalWebhookPipeline> {
+}
+
+/** In this process; local mode runs it in a process of its own (webhook-pipeline-process.ts). */
+export async function startWebhookPipeline(options: WebhookPipelineOptions): Promise<LocalWebhookPipeline> {
   const env = process.env;
   const jobsName = localQueueName(QUEUES.jobs);
   const deadLettersName = localQueueName(QUEUES.deadLetters);

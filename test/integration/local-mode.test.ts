@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,58 @@ const portIsOpen = (port: number): Promise<boolean> =>
     });
     socket.once('error', () => resolve(false));
   });
+
+/** Linux's /proc: each live process's parent and command line (ended ones, zombies included, are left out). */
+function liveProcesses(): { pid: number; parent: number; command: string }[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') return [];
+        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return [{ pid: Number(entry), parent: Number(parent), command }];
+      } catch {
+        return []; // ended between the listing and the read
+      }
+    });
+}
+
+/** The webhook pipeline's process under `root` (local mode's process tree), if one runs. */
+function pipelineProcessUnder(root: number): { pid: number; parent: number } | undefined {
+  const processes = liveProcesses();
+  const descends = (pid: number): boolean => {
+    for (let at = processes.find((each) => each.pid === pid); at; at = processes.find((each) => each.pid === at?.parent)) {
+      if (at.pid === root) return true;
+    }
+    return false;
+  };
+  return processes.find((each) => each.command.includes('webhook-pipeline-entry') && descends(each.pid));
+}
+
+const isLive = (pid: number): boolean => liveProcesses().some((each) => each.pid === pid);
+
+test('runs the webhook pipeline in a process of its own, which ends when local mode stops or dies', async () => {
+  const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  try {
+    const stopped = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint });
+    const pipeline = pipelineProcessUnder(stopped.child.pid as number);
+    expect(pipeline).toBeDefined();
+    expect(await stopped.stop()).toBe(0);
+    expect(isLive(pipeline?.pid as number)).toBe(false);
+
+    const killed = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint });
+    const orphan = pipelineProcessUnder(killed.child.pid as number);
+    expect(orphan).toBeDefined();
+    // Local mode's own node process, beneath tsx's: killed outright, it cannot stop anything itself.
+    process.kill(orphan?.parent as number, 'SIGKILL');
+    await killed.stop();
+    await eventually(() => expect(isLive(orphan?.pid as number)).toBe(false));
+  } finally {
+    await dynamoDb.stop();
+  }
+});
 
 test('starts its own DynamoDB Local, keeps data in DATA_DIR across restarts, stops everything on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ots-data-'));

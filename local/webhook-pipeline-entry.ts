@@ -1,0 +1,45 @@
+import { STOP_PIPELINE, type PipelineProcessOptions, type PipelineProcessReport } from './webhook-pipeline-process';
+import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
+
+/**
+ * The webhook pipeline's process (see webhook-pipeline-process.ts). It stops when local mode tells
+ * it to, when local mode is gone, or on a signal (Ctrl-C reaches both processes).
+ */
+
+const options = JSON.parse(process.argv[2] ?? '{}') as PipelineProcessOptions;
+let pipeline: LocalWebhookPipeline | undefined;
+let stopping = false;
+
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  try {
+    await pipeline?.stop();
+  } finally {
+    process.exit(0);
+  }
+}
+
+/** Reports to local mode, then goes on with `then` once the report is sent. */
+function report(message: PipelineProcessReport, then: () => void = () => undefined): void {
+  if (process.send) process.send(message, then);
+  else then();
+}
+
+process.on('message', (message) => {
+  if (message === STOP_PIPELINE) void stop();
+});
+process.on('disconnect', () => void stop());
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+startWebhookPipeline({ ...options, log: (line) => console.log(line) }).then(
+  (started) => {
+    pipeline = started;
+    const { sqsEndpoint, queueUrl, deadLetterQueueUrl } = started;
+    report({ outcome: 'ready', queues: { sqsEndpoint, queueUrl, deadLetterQueueUrl } });
+  },
+  (error: unknown) => {
+    report({ outcome: 'failed', message: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
+  },
+);
