@@ -3,7 +3,7 @@ import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipel
 
 /**
  * The webhook pipeline's process (see webhook-pipeline-process.ts). It stops when local mode tells
- * it to, when local mode is gone, or on a signal (Ctrl-C reaches both processes).
+ * it to, when local mode is gone, or on SIGTERM.
  */
 
 const options = JSON.parse(process.argv[2] ?? '{}') as PipelineProcessOptions;
@@ -30,7 +30,8 @@ process.on('message', (message) => {
   if (message === STOP_PIPELINE) void stop();
 });
 process.on('disconnect', () => void stop());
-process.on('SIGINT', () => void stop());
+// Ctrl-C signals the whole process group: local mode stops this process in its turn.
+process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => void stop());
 
 startWebhookPipeline({ ...options, log: (line) => console.log(line) }).then(

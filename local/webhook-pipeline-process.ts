@@ -23,15 +23,24 @@ export function startWebhookPipelineProcess(options: PipelineProcessOptions): Pr
   // The same loader flags as this process (tsx's), so the entry runs from TypeScript as local mode does.
   const child = fork(ENTRY, [JSON.stringify(options)], { execArgv: process.execArgv });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let ready = false;
+  let stopping = false;
   const stop = async (): Promise<void> => {
-    // It may be on its way out already (Ctrl-C reaches it too): a closed channel is no error here.
+    stopping = true;
+    // It may be gone already (killed on its own): a closed channel is no error here.
     if (child.connected) child.send(STOP_PIPELINE, () => undefined);
     await exited;
   };
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`the webhook pipeline's process ended (${signal ?? code}) before it was ready`)));
+    child.once('exit', (code, signal) => {
+      const ended = `the webhook pipeline's process ended (${signal ?? code})`;
+      if (!ready) reject(new Error(`${ended} before it was ready`));
+      // The API goes on serving without it: say loudly what stopped.
+      else if (!stopping) console.error(`${ended}: webhooks are no longer delivered; restart local mode`);
+    });
     child.once('message', (report: PipelineProcessReport) => {
+      ready = report.outcome === 'ready';
       if (report.outcome === 'ready') resolve({ ...report.queues, stop });
       else reject(new Error(report.message));
     });
