@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readProcessTable, readStat, type ProcessStat } from './process-table';
 
 /**
  * CPU time spent by each process taking part in a measurement: the bench process itself (the load
@@ -16,28 +16,6 @@ export interface CpuMs {
 
 export interface CpuMeter {
   read(): CpuMs;
-}
-
-/** USER_HZ: /proc reports CPU time in these ticks, 100 a second on every Linux ABI. */
-const TICKS_PER_SECOND = 100;
-
-interface ProcessStat {
-  pid: number;
-  parent: number;
-  cpuMs: number;
-}
-
-/** /proc/<pid>/stat: fields after the command (which may contain spaces) start with state, ppid. */
-function readStat(pid: number): ProcessStat | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return { pid, parent: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
-  } catch {
-    // The process ended between the listing and the read.
-    return undefined;
-  }
 }
 
 /** Each process's CPU plus that of all its descendants, by pid. */
@@ -64,11 +42,7 @@ export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
   if (readStat(process.pid) === undefined) return undefined;
   return {
     read: () => {
-      const cpuOfTree = treeCpuMs(
-        readdirSync('/proc')
-          .filter((name) => /^\d+$/.test(name))
-          .flatMap((name) => readStat(Number(name)) ?? []),
-      );
+      const cpuOfTree = treeCpuMs(readProcessTable());
       const own = process.cpuUsage();
       return {
         bench: (own.user + own.system) / 1000,

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readProcessTable } from '../../bench/process-table';
 import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { freePort } from '../../local/free-port';
@@ -21,17 +22,13 @@ const portIsOpen = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
-/** Linux's /proc: each live process's parent and command line (ended ones, zombies included, are left out). */
+/** Each live process's parent and command line (ended ones, zombies included, are left out). */
 function liveProcesses(): { pid: number; parent: number; command: string }[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
+  return readProcessTable()
+    .filter((stat) => stat.state !== 'Z')
+    .flatMap(({ pid, parent }) => {
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (state === 'Z') return [];
-        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-        return [{ pid: Number(entry), parent: Number(parent), command }];
+        return [{ pid, parent, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ') }];
       } catch {
         return []; // ended between the listing and the read
       }
