@@ -37,13 +37,23 @@ export function readStackConfig(node: Node): SecretsStackConfig {
   return {
     ...(siteUrl === undefined ? {} : { siteUrl }),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    keysPerIpPerHour: positiveInteger(node, CONTEXT_KEYS.keysPerIpPerHour, KEY_CREATION_LIMIT.defaultPerIpPerHour),
+    keysPerIpPerHour: keysPerIpPerHour(node, CONTEXT_KEYS.keysPerIpPerHour),
     throttle: {
       rateLimit: positiveInteger(node, CONTEXT_KEYS.throttleRateLimit, DEFAULT_THROTTLE.rateLimit),
       burstLimit: positiveInteger(node, CONTEXT_KEYS.throttleBurstLimit, DEFAULT_THROTTLE.burstLimit),
     },
     webhookRetryBaseMs: retryBase(node, CONTEXT_KEYS.webhookRetryBaseMs),
   };
+}
+
+function keysPerIpPerHour(node: Node, key: string): number {
+  const limit = positiveInteger(node, key, KEY_CREATION_LIMIT.defaultPerIpPerHour);
+  if (limit > KEY_CREATION_LIMIT.maxPerIpPerHour) {
+    throw new Error(
+      `context ${key} is too large: at most ${KEY_CREATION_LIMIT.maxPerIpPerHour}, so that an address's hour of attempts fits one DynamoDB item`,
+    );
+  }
+  return limit;
 }
 
 function retryBase(node: Node, key: string): number {

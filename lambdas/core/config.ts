@@ -14,8 +14,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   if (!siteUrl) throw new Error(`${ENV.siteUrl} is not set`);
   const perHour = env[ENV.keysPerIpPerHour];
   const keysPerIpPerHour = perHour === undefined || perHour === '' ? KEY_CREATION_LIMIT.defaultPerIpPerHour : Number(perHour);
-  if (!Number.isInteger(keysPerIpPerHour) || keysPerIpPerHour < 1) {
-    throw new Error(`${ENV.keysPerIpPerHour} must be a positive integer`);
+  if (!Number.isInteger(keysPerIpPerHour) || keysPerIpPerHour < 1 || keysPerIpPerHour > KEY_CREATION_LIMIT.maxPerIpPerHour) {
+    throw new Error(`${ENV.keysPerIpPerHour} must be an integer from 1 to ${KEY_CREATION_LIMIT.maxPerIpPerHour}`);
   }
   return {
     siteUrl: siteUrl.replace(/\/+$/, ''),

@@ -27,6 +27,12 @@ export const RATE_LIMIT = {
 
 export const KEY_CREATION_LIMIT = {
   defaultPerIpPerHour: 20,
+  /**
+   * Every attempt of the last hour is kept in one DynamoDB item, up to twice the limit before a
+   * prune (store/key-creation-log.ts): at 10,000 that item stays under 200 KB, about half of
+   * DynamoDB's 400 KB item limit, past which POST /keys from that address would fail outright.
+   */
+  maxPerIpPerHour: 10_000,
   windowMs: 60 * 60 * 1000,
 } as const;
 

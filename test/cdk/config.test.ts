@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV } from '../../lambdas/definitions/env';
+import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../lambdas/definitions/webhooks';
 import { synthesize } from './support/synth';
@@ -33,6 +34,11 @@ describe('context', () => {
     }
   });
 
+  it('keysPerIpPerHour may go as high as one DynamoDB item holds an address’s hour of attempts', () => {
+    const highest = KEY_CREATION_LIMIT.maxPerIpPerHour;
+    for (const env of environments({ keysPerIpPerHour: highest })) expect(env).toHaveProperty(ENV.keysPerIpPerHour, String(highest));
+  });
+
   it('throttle limits set the stage’s throttling', () => {
     const { template } = synthesize({ throttleRateLimit: '5', throttleBurstLimit: 9 });
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
@@ -60,6 +66,7 @@ describe('context', () => {
     ['siteUrl', 'ftp://secrets.example.com'],
     ['keysPerIpPerHour', '0'],
     ['keysPerIpPerHour', '2.5'],
+    ['keysPerIpPerHour', KEY_CREATION_LIMIT.maxPerIpPerHour + 1],
     ['throttleRateLimit', 'fast'],
     ['webhookRetryBaseMs', '0'],
     ['webhookRetryBaseMs', '1.5'],

@@ -1,0 +1,59 @@
+import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
+import { KEYS_TABLE, SECRETS_TABLE, ipItemPk } from '../../lambdas/definitions/tables';
+import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
+import { randomUrlSafeId } from '../../lambdas/core/random';
+import { testEnv } from './support/environment';
+
+/**
+ * The key-creation log keeps every attempt of the last hour in one item, up to twice the limit
+ * before a prune. At the highest limit a deployment may set, that item must still fit DynamoDB's
+ * 400 KB: checked on the real engine, which enforces the limit.
+ */
+
+process.env.DYNAMODB_ENDPOINT = testEnv('dynamodbEndpoint');
+process.env[KEYS_TABLE.envVar] = testEnv('keysTable');
+process.env[SECRETS_TABLE.envVar] = testEnv('secretsTable');
+process.env.AWS_REGION = LOCAL_AWS_SETTINGS.region;
+process.env.AWS_ACCESS_KEY_ID = LOCAL_AWS_SETTINGS.credentials.accessKeyId;
+process.env.AWS_SECRET_ACCESS_KEY = LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
+
+// Imported after the environment is set: the store reads it when it creates its client.
+import { GetCommand, PutCommand } from '../../lambdas/store/document-client';
+import { dynamo, epochSeconds, tableName } from '../../lambdas/store/dynamo';
+import { recordKeyCreationAttempt } from '../../lambdas/store/key-creation-log';
+
+const LIMIT = KEY_CREATION_LIMIT.maxPerIpPerHour;
+
+/** An address whose log holds `attempts` attempts, all within the last hour, the newest 1 ms ago. */
+async function addressWithLog(attempts: number, now: number): Promise<string> {
+  const ipHash = randomUrlSafeId(16);
+  const log = Array.from({ length: attempts }, (_, i) => now - attempts + i);
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(KEYS_TABLE),
+      Item: { pk: ipItemPk(ipHash), log, [KEYS_TABLE.ttlAttribute]: epochSeconds(now + KEY_CREATION_LIMIT.windowMs) },
+    }),
+  );
+  return ipHash;
+}
+
+async function storedLogLength(ipHash: string): Promise<number> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: ipItemPk(ipHash) }, ConsistentRead: true }));
+  return (Item?.log as number[] | undefined)?.length ?? 0;
+}
+
+describe(`an address at the highest limit (${LIMIT} an hour)`, () => {
+  test('with its log one short of full, the attempt is appended', async () => {
+    const now = Date.now();
+    const ipHash = await addressWithLog(2 * LIMIT - 1, now);
+    await expect(recordKeyCreationAttempt(ipHash, now, LIMIT)).resolves.toMatchObject({ count: 2 * LIMIT });
+    expect(await storedLogLength(ipHash)).toBe(2 * LIMIT);
+  });
+
+  test('with its log full of this hour’s attempts, the prune keeps them all and still fits the item', async () => {
+    const now = Date.now();
+    const ipHash = await addressWithLog(2 * LIMIT, now);
+    await expect(recordKeyCreationAttempt(ipHash, now, LIMIT)).resolves.toMatchObject({ count: 2 * LIMIT + 1 });
+    expect(await storedLogLength(ipHash)).toBe(2 * LIMIT + 1);
+  });
+});
