@@ -13,7 +13,7 @@ import { readRawChunks, writeRawChunks } from './raw-chunks';
  */
 export type DirectOperation =
   | { call: 'ping' }
-  | { call: 'createKey' }
+  | { call: 'createKey'; clientAddress: string }
   | { call: 'readKey'; keyHash: string }
   | { call: 'setWebhook'; keyHash: string }
   | { call: 'deleteKey'; keyHash: string }
@@ -31,8 +31,6 @@ export interface DirectAnswer {
 export const SECRET_DATA_1KB = dataFilling(1024);
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
 const SITE_URL = 'http://localhost/bench';
-/** Direct and reference key creations share one client address, as local mode's all come from 127.0.0.1. */
-const CLIENT_ADDRESS = '192.0.2.1';
 
 /** The authentication every keyed request starts with. */
 const authenticate = (keyHash: string): Promise<unknown> => authenticateAndCount(keyHash, Date.now());
@@ -43,7 +41,7 @@ export async function runDirectOperation(operation: DirectOperation): Promise<Di
       await pingKeysTable();
       return {};
     case 'createKey':
-      await createApiKey({ sourceIp: CLIENT_ADDRESS, webhook: undefined, perIpPerHour: BENCH_KEYS_PER_IP_PER_HOUR, now: Date.now() });
+      await createApiKey({ sourceIp: operation.clientAddress, webhook: undefined, perIpPerHour: BENCH_KEYS_PER_IP_PER_HOUR, now: Date.now() });
       return {};
     case 'readKey':
       await authenticate(operation.keyHash);

@@ -26,14 +26,22 @@ type Side = (typeof ROUND)[number];
 
 interface Workload {
   requests: HttpRequestSpec[];
-  /** For the direct side and the reference side alike. */
-  operations: DirectOperation[];
+  direct: DirectOperation[];
+  /** The same calls as the direct side's, made behind the reference server. */
+  reference: DirectOperation[];
+}
+
+/** How many requests or operations each side takes, warm-up included. */
+interface SideCounts {
+  http: number;
+  direct: number;
+  reference: number;
 }
 
 interface LoadScenario {
   name: string;
-  /** `http` requests (each with fresh fixtures where it consumes one) and `operations` direct operations. */
-  prepare(http: number, operations: number): Promise<Workload>;
+  /** Each side's requests or operations, each with fresh fixtures where it consumes one. */
+  prepare(counts: SideCounts): Promise<Workload>;
 }
 
 const SECRET_BODY_1KB = JSON.stringify({ data: SECRET_DATA_1KB });
@@ -45,6 +53,12 @@ const times = <T>(count: number, make: (index: number) => T): T[] => Array.from(
 /** Request `index` uses key `index mod keys`: each key stays under its rate limit. */
 const keyAt = (keys: readonly FreshKey[], index: number): FreshKey => keys[index % keys.length] as FreshKey;
 
+/** Operations made from one pool of fixtures, the direct side's first. */
+const operationsBySide = (counts: SideCounts, make: (index: number) => DirectOperation): Pick<Workload, 'direct' | 'reference'> => {
+  const operations = times(counts.direct + counts.reference, make);
+  return { direct: operations.slice(0, counts.direct), reference: operations.slice(counts.direct) };
+};
+
 /** A keyed route that needs no per-request fixture beyond the key. */
 function keyedScenario(
   name: string,
@@ -54,12 +68,15 @@ function keyedScenario(
 ): LoadScenario {
   return {
     name,
-    prepare: async (http, operations) => {
+    prepare: async (counts) => {
       const keyCount = (count: number): number => (keysPerRequest === 'own' ? count : keysFor(count));
-      const [httpKeys, operationKeys] = await Promise.all([makeKeys(keyCount(http)), makeKeys(keyCount(operations))]);
+      const [httpKeys, operationKeys] = await Promise.all([
+        makeKeys(keyCount(counts.http)),
+        makeKeys(keyCount(counts.direct + counts.reference)),
+      ]);
       return {
-        requests: times(http, (i) => request(keyAt(httpKeys, i))),
-        operations: times(operations, (i) => operation(keyAt(operationKeys, i).keyHash)),
+        requests: times(counts.http, (i) => request(keyAt(httpKeys, i))),
+        ...operationsBySide(counts, (i) => operation(keyAt(operationKeys, i).keyHash)),
       };
     },
   };
@@ -73,16 +90,17 @@ function secretScenario(
 ): LoadScenario {
   return {
     name,
-    prepare: async (http, operations) => {
-      const [httpKeys, operationKeys] = await Promise.all([makeKeys(keysFor(http)), makeKeys(keysFor(operations))]);
+    prepare: async (counts) => {
+      const operations = counts.direct + counts.reference;
+      const [httpKeys, operationKeys] = await Promise.all([makeKeys(keysFor(counts.http)), makeKeys(keysFor(operations))]);
       const [httpSecrets, operationSecrets] = await Promise.all([
-        makeSecrets(httpKeys, http, SECRET_DATA_1KB, 1),
+        makeSecrets(httpKeys, counts.http, SECRET_DATA_1KB, 1),
         makeSecrets(operationKeys, operations, SECRET_DATA_1KB, 1),
       ]);
       // Secret i is owned by key i mod keys (makeSecrets assigns owners in turn).
       return {
-        requests: times(http, (i) => request(keyAt(httpKeys, i), httpSecrets[i] as string)),
-        operations: times(operations, (i) => operation(keyAt(operationKeys, i).keyHash, operationSecrets[i] as string)),
+        requests: times(counts.http, (i) => request(keyAt(httpKeys, i), httpSecrets[i] as string)),
+        ...operationsBySide(counts, (i) => operation(keyAt(operationKeys, i).keyHash, operationSecrets[i] as string)),
       };
     },
   };
@@ -91,16 +109,19 @@ function secretScenario(
 export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   {
     name: 'GET /health',
-    prepare: async (http, operations) => ({
-      requests: times(http, () => ({ method: 'GET', path: path('/health'), headers: {} })),
-      operations: times(operations, () => ({ call: 'ping' })),
+    prepare: async (counts) => ({
+      requests: times(counts.http, () => ({ method: 'GET', path: path('/health'), headers: {} })),
+      ...operationsBySide(counts, () => ({ call: 'ping' })),
     }),
   },
   {
     name: 'POST /keys',
-    prepare: async (http, operations) => ({
-      requests: times(http, () => ({ method: 'POST', path: path('/keys'), headers: {} })),
-      operations: times(operations, () => ({ call: 'createKey' })),
+    // Local mode's key creations all come from 127.0.0.1: each other side has an address of its
+    // own too, so that every side's key-creation log grows alike.
+    prepare: async (counts) => ({
+      requests: times(counts.http, () => ({ method: 'POST', path: path('/keys'), headers: {} })),
+      direct: times(counts.direct, () => ({ call: 'createKey', clientAddress: '192.0.2.1' })),
+      reference: times(counts.reference, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
     }),
   },
   keyedScenario(
@@ -212,10 +233,10 @@ export async function measureWarmLatency(
   // autocannon builds each connection's next request ahead: every HTTP run needs a spare per connection.
   const httpPerSide = perSide + (BLOCKS_PER_SIDE + 1) * CONNECTIONS;
   for (const scenario of LOAD_SCENARIOS) {
-    const workload = await scenario.prepare(httpPerSide, perSide + httpPerSide);
+    const workload = await scenario.prepare({ http: httpPerSide, direct: perSide, reference: httpPerSide });
     const nextRequests = slicer(workload.requests);
-    const nextDirect = slicer(workload.operations.slice(0, perSide));
-    const nextReference = slicer(workload.operations.slice(perSide).map(referenceRequest));
+    const nextDirect = slicer(workload.direct);
+    const nextReference = slicer(workload.reference.map(referenceRequest));
     const overHttp = (origin: string, take: (amount: number) => HttpRequestSpec[], amount: number): Promise<number[]> =>
       loadOverHttp(origin, take(amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
         throw new Error(`${scenario.name}: ${error.message}`);
