@@ -1,28 +1,17 @@
-import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import './support/store-access';
 import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
 import { randomUrlSafeId } from '../../lambdas/core/random';
 import { base64Of } from './support/api';
-import { testEnv } from './support/environment';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';
+import { dynamo } from '../../lambdas/store/dynamo';
+import { claimSecret, putSecret, type ClaimedSecret } from '../../lambdas/store/secret-store';
 
 /**
  * A chunked secret's claim takes its view first and reads the chunks after. This forces, on the
  * real DynamoDB engine, the interleaving where claim B (the last view) runs entirely between
  * claim A's view and A's chunk read: both must still be served the whole data.
  */
-
-process.env.DYNAMODB_ENDPOINT = testEnv('dynamodbEndpoint');
-process.env[KEYS_TABLE.envVar] = testEnv('keysTable');
-process.env[SECRETS_TABLE.envVar] = testEnv('secretsTable');
-process.env.AWS_REGION = LOCAL_AWS_SETTINGS.region;
-process.env.AWS_ACCESS_KEY_ID = LOCAL_AWS_SETTINGS.credentials.accessKeyId;
-process.env.AWS_SECRET_ACCESS_KEY = LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
-
-// Imported after the environment is set: the store reads it when it creates its client.
-import { dynamo } from '../../lambdas/store/dynamo';
-import { claimSecret, putSecret, type ClaimedSecret } from '../../lambdas/store/secret-store';
 
 afterAll(closeStore);
 

@@ -1,26 +1,16 @@
-import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
-import { KEYS_TABLE, SECRETS_TABLE, ipItemPk } from '../../lambdas/definitions/tables';
+import './support/store-access';
+import { KEYS_TABLE, ipItemPk } from '../../lambdas/definitions/tables';
 import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { randomUrlSafeId } from '../../lambdas/core/random';
-import { testEnv } from './support/environment';
+import { GetCommand, PutCommand } from '../../lambdas/store/document-client';
+import { dynamo, epochSeconds, tableName } from '../../lambdas/store/dynamo';
+import { recordKeyCreationAttempt } from '../../lambdas/store/key-creation-log';
 
 /**
  * The key-creation log keeps every attempt of the last hour in one item, up to twice the limit
  * before a prune. At the highest limit a deployment may set, that item must still fit DynamoDB's
  * 400 KB: checked on the real engine, which enforces the limit.
  */
-
-process.env.DYNAMODB_ENDPOINT = testEnv('dynamodbEndpoint');
-process.env[KEYS_TABLE.envVar] = testEnv('keysTable');
-process.env[SECRETS_TABLE.envVar] = testEnv('secretsTable');
-process.env.AWS_REGION = LOCAL_AWS_SETTINGS.region;
-process.env.AWS_ACCESS_KEY_ID = LOCAL_AWS_SETTINGS.credentials.accessKeyId;
-process.env.AWS_SECRET_ACCESS_KEY = LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
-
-// Imported after the environment is set: the store reads it when it creates its client.
-import { GetCommand, PutCommand } from '../../lambdas/store/document-client';
-import { dynamo, epochSeconds, tableName } from '../../lambdas/store/dynamo';
-import { recordKeyCreationAttempt } from '../../lambdas/store/key-creation-log';
 
 const LIMIT = KEY_CREATION_LIMIT.maxPerIpPerHour;
 
