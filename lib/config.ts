@@ -37,33 +37,28 @@ export function readStackConfig(node: Node): SecretsStackConfig {
   return {
     ...(siteUrl === undefined ? {} : { siteUrl }),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    keysPerIpPerHour: keysPerIpPerHour(node, CONTEXT_KEYS.keysPerIpPerHour),
+    keysPerIpPerHour: boundedPositiveInteger(node, CONTEXT_KEYS.keysPerIpPerHour, KEY_CREATION_LIMIT.defaultPerIpPerHour, {
+      value: KEY_CREATION_LIMIT.maxPerIpPerHour,
+      unit: '',
+      why: "an address's hour of attempts fits one DynamoDB item",
+    }),
     throttle: {
       rateLimit: positiveInteger(node, CONTEXT_KEYS.throttleRateLimit, DEFAULT_THROTTLE.rateLimit),
       burstLimit: positiveInteger(node, CONTEXT_KEYS.throttleBurstLimit, DEFAULT_THROTTLE.burstLimit),
     },
-    webhookRetryBaseMs: retryBase(node, CONTEXT_KEYS.webhookRetryBaseMs),
+    webhookRetryBaseMs: boundedPositiveInteger(node, CONTEXT_KEYS.webhookRetryBaseMs, WEBHOOK_RETRY_BASE_MS.aws, {
+      value: MAX_RETRY_BASE_MS,
+      unit: ' ms',
+      why: "the last retry's wait fits SQS's 12-hour visibility limit",
+    }),
   };
 }
 
-function keysPerIpPerHour(node: Node, key: string): number {
-  const limit = positiveInteger(node, key, KEY_CREATION_LIMIT.defaultPerIpPerHour);
-  if (limit > KEY_CREATION_LIMIT.maxPerIpPerHour) {
-    throw new Error(
-      `context ${key} is too large: at most ${KEY_CREATION_LIMIT.maxPerIpPerHour}, so that an address's hour of attempts fits one DynamoDB item`,
-    );
-  }
-  return limit;
-}
-
-function retryBase(node: Node, key: string): number {
-  const base = positiveInteger(node, key, WEBHOOK_RETRY_BASE_MS.aws);
-  if (base > MAX_RETRY_BASE_MS) {
-    throw new Error(
-      `context ${key} is too large: at most ${MAX_RETRY_BASE_MS} ms, so that the last retry's wait fits SQS's 12-hour visibility limit`,
-    );
-  }
-  return base;
+/** A positive integer no larger than `max.value`; the error says what the bound protects (`max.why`). */
+function boundedPositiveInteger(node: Node, key: string, fallback: number, max: { value: number; unit: string; why: string }): number {
+  const value = positiveInteger(node, key, fallback);
+  if (value > max.value) throw new Error(`context ${key} is too large: at most ${max.value}${max.unit}, so that ${max.why}`);
+  return value;
 }
 
 // Values given with `-c` arrive as strings, values in cdk.json as JSON; both are accepted.
