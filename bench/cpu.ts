@@ -1,4 +1,4 @@
-import { readProcessTable, readStat, type ProcessStat } from './process-table';
+import { readProcessTable, readStat, readThreads, type ProcessStat } from './process-table';
 
 /**
  * CPU time spent by each process taking part in a measurement: the bench process itself (the load
@@ -12,7 +12,21 @@ export interface CpuMs {
   localMode: number;
   reference: number;
   dynamoDb: number;
+  /**
+   * Of `dynamoDb`, what the JVM's JIT compiler threads spent. While they run, DynamoDB Local is
+   * still compiling its hot paths, the requests run slower, and the compiler takes CPU from them:
+   * it is not warm yet.
+   */
+  dynamoDbCompiler: number;
 }
+
+/** HotSpot's C1 and C2 compiler threads ("C2 CompilerThread0", cut to 15 characters by Linux). */
+const JIT_COMPILER_THREAD = /^C[12] CompilerThre/;
+
+const compilerCpuMs = (jvmPid: number): number =>
+  readThreads(jvmPid)
+    .filter((thread) => JIT_COMPILER_THREAD.test(thread.name))
+    .reduce((total, thread) => total + thread.cpuMs, 0);
 
 export interface CpuMeter {
   read(): CpuMs;
@@ -38,8 +52,12 @@ function treeCpuMs(stats: readonly ProcessStat[]): (root: number) => number {
 }
 
 /** A meter for the bench process and the process trees of `pids`; undefined where /proc is missing. */
-export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
+export function cpuMeter(pids: Omit<CpuMs, 'bench' | 'dynamoDbCompiler'>): CpuMeter | undefined {
   if (readStat(process.pid) === undefined) return undefined;
+  // Without them every reading would be 0, and the warm-up would take a compiling JVM for a warm one.
+  if (!readThreads(pids.dynamoDb).some((thread) => JIT_COMPILER_THREAD.test(thread.name))) {
+    throw new Error(`DynamoDB Local's JVM (pid ${pids.dynamoDb}) has no thread named like ${JIT_COMPILER_THREAD.source}: the bench cannot tell when it has stopped compiling`);
+  }
   return {
     read: () => {
       const cpuOfTree = treeCpuMs(readProcessTable());
@@ -49,18 +67,20 @@ export function cpuMeter(pids: Omit<CpuMs, 'bench'>): CpuMeter | undefined {
         localMode: cpuOfTree(pids.localMode),
         reference: cpuOfTree(pids.reference),
         dynamoDb: cpuOfTree(pids.dynamoDb),
+        dynamoDbCompiler: compilerCpuMs(pids.dynamoDb),
       };
     },
   };
 }
 
-export const NO_CPU: CpuMs = { bench: 0, localMode: 0, reference: 0, dynamoDb: 0 };
+export const NO_CPU: CpuMs = { bench: 0, localMode: 0, reference: 0, dynamoDb: 0, dynamoDbCompiler: 0 };
 
 const combined = (a: CpuMs, b: CpuMs, sign: 1 | -1): CpuMs => ({
   bench: a.bench + sign * b.bench,
   localMode: a.localMode + sign * b.localMode,
   reference: a.reference + sign * b.reference,
   dynamoDb: a.dynamoDb + sign * b.dynamoDb,
+  dynamoDbCompiler: a.dynamoDbCompiler + sign * b.dynamoDbCompiler,
 });
 
 export const cpuSpent = (before: CpuMs, after: CpuMs): CpuMs => combined(after, before, -1);

@@ -14,17 +14,48 @@ export interface ProcessStat {
   cpuMs: number;
 }
 
-/** /proc/<pid>/stat: fields after the command (which may contain spaces) start with state, ppid. */
-export function readStat(pid: number): ProcessStat | undefined {
+/** One thread's CPU time so far and its name (Linux keeps its first 15 characters). */
+export interface ThreadStat {
+  name: string;
+  cpuMs: number;
+}
+
+/** A /proc stat file: fields after the command (which may contain spaces) start with state, ppid. */
+function readStatFile(file: string): (ProcessStat & { name: string }) | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(file, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { pid, state: fields[0] ?? '', parent: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+    return {
+      pid: Number(text.slice(0, text.indexOf(' '))),
+      name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+      state: fields[0] ?? '',
+      parent: Number(fields[1]),
+      cpuMs: (ticks * 1000) / TICKS_PER_SECOND,
+    };
   } catch {
-    // The process ended between the listing and the read.
+    // The process or thread ended between the listing and the read.
     return undefined;
   }
+}
+
+export function readStat(pid: number): ProcessStat | undefined {
+  const stat = readStatFile(`/proc/${pid}/stat`);
+  return stat && { pid: stat.pid, parent: stat.parent, state: stat.state, cpuMs: stat.cpuMs };
+}
+
+/** The threads of process `pid`; none once it has ended. */
+export function readThreads(pid: number): ThreadStat[] {
+  let threadIds: string[];
+  try {
+    threadIds = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return threadIds.flatMap((id) => {
+    const stat = readStatFile(`/proc/${pid}/task/${id}/stat`);
+    return stat ? [{ name: stat.name, cpuMs: stat.cpuMs }] : [];
+  });
 }
 
 /** Every process listed now (ended but unreaped ones included: see `state`). */

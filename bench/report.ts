@@ -115,16 +115,16 @@ function cpuPerRequest(results: readonly WarmLatencyResult[]): string[] {
     cpu
       ? sides.map(([label, side]) => {
           const spent = cpu[side];
-          return [name, label, spent.bench, spent.localMode, spent.reference, spent.dynamoDb, spent.total, times(spent.total, cpu.direct.total)];
+          return [name, label, spent.bench, spent.localMode, spent.reference, spent.dynamoDb, spent.dynamoDbCompiler, spent.total, times(spent.total, cpu.direct.total)];
         })
       : [],
   );
   if (rows.length === 0) return [];
   return [
     '',
-    `CPU per request, in ms, summed over each side's measured blocks (from /proc): the bench process (autocannon for local mode and the reference, the SDK calls for direct), local mode (Node's HTTP server, the event, the handler and its SDK calls, the stream poller), the reference server and DynamoDB Local's JVM. ${CONNECTIONS} requests in flight share this machine's cores with all of them, so a side's latency grows with its total.`,
+    `CPU per request, in ms, summed over each side's measured blocks (from /proc): the bench process (autocannon for local mode and the reference, the SDK calls for direct), local mode (Node's HTTP server, the event, the handler and its SDK calls, the stream poller), the reference server and DynamoDB Local's JVM, and of the JVM's, what its JIT compiler threads spent (a JVM still compiling is not warm). ${CONNECTIONS} requests in flight share this machine's cores with all of them, so a side's latency grows with its total.`,
     '',
-    table(['route', 'side', 'bench', 'local mode', 'reference server', 'DynamoDB Local', 'total', '÷ direct'], rows),
+    table(['route', 'side', 'bench', 'local mode', 'reference server', 'DynamoDB Local', 'of which JIT compiler', 'total', '÷ direct'], rows),
   ];
 }
 

@@ -196,6 +196,7 @@ function perRequest(spent: CpuMs, requests: number): CpuPerRequest {
     localMode: each(spent.localMode),
     reference: each(spent.reference),
     dynamoDb: each(spent.dynamoDb),
+    dynamoDbCompiler: each(spent.dynamoDbCompiler),
     total: each(spent.bench + spent.localMode + spent.reference + spent.dynamoDb),
   };
 }
