@@ -8,7 +8,7 @@ import { measureLargePayloads } from './large-payloads';
 import { deliveryMsFromLog, measureFanOutMs } from './pipeline-handlers';
 import { renderReport, type BenchResults } from './report';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
-import { measureWarmLatency } from './warm-latency';
+import { measureWarmLatency, warmUntilCompiled } from './warm-latency';
 import { measureWebhookLatency } from './webhook-latency';
 
 /**
@@ -60,18 +60,19 @@ async function main(): Promise<void> {
     }
   };
   try {
-    const coldStarts = await step('cold init per handler', () => measureColdStarts(environment));
     // Local mode's request log and usage accounting have no counterpart in the deployed functions:
-    // latency is timed without them, and they count the calls and units afterwards.
-    const warmLatency = await withLocalMode(false, (server) =>
-      step('warm latency', () =>
-        measureWarmLatency(
-          { localMode: new URL(server.baseUrl).origin, reference: environment.reference.baseUrl },
-          WARM_REQUESTS_PER_ROUTE,
-          environment.cpuMeter(server),
-        ),
-      ),
-    );
+    // latency is timed without them, and they count the calls and units afterwards. The warm-up
+    // comes first so that every figure after it, cold starts included, meets a DynamoDB Local
+    // that has finished compiling.
+    const { warmUp, warmLatency } = await withLocalMode(false, async (server) => {
+      const origins = { localMode: new URL(server.baseUrl).origin, reference: environment.reference.baseUrl };
+      const cpu = environment.cpuMeter(server);
+      return {
+        warmUp: await step('warm-up', () => warmUntilCompiled(origins, cpu)),
+        warmLatency: await step('warm latency', () => measureWarmLatency(origins, WARM_REQUESTS_PER_ROUTE, cpu)),
+      };
+    });
+    const coldStarts = await step('cold init per handler', () => measureColdStarts(environment));
     const { roundTrips, largePayloads, webhooks, fanOutMs, deliveryMs } = await withLocalMode(true, async (server) => {
       const { baseUrl } = server;
       const measured = {
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       durationS: Math.round((Date.now() - started.getTime()) / 1000),
       roundTrips,
       coldStarts,
+      warmUp,
       warmLatency,
       largePayloads,
       webhooks,

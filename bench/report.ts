@@ -5,7 +5,7 @@ import { renderCosts, type CostReport } from './cost';
 import { LARGE_PAYLOAD_BUDGET, SETTLE_MS, type LargePayloadResult } from './large-payloads';
 import { ROUND_TRIP_BUDGET, type RoundTripResult } from './round-trips';
 import type { Verdict } from './stats';
-import { CONNECTIONS, WARM_LATENCY_BUDGET, type WarmLatencyResult } from './warm-latency';
+import { CONNECTIONS, WARM_LATENCY_BUDGET, WARM_UP_SETTLED_SHARE, type WarmLatencyResult, type WarmUpResult } from './warm-latency';
 import type { WebhookLatencyResult } from './webhook-latency';
 
 /** docs/performance.md from one run's figures; the same figures go to docs/performance.json. */
@@ -15,6 +15,7 @@ export interface BenchResults {
   durationS: number;
   roundTrips: RoundTripResult[];
   coldStarts: ColdStartResult;
+  warmUp: WarmUpResult;
   warmLatency: WarmLatencyResult[];
   largePayloads: LargePayloadResult;
   webhooks: WebhookLatencyResult;
@@ -75,11 +76,23 @@ function roundTrips(results: readonly RoundTripResult[]): string {
   ].join('\n');
 }
 
+/** How warm the measurements found DynamoDB Local: how long its JVM went on compiling. */
+function warmUpRounds(result: WarmUpResult): string {
+  const compiled = result.rounds.map((round) => (round.compilerMs === undefined ? `${round.seconds} s` : `${round.compilerMs} ms in ${round.seconds} s`));
+  const outcome =
+    result.settled === null
+      ? 'Without /proc there is no compiler meter, so it ran every round.'
+      : result.settled
+        ? `The last round compiled for under ${WARM_UP_SETTLED_SHARE * 100}% of its time, so the JVM counts as warm.`
+        : `**Even the last round compiled for more than ${WARM_UP_SETTLED_SHARE * 100}% of its time**: the figures below include a JVM still compiling.`;
+  return `Before any figure in this report was measured (cold starts included), the bench ran rounds of every route of section 3 on every side, ${result.requestsPerRound} requests a round, until DynamoDB Local's JIT compiler threads had stopped: a fresh JVM spends up to a core of this machine compiling its hot paths for its first tens of thousands of requests, and DynamoDB itself is never cold like that. Compiler CPU per round: ${compiled.join('; ')}. ${outcome}`;
+}
+
 function warmLatency(results: readonly WarmLatencyResult[]): string {
   return [
     '## 3. Warm latency under load',
     '',
-    `Each route: autocannon through local mode (HTTP, API Gateway's event, the handler; started with \`LOCAL_REQUEST_LOG=off\`, so without its request log and the DynamoDB usage accounting behind it, which the deployed functions do not have) against the same DynamoDB calls made straight from the bench process through the same store functions, all ${CONNECTIONS} at a time against the same DynamoDB Local, after a warm-up on each side; blocks run direct, local mode, reference, reference, local mode, direct, twice. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms.`,
+    `Each route: autocannon through local mode (HTTP, API Gateway's event, the handler; started with \`LOCAL_REQUEST_LOG=off\`, so without its request log and the DynamoDB usage accounting behind it, which the deployed functions do not have) against the same DynamoDB calls made straight from the bench process through the same store functions, all ${CONNECTIONS} at a time against the same DynamoDB Local, after the JVM's warm-up (above) and a warm-up of the route on each side; blocks run direct, local mode, reference, reference, local mode, direct, twice. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms.`,
     '',
     table(
       ['route', 'samples', 'local mode p50', 'direct p50', 'p50 ratio', 'local mode p99', 'direct p99', 'p99 ratio'],
@@ -168,6 +181,8 @@ export function renderReport(results: BenchResults): string {
     '# Performance and cost',
     '',
     `Written by \`npm run bench\` on ${results.startedAt} in ${results.durationS} s. Machine: ${machine()}. DynamoDB Local runs on the same machine, so every figure is a ratio against a baseline measured in the same run; absolute times are shown alongside and vary with the machine's load.`,
+    '',
+    warmUpRounds(results.warmUp),
     '',
     '## Budgets',
     '',

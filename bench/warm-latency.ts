@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { NO_CPU, cpuSpent, cpuSum, type CpuMeter, type CpuMs } from './cpu';
 import { BENCH_WEBHOOK, SECRET_DATA_1KB, type DirectOperation, runDirectOperation } from './direct-operations';
@@ -23,6 +24,13 @@ const ROUNDS = 2;
 const BLOCKS_PER_SIDE = ROUNDS * 2;
 
 type Side = (typeof ROUND)[number];
+const SIDES: readonly Side[] = ['direct', 'http', 'reference'];
+
+/** Where local mode and the reference server listen. */
+export interface Origins {
+  localMode: string;
+  reference: string;
+}
 
 interface Workload {
   requests: HttpRequestSpec[];
@@ -218,38 +226,87 @@ const referenceRequest = (operation: DirectOperation): HttpRequestSpec => ({
   body: JSON.stringify(operation),
 });
 
+type SideRunners = Record<Side, (amount: number) => Promise<number[]>>;
+
+/**
+ * Prepares `scenario` for `perSide` requests on each side and returns each side's runner: it
+ * sends the next `amount` of them and returns their latencies in ms.
+ */
+async function sideRunners(scenario: LoadScenario, origins: Origins, perSide: number): Promise<SideRunners> {
+  // autocannon builds each connection's next request ahead: every HTTP run needs a spare per connection.
+  const httpPerSide = perSide + (BLOCKS_PER_SIDE + 1) * CONNECTIONS;
+  const workload = await scenario.prepare({ http: httpPerSide, direct: perSide, reference: httpPerSide });
+  const nextRequests = slicer(workload.requests);
+  const nextDirect = slicer(workload.direct);
+  const nextReference = slicer(workload.reference.map(referenceRequest));
+  const overHttp = (origin: string, take: (amount: number) => HttpRequestSpec[], amount: number): Promise<number[]> =>
+    loadOverHttp(origin, take(amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
+      throw new Error(`${scenario.name}: ${error.message}`);
+    });
+  return {
+    direct: (amount) => loadDirect(nextDirect(amount).map((operation) => () => runDirectOperation(operation)), CONNECTIONS),
+    http: (amount) => overHttp(origins.localMode, nextRequests, amount),
+    reference: (amount) => overHttp(origins.reference, nextReference, amount),
+  };
+}
+
+export interface WarmUpRound {
+  seconds: number;
+  /** What DynamoDB Local's JIT compiler threads spent in the round; absent off Linux. */
+  compilerMs?: number;
+}
+
+export interface WarmUpResult {
+  requestsPerRound: number;
+  rounds: WarmUpRound[];
+  /** Whether the last round's compiling fell under WARM_UP_SETTLED_SHARE of it; null off Linux. */
+  settled: boolean | null;
+}
+
+/** A warm-up round whose JIT compiling took under this share of its time finds the JVM warm. */
+export const WARM_UP_SETTLED_SHARE = 0.05;
+const WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE = 100;
+const WARM_UP_MAX_ROUNDS = 8;
+
+/**
+ * Before anything is measured: rounds of every route on every side, until DynamoDB Local's JVM
+ * has stopped compiling. A fresh JVM compiles its hot paths for its first tens of thousands of
+ * requests, with up to a core of this machine's two; DynamoDB itself is never cold like that.
+ * Without a CPU meter (off Linux) it runs every round.
+ */
+export async function warmUntilCompiled(origins: Origins, cpu: CpuMeter | undefined): Promise<WarmUpResult> {
+  const rounds: WarmUpRound[] = [];
+  let settled: boolean | null = cpu ? false : null;
+  while (rounds.length < WARM_UP_MAX_ROUNDS && settled !== true) {
+    const started = performance.now();
+    const before = cpu?.read();
+    for (const scenario of LOAD_SCENARIOS) {
+      const run = await sideRunners(scenario, origins, WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE);
+      for (const side of SIDES) await run[side](WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (before && cpu) {
+      const compilerMs = cpuSpent(before, cpu.read()).dynamoDbCompiler;
+      rounds.push({ seconds: hundredths(seconds), compilerMs });
+      settled = compilerMs <= WARM_UP_SETTLED_SHARE * seconds * 1000;
+    } else rounds.push({ seconds: hundredths(seconds) });
+  }
+  return { requestsPerRound: WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE * LOAD_SCENARIOS.length * SIDES.length, rounds, settled };
+}
+
 /**
  * Each scenario: a warm-up on every side, then the measured requests in blocks (see ROUND). The
  * CPU each side's blocks cost every process is summed too: with more requests in flight than
  * cores, latency follows the CPU a request costs the whole machine.
  */
-export async function measureWarmLatency(
-  origins: { localMode: string; reference: string },
-  requestsPerScenario: number,
-  cpu: CpuMeter | undefined,
-): Promise<WarmLatencyResult[]> {
+export async function measureWarmLatency(origins: Origins, requestsPerScenario: number, cpu: CpuMeter | undefined): Promise<WarmLatencyResult[]> {
   const results: WarmLatencyResult[] = [];
   const block = Math.ceil(requestsPerScenario / BLOCKS_PER_SIDE);
-  const perSide = WARM_UP_REQUESTS + BLOCKS_PER_SIDE * block;
-  // autocannon builds each connection's next request ahead: every HTTP run needs a spare per connection.
-  const httpPerSide = perSide + (BLOCKS_PER_SIDE + 1) * CONNECTIONS;
   for (const scenario of LOAD_SCENARIOS) {
-    const workload = await scenario.prepare({ http: httpPerSide, direct: perSide, reference: httpPerSide });
-    const nextRequests = slicer(workload.requests);
-    const nextDirect = slicer(workload.direct);
-    const nextReference = slicer(workload.reference.map(referenceRequest));
-    const overHttp = (origin: string, take: (amount: number) => HttpRequestSpec[], amount: number): Promise<number[]> =>
-      loadOverHttp(origin, take(amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
-        throw new Error(`${scenario.name}: ${error.message}`);
-      });
-    const run: Record<Side, (amount: number) => Promise<number[]>> = {
-      direct: (amount) => loadDirect(nextDirect(amount).map((operation) => () => runDirectOperation(operation)), CONNECTIONS),
-      http: (amount) => overHttp(origins.localMode, nextRequests, amount),
-      reference: (amount) => overHttp(origins.reference, nextReference, amount),
-    };
+    const run = await sideRunners(scenario, origins, WARM_UP_REQUESTS + BLOCKS_PER_SIDE * block);
     const latencies: Record<Side, number[]> = { direct: [], http: [], reference: [] };
     const cpuBySide: Record<Side, CpuMs> = { direct: NO_CPU, http: NO_CPU, reference: NO_CPU };
-    for (const side of ['direct', 'http', 'reference'] as const) await run[side](WARM_UP_REQUESTS);
+    for (const side of SIDES) await run[side](WARM_UP_REQUESTS);
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of ROUND) {
         const before = cpu?.read();
