@@ -39,10 +39,7 @@ function readStatFile(file: string): (ProcessStat & { name: string }) | undefine
   }
 }
 
-export function readStat(pid: number): ProcessStat | undefined {
-  const stat = readStatFile(`/proc/${pid}/stat`);
-  return stat && { pid: stat.pid, parent: stat.parent, state: stat.state, cpuMs: stat.cpuMs };
-}
+export const readStat = (pid: number): ProcessStat | undefined => readStatFile(`/proc/${pid}/stat`);
 
 /** The threads of process `pid`; none once it has ended. */
 export function readThreads(pid: number): ThreadStat[] {
