@@ -1,4 +1,4 @@
-import { readProcessTable, readStat, readThreads, type ProcessStat } from './process-table';
+import { readProcessTable, readStat, readThreads, type ProcessStat, type ThreadStat } from './process-table';
 
 /**
  * CPU time spent by each process taking part in a measurement: the bench process itself (the load
@@ -23,10 +23,7 @@ export interface CpuMs {
 /** HotSpot's C1 and C2 compiler threads ("C2 CompilerThread0", cut to 15 characters by Linux). */
 const JIT_COMPILER_THREAD = /^C[12] CompilerThre/;
 
-const compilerCpuMs = (jvmPid: number): number =>
-  readThreads(jvmPid)
-    .filter((thread) => JIT_COMPILER_THREAD.test(thread.name))
-    .reduce((total, thread) => total + thread.cpuMs, 0);
+const compilerThreads = (jvmPid: number): ThreadStat[] => readThreads(jvmPid).filter((thread) => JIT_COMPILER_THREAD.test(thread.name));
 
 export interface CpuMeter {
   read(): CpuMs;
@@ -55,7 +52,7 @@ function treeCpuMs(stats: readonly ProcessStat[]): (root: number) => number {
 export function cpuMeter(pids: Omit<CpuMs, 'bench' | 'dynamoDbCompiler'>): CpuMeter | undefined {
   if (readStat(process.pid) === undefined) return undefined;
   // Without them every reading would be 0, and the warm-up would take a compiling JVM for a warm one.
-  if (!readThreads(pids.dynamoDb).some((thread) => JIT_COMPILER_THREAD.test(thread.name))) {
+  if (compilerThreads(pids.dynamoDb).length === 0) {
     throw new Error(`DynamoDB Local's JVM (pid ${pids.dynamoDb}) has no thread named like ${JIT_COMPILER_THREAD.source}: the bench cannot tell when it has stopped compiling`);
   }
   return {
@@ -67,7 +64,7 @@ export function cpuMeter(pids: Omit<CpuMs, 'bench' | 'dynamoDbCompiler'>): CpuMe
         localMode: cpuOfTree(pids.localMode),
         reference: cpuOfTree(pids.reference),
         dynamoDb: cpuOfTree(pids.dynamoDb),
-        dynamoDbCompiler: compilerCpuMs(pids.dynamoDb),
+        dynamoDbCompiler: compilerThreads(pids.dynamoDb).reduce((total, thread) => total + thread.cpuMs, 0),
       };
     },
   };
