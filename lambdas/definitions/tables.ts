@@ -24,7 +24,7 @@ export const KEYS_TABLE = {
   ttlAttribute: 'ttl',
 } as const satisfies TableDefinition;
 
-/** Secrets: a head item per secret plus, for large data, chunk items under the same partition. */
+/** Secrets: a head item per secret plus, for large data, chunk items (see secretChunkKey). */
 export const SECRETS_TABLE = {
   id: 'Secrets',
   envVar: 'SECRETS_TABLE_NAME',
@@ -38,8 +38,16 @@ export const TABLES: readonly TableDefinition[] = [KEYS_TABLE, SECRETS_TABLE];
 
 /** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
 export const SECRET_HEAD_SK = 'head';
-/** Sort key of the n-th chunk of a large secret's data. */
-export const secretChunkSk = (index: number): string => `chunk#${String(index).padStart(4, '0')}`;
+/**
+ * Key of the n-th chunk of a large secret's data. Each chunk is a partition key of its own: a
+ * DynamoDB partition serves at most 1,000 write units a second, and one 5 MiB secret takes about
+ * 5,120, so chunks sharing the secret's partition key would be throttled on AWS for seconds
+ * (DynamoDB Local enforces no throughput). The sort key keeps them out of the stream's head filter.
+ */
+export function secretChunkKey(id: string, index: number): { pk: string; sk: string } {
+  const position = String(index).padStart(4, '0');
+  return { pk: `${id}#${position}`, sk: `chunk#${position}` };
+}
 
 export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;

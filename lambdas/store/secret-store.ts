@@ -1,15 +1,16 @@
 import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from './document-client';
 import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
-import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../definitions/tables';
+import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
 
 /**
- * Storage of secrets within DynamoDB's 400 KB item limit. Each secret is a partition:
- * - the head item (sk "head") holds metadata, the view counter and, for data up to
+ * Storage of secrets within DynamoDB's 400 KB item limit:
+ * - the head item (pk = id, sk "head") holds metadata, the view counter and, for data up to
  *   DATA_CHUNK_BYTES, the data itself, so small secrets cost one write and one read;
- * - larger data is split into chunk items (sk "chunk#0000"...) written BEFORE the head. The head
+ * - larger data is split into chunk items, each under a partition key of its own
+ *   (secretChunkKey), written BEFORE the head. The head
  *   is the commit point: a secret exists only once its head does, and every chunk carries the
  *   secret's TTL, so a failed create leaves nothing readable and nothing that outlives the ttl.
  */
@@ -63,8 +64,7 @@ interface ChunkItem {
   ttl: number;
 }
 
-const chunkKeys = (id: string, count: number) =>
-  Array.from({ length: count }, (_, index) => ({ pk: id, sk: secretChunkSk(index) }));
+const chunkKeys = (id: string, count: number) => Array.from({ length: count }, (_, index) => secretChunkKey(id, index));
 
 /** The data of chunk items, DATA_CHUNK_BYTES characters each, in order. */
 export function splitIntoChunks(data: string): string[] {
@@ -77,7 +77,7 @@ export function splitIntoChunks(data: string): string[] {
 export const writeChunks = (id: string, chunks: readonly string[], ttl: number): Promise<void> =>
   batchWriteAll(
     tableName(SECRETS_TABLE),
-    chunks.map((data, index) => ({ PutRequest: { Item: { pk: id, sk: secretChunkSk(index), data, ttl } satisfies ChunkItem } })),
+    chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data, ttl } satisfies ChunkItem } })),
   );
 
 export async function putSecret(secret: NewSecret): Promise<void> {

@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ENV } from '../../lambdas/definitions/env';
 import { ROUTES } from '../../lambdas/definitions/routes';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkSk } from '../../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../../lambdas/definitions/tables';
 import {
   DEAD_LETTER_RETENTION_DAYS,
   DELIVERY_BATCH_SIZE,
@@ -128,8 +128,8 @@ describe('the fan-out’s event source mapping', () => {
     ['INSERT', SECRET_HEAD_SK, true],
     ['MODIFY', SECRET_HEAD_SK, true],
     ['REMOVE', SECRET_HEAD_SK, false],
-    ['INSERT', secretChunkSk(0), false],
-    ['MODIFY', secretChunkSk(3), false],
+    ['INSERT', secretChunkKey('s', 0).sk, false],
+    ['MODIFY', secretChunkKey('s', 3).sk, false],
   ] as const)('lets a stream record of %s on sort key %s through: %s', (eventName, sortKey, passes) => {
     expect(filterMatches(pattern, streamRecord(eventName, sortKey))).toBe(passes);
   });

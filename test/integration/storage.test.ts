@@ -47,9 +47,11 @@ describe('large payloads', () => {
     const created = await api('POST', '/secrets', { key, rawBody: body, headers: { 'content-type': 'application/json' } });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    // Stored as a head plus chunks, each within DynamoDB's 400 KB item limit.
+    // Stored as a head plus chunks, each within DynamoDB's 400 KB item limit and under a
+    // partition key of its own (one partition serves 1,000 write units a second on AWS).
     const items = await itemsOfSecret(id);
     expect(items.length).toBe(1 + Math.ceil(data.length / DATA_CHUNK_BYTES));
+    expect(new Set(items.map((item) => item.pk)).size).toBe(items.length);
 
     const claim = await api('GET', `/secrets/${id}`, { key });
     expect(claim.status).toBe(200);

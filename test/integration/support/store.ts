@@ -1,13 +1,15 @@
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   GetCommand,
   UpdateCommand,
-  paginateQuery,
   paginateScan,
+  type BatchGetCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey } from '../../../lambdas/core/api-keys';
-import { SECRET_HEAD_SK, keyItemPk } from '../../../lambdas/definitions/tables';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
+import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { testEnv } from './environment';
 
 /**
@@ -26,20 +28,24 @@ export function closeStore(): void {
   client = undefined;
 }
 
-/** Every item under a secret's partition, over as many 1 MB query pages as it takes. */
+/** Most chunk items a secret can have: its data is shorter than the largest body. */
+const MOST_CHUNKS = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
+
+/** A secret's head (first, if it is there) and every chunk item it may have, in order. */
 export async function itemsOfSecret(id: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  const pages = paginateQuery(
-    { client: store() },
-    {
-      TableName: testEnv('secretsTable'),
-      KeyConditionExpression: 'pk = :id',
-      ExpressionAttributeValues: { ':id': id },
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) items.push(...(page.Items ?? []));
-  return items;
+  const table = testEnv('secretsTable');
+  const { Item: head } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ConsistentRead: true }));
+  const chunks: Record<string, unknown>[] = [];
+  let keys: Record<string, unknown>[] | undefined = Array.from({ length: MOST_CHUNKS }, (_, index) => secretChunkKey(id, index));
+  while (keys && keys.length > 0) {
+    const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await store().send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }),
+    );
+    chunks.push(...(Responses?.[table] ?? []));
+    keys = UnprocessedKeys?.[table]?.Keys;
+  }
+  chunks.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+  return head ? [head, ...chunks] : chunks;
 }
 
 /** Secret items (heads and chunks) a key created; chunks are counted through their heads' ids. */

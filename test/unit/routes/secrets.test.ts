@@ -3,7 +3,7 @@ import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
+import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
 import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
 import { handler as secretsRevoke } from '../../../lambdas/routes/secrets-revoke';
@@ -252,7 +252,7 @@ describe('GET /secrets/:id', () => {
     const parts = ['QUJD', 'REVG', 'R0hJ'];
     ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ chunks: 3 }) });
     ddb.on(BatchGetCommand).resolves({
-      Responses: { [TEST_ENV.secretsTable]: [2, 0, 1].map((i) => ({ pk: ID, sk: secretChunkSk(i), data: parts[i] })) },
+      Responses: { [TEST_ENV.secretsTable]: [2, 0, 1].map((i) => ({ ...secretChunkKey(ID, i), data: parts[i] })) },
     });
     expect((await claim(ID)).body).toMatchObject({ data: parts.join(''), remaining: 1 });
   });

@@ -1,7 +1,7 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
+import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
@@ -85,10 +85,12 @@ describe('putSecret', () => {
     expect(batches.every((c) => c.name === 'BatchWriteCommand')).toBe(true);
 
     const chunks = batches.flatMap((c) => writeRequests(c.input)).map((request) => request.PutRequest!.Item);
-    expect(chunks.map((item) => item.sk)).toEqual([0, 1, 2, 3].map(secretChunkSk));
+    expect(chunks.map(({ pk, sk }) => ({ pk, sk }))).toEqual([0, 1, 2, 3].map((i) => secretChunkKey(id, i)));
+    // A partition key each, none the head's: one partition would throttle a large write on AWS.
+    expect(new Set([id, ...chunks.map((item) => item.pk)]).size).toBe(5);
     const ttl = Math.ceil((now + 3_600_000) / 1000);
     for (const item of chunks) {
-      expect(item).toEqual({ pk: id, sk: expect.any(String), data: expect.any(String), ttl });
+      expect(item).toEqual({ pk: expect.any(String), sk: expect.any(String), data: expect.any(String), ttl });
       expect((item.data as string).length).toBeLessThanOrEqual(DATA_CHUNK_BYTES);
     }
     expect(chunks.map((item) => item.data).join('')).toBe(data);
@@ -135,7 +137,7 @@ describe('putSecret', () => {
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'BatchWriteCommand']);
     expect(writeRequests(sent[2]!.input)).toEqual(
-      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
   });
 
@@ -195,7 +197,7 @@ describe('claimSecret', () => {
 
   test('chunked data is read consistently and reassembled in order, whatever order DynamoDB returns it in', async () => {
     const parts = ['AAAA', 'BBBB', 'CCCC', 'DDDD', 'EEEE'];
-    const items = parts.map((data, i) => ({ pk: id, sk: secretChunkSk(i), data, ttl: 1 }));
+    const items = parts.map((data, i) => ({ ...secretChunkKey(id, i), data, ttl: 1 }));
     const shuffled = [3, 0, 4, 2, 1].map((i) => items[i]!);
     ddb
       .on(UpdateCommand)
@@ -211,19 +213,19 @@ describe('claimSecret', () => {
     expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne', ConditionExpression: 'attribute_exists(pk)' });
     expect(sent[1]!.input).toEqual({
       RequestItems: {
-        [table]: { Keys: parts.map((_, i) => ({ pk: id, sk: secretChunkSk(i) })), ConsistentRead: true },
+        [table]: { Keys: parts.map((_, i) => (secretChunkKey(id, i))), ConsistentRead: true },
       },
     });
   });
 
   test('chunk keys left unprocessed by BatchGetItem are fetched again', async () => {
-    const items = [0, 1, 2].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `P${i}==`, ttl: 1 }));
+    const items = [0, 1, 2].map((i) => ({ ...secretChunkKey(id, i), data: `P${i}==`, ttl: 1 }));
     ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 3, remaining: 1 }) });
     ddb
       .on(BatchGetCommand)
       .resolvesOnce({
         Responses: { [table]: [items[2]!] },
-        UnprocessedKeys: { [table]: { Keys: [{ pk: id, sk: secretChunkSk(0) }, { pk: id, sk: secretChunkSk(1) }] } },
+        UnprocessedKeys: { [table]: { Keys: [secretChunkKey(id, 0), secretChunkKey(id, 1)] } },
       })
       .resolvesOnce({ Responses: { [table]: [items[1]!, items[0]!] } });
 
@@ -232,7 +234,7 @@ describe('claimSecret', () => {
   });
 
   test('the last view of a chunked secret reads the chunks, signs off as reader and deletes nothing itself', async () => {
-    const items = [0, 1].map((i) => ({ pk: id, sk: secretChunkSk(i), data: `Q${i}==`, ttl: 1 }));
+    const items = [0, 1].map((i) => ({ ...secretChunkKey(id, i), data: `Q${i}==`, ttl: 1 }));
     ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
 
@@ -280,7 +282,7 @@ describe('revokeSecret', () => {
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
     expect(writeRequests(sent[1]!.input)).toEqual(
-      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
   });
 
@@ -310,7 +312,7 @@ describe('deleteConsumedSecret', () => {
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
     expect(writeRequests(sent[1]!.input)).toEqual(
-      [0, 1].map((i) => ({ DeleteRequest: { Key: { pk: id, sk: secretChunkSk(i) } } })),
+      [0, 1].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
   });
 

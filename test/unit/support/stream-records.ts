@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { SECRET_HEAD_SK, secretChunkSk } from '../../../lambdas/definitions/tables';
+import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 
 /** Stream records of the secrets table as Lambda delivers them (NEW_AND_OLD_IMAGES). */
 
@@ -55,4 +55,4 @@ export const head = (overrides: Image = {}): Image => ({
   ...overrides,
 });
 
-export const chunk = (index: number): Image => ({ pk: SECRET_ID, sk: secretChunkSk(index), data: 'QUFB', ttl: 1 });
+export const chunk = (index: number): Image => ({ ...secretChunkKey(SECRET_ID, index), data: 'QUFB', ttl: 1 });
