@@ -64,7 +64,8 @@ export const SECRET_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /**
  * DynamoDB items are capped at 400 KB. Data up to this size lives in the secret's head item
- * (one write, one read); larger data is split into chunk items of this size.
+ * (one write, one read); larger data is split into chunk items of this size. A multiple of 4, so
+ * that every chunk but the last is whole base64 and can be stored as binary.
  */
 export const DATA_CHUNK_BYTES = 350_000;
 

@@ -28,7 +28,23 @@ const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 type Native = Record<string, NativeAttributeValue>;
 type Wire = JsonObject;
 
-const toWire = (item: Native): Wire => marshall(item, MARSHALL_OPTIONS) as Wire;
+/**
+ * A binary attribute given as the standard base64 of its bytes, which is how DynamoDB's JSON
+ * carries binary: it goes over the wire as it is, never decoded here. Reads hand binary values
+ * back the same way, as that base64 text. Only canonical base64 (isCanonicalBase64) comes back
+ * unchanged: DynamoDB stores the bytes.
+ */
+export class BinaryAsBase64 {
+  constructor(readonly base64: string) {}
+}
+
+/** Top-level BinaryAsBase64 attributes become binary values; the rest is marshalled as usual. */
+function toWire(item: Native): Wire {
+  const binary = Object.entries(item).filter((entry): entry is [string, BinaryAsBase64] => entry[1] instanceof BinaryAsBase64);
+  if (binary.length === 0) return marshall(item, MARSHALL_OPTIONS) as Wire;
+  const others = Object.fromEntries(Object.entries(item).filter(([, value]) => !(value instanceof BinaryAsBase64)));
+  return { ...(marshall(others, MARSHALL_OPTIONS) as Wire), ...Object.fromEntries(binary.map(([name, value]) => [name, { B: value.base64 }])) };
+}
 const toNative = (item: Wire): Native => unmarshall(item as Parameters<typeof unmarshall>[0]);
 const optional = <T, R>(value: T | undefined, convert: (value: T) => R): R | undefined =>
   value === undefined ? undefined : convert(value);

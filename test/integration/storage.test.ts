@@ -95,6 +95,17 @@ describe('large payloads', () => {
     }
   });
 
+  test('data is stored as bytes where its base64 allows, and every form of base64 comes back as given', async () => {
+    const { key } = await createKey();
+    // 'QR==' and 'QUJ=' decode to the bytes of 'QQ==' and 'QUI=': stored as bytes, they would come back changed.
+    for (const [data, asBytes] of [['QQ==', true], ['QR==', false], ['QUI=', true], ['QUJ=', false]] as const) {
+      const { id } = await createSecret(key, { data });
+      const [head] = await itemsOfSecret(id);
+      expect(head?.data instanceof Uint8Array).toBe(asBytes);
+      expect((await api('GET', `/secrets/${id}`, { key })).body.data).toBe(data);
+    }
+  });
+
   test('revoking a large secret deletes its chunks too', async () => {
     const { key } = await createKey();
     const { id } = await createSecret(key, { data: base64Of(900_000, 5), views: 3 });

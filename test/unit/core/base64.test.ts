@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isStandardBase64 } from '../../../lambdas/core/base64';
+import { isCanonicalBase64, isStandardBase64 } from '../../../lambdas/core/base64';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -83,5 +83,19 @@ describe('isStandardBase64', () => {
     expect(isStandardBase64(big)).toBe(true);
     expect(isStandardBase64(big.slice(0, -1) + '!')).toBe(false);
     expect(isStandardBase64('A'.repeat(MAX_BODY_BYTES - 2) + '=' + 'A')).toBe(false);
+  });
+});
+
+describe('isCanonicalBase64', () => {
+  test('what Node encodes, of every length of the last quantum, is canonical', () => {
+    for (const bytes of [[], [0xff], [0xff, 0xfe], [0xff, 0xfe, 0xfd], [1, 2, 3, 4]]) {
+      expect(isCanonicalBase64(Buffer.from(bytes).toString('base64'))).toBe(true);
+    }
+  });
+
+  test.each(['QR==', 'QZ==', 'Q/==', 'QUJ=', 'QUL='])('%s leaves padding bits set: not canonical', (value) => {
+    expect(isCanonicalBase64(value)).toBe(false);
+    // Which is why: its bytes encode to something else.
+    expect(Buffer.from(value, 'base64').toString('base64')).not.toBe(value);
   });
 });

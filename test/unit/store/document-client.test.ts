@@ -95,3 +95,18 @@ test('the input a caller passed is left as it was', async () => {
   await ourClient.send(new ours.PutCommand(input));
   expect(input).toEqual(before);
 });
+
+test('binary given as base64 goes on the wire as the SDK sends its bytes, and comes back as that base64', async () => {
+  const base64 = 'aGVsbG8gd29ybGQ=';
+  server.answer = () => ({ status: 200, body: { Item: { ...marshall(key), data: { B: base64 } } } });
+  server.requests.length = 0;
+
+  await sdkClient.send(new sdk.PutCommand({ TableName: 't', Item: { ...key, data: Buffer.from(base64, 'base64') } }));
+  await ourClient.send(new ours.PutCommand({ TableName: 't', Item: { ...key, data: new ours.BinaryAsBase64(base64) } }));
+  const [sdkRequest, ourRequest] = server.requests;
+  expect(JSON.parse(ourRequest?.body ?? '')).toEqual(JSON.parse(sdkRequest?.body ?? ''));
+  expect(JSON.parse(ourRequest?.body ?? '').Item.data).toEqual({ B: base64 });
+
+  const { Item } = await ourClient.send(new ours.GetCommand({ TableName: 't', Key: key }));
+  expect(Item).toEqual({ ...key, data: base64 });
+});

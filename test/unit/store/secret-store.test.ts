@@ -1,5 +1,5 @@
 import '../support/env';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
+import { BatchGetCommand, BatchWriteCommand, BinaryAsBase64, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
 import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
@@ -32,6 +32,9 @@ const secret = (overrides: Partial<NewSecret> = {}): NewSecret => ({
   ...overrides,
 });
 
+/** The base64 text of stored data, whether it went as binary or as text. */
+const storedText = (value: unknown): string => (value instanceof BinaryAsBase64 ? value.base64 : (value as string));
+
 const clauses = (condition: unknown): string[] =>
   String(condition)
     .split(/\s+AND\s+/i)
@@ -60,10 +63,22 @@ describe('putSecret', () => {
         created: now,
         expires: now + 3_600_000,
         ttl: Math.ceil((now + 3_600_000) / 1000),
-        data: dataOf(DATA_CHUNK_BYTES),
+        data: new BinaryAsBase64(dataOf(DATA_CHUNK_BYTES)),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
+  });
+
+  test.each([
+    ['canonical base64 goes as binary', 'QQ==', true],
+    ['base64 whose padding leaves bits set goes as text, so that it comes back as given', 'QR==', false],
+    ['so does one padding character', 'QUJ=', false],
+  ])('%s', async (_, data, binary) => {
+    ddb.on(PutCommand).resolves({});
+    await putSecret(secret({ data }));
+    const stored = (sentCommands(ddb)[0]!.input.Item as Record<string, unknown>).data;
+    expect(stored instanceof BinaryAsBase64).toBe(binary);
+    expect(storedText(stored)).toBe(data);
   });
 
   test('file metadata is stored on the head', async () => {
@@ -89,11 +104,12 @@ describe('putSecret', () => {
     // A partition key each, none the head's: one partition would throttle a large write on AWS.
     expect(new Set([id, ...chunks.map((item) => item.pk)]).size).toBe(5);
     const ttl = Math.ceil((now + 3_600_000) / 1000);
-    for (const item of chunks) {
-      expect(item).toEqual({ pk: expect.any(String), sk: expect.any(String), data: expect.any(String), ttl });
-      expect((item.data as string).length).toBeLessThanOrEqual(DATA_CHUNK_BYTES);
-    }
-    expect(chunks.map((item) => item.data).join('')).toBe(data);
+    for (const item of chunks) expect(item).toEqual({ pk: expect.any(String), sk: expect.any(String), data: expect.anything(), ttl });
+    const texts = chunks.map((item) => storedText(item.data));
+    expect(texts.every((text) => text.length <= DATA_CHUNK_BYTES)).toBe(true);
+    expect(texts.join('')).toBe(data);
+    // Whole base64 quanta go as binary; the last chunk (17 characters, not base64) as text.
+    expect(chunks.map((item) => item.data instanceof BinaryAsBase64)).toEqual([true, true, true, false]);
 
     const head = sent[headIndex]!.input;
     expect(head.ConditionExpression).toBe('attribute_not_exists(pk)');
