@@ -155,6 +155,8 @@ const dynamoDbUsd = (readUnits: number, writeUnits: number): number =>
 /** A stored secret waits for its claim at most its ttl; the default ttl is the dwell we price. */
 const STORAGE_DWELL_MONTHS = SECRET_TTLS[SECRET_DEFAULTS.ttl] / (HOURS_PER_MONTH * 60 * 60 * 1000);
 const storageUsd = (bytes: number): number => (bytes / GIB) * STORAGE_DWELL_MONTHS * PRICES.dynamoDbOnDemand.rates.storage.usd;
+/** We store a secret's base64 data as binary (lambdas/store/secret-store.ts): 3 bytes per 4 characters. */
+const OUR_STORED_BYTES_PER_DATA_CHARACTER = 3 / 4;
 
 const transferOutUsd = (bytes: number): number => (bytes / GIB) * PRICES.dataTransferOut.rates.internet.usd;
 
@@ -203,7 +205,7 @@ function ourCosts(workload: Workload, gateway: Gateway, pipeline: CostInputs['pi
     lambda: sumOver(counted, (request) => lambdaInvocationUsd(OUR_MEMORY_MB.route, request.handlerMs)),
     dynamoDb: sumOver(counted, (request) => dynamoDbUsd(request.readUnits, request.writeUnits)),
     streamFanOut: workload.secrets * fanOutPerSecret,
-    storage: workload.secrets * storageUsd(workload.create.requestBytes),
+    storage: workload.secrets * storageUsd(workload.create.requestBytes * OUR_STORED_BYTES_PER_DATA_CHARACTER),
     dataTransferOut: sumOver(counted, (request) => transferOutUsd(request.responseBytes)),
     webhookJobs: workload.secrets * EVENTS_PER_SECRET * perJob,
   };
@@ -381,7 +383,7 @@ function assumptionsOf(inputs: CostInputs, scenarios: readonly ScenarioEstimate[
       `secret.expired), each ${SQS_REQUESTS_PER_JOB} SQS requests (send, receive, delete; one job per delivery batch at this rate, up to ` +
       `${DELIVERY_BATCH_SIZE} when busier), a delivery invocation of ${inputs.pipeline.deliveryMsPerJob} ms and a key read; no retries. The event ` +
       "source mapping's long polling also makes empty receives at any traffic, a fixed few hundred thousand requests (well under $1) a month, not counted here.",
-    `Storage: each secret waits its default ttl (${SECRET_DEFAULTS.ttl}) before its claim, a bound for claimed secrets; it scales with the wait.`,
+    `Storage: each secret waits its default ttl (${SECRET_DEFAULTS.ttl}) before its claim, a bound for claimed secrets; it scales with the wait. Ours holds its data as binary, 3 bytes per 4 base64 characters; Yopass's holds the text.`,
     'Data transfer out counts response bodies at the first-tier rate (1 GB = 2³⁰ bytes); requests come in free. The same responses cost the same ' +
       'on every architecture. Webhook bodies (a few hundred bytes a job) are not counted: about $0.03 per million jobs.',
     `HTTP API meters a request in 512 KB (524,288-byte) increments; AWS does not say whether response bodies count, so each request is metered ` +
