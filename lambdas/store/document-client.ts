@@ -40,9 +40,10 @@ export class BinaryAsBase64 {
 
 /** Top-level BinaryAsBase64 attributes become binary values; the rest is marshalled as usual. */
 function toWire(item: Native): Wire {
-  const binary = Object.entries(item).filter((entry): entry is [string, BinaryAsBase64] => entry[1] instanceof BinaryAsBase64);
+  const entries = Object.entries(item);
+  const binary = entries.filter((entry): entry is [string, BinaryAsBase64] => entry[1] instanceof BinaryAsBase64);
   if (binary.length === 0) return marshall(item, MARSHALL_OPTIONS) as Wire;
-  const others = Object.fromEntries(Object.entries(item).filter(([, value]) => !(value instanceof BinaryAsBase64)));
+  const others = Object.fromEntries(entries.filter(([, value]) => !(value instanceof BinaryAsBase64)));
   return { ...(marshall(others, MARSHALL_OPTIONS) as Wire), ...Object.fromEntries(binary.map(([name, value]) => [name, { B: value.base64 }])) };
 }
 const toNative = (item: Wire): Native => unmarshall(item as Parameters<typeof unmarshall>[0]);
