@@ -1,4 +1,5 @@
 import { LOCAL_AWS_SETTINGS } from '../../../local/aws-account';
+import { ENV } from '../../../lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../../lambdas/definitions/tables';
 import { testEnv } from './environment';
 
@@ -6,7 +7,7 @@ import { testEnv } from './environment';
  * Imported first by a test that calls the store functions itself: points them at the DynamoDB
  * Local and tables behind the shared server, before the store reads its environment.
  */
-process.env.DYNAMODB_ENDPOINT = testEnv('dynamodbEndpoint');
+process.env[ENV.dynamodbEndpoint] = testEnv('dynamodbEndpoint');
 process.env[KEYS_TABLE.envVar] = testEnv('keysTable');
 process.env[SECRETS_TABLE.envVar] = testEnv('secretsTable');
 process.env.AWS_REGION = LOCAL_AWS_SETTINGS.region;
