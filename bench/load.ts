@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * autocannon ends a run at its next sample tick after the last response: at its default of 1 s,
- * every 200-request block idled up to a second, and that second's background CPU (local mode's
- * stream poller, DynamoDB Local's own threads) was counted into the HTTP sides' CPU per request,
- * which the direct side's blocks do not have. Latencies are per response either way.
+ * each run idled up to a second after its last response, and that second's background CPU (local
+ * mode's stream poller, DynamoDB Local's own threads) counted into the HTTP sides' CPU per request,
+ * which runs of direct calls do not have. Latencies are per response either way.
  */
 const SAMPLE_INTERVAL_MS = 10;
 
