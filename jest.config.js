@@ -1,8 +1,10 @@
-// @middy/* ships ESM only; transpile it like our own sources so Jest's CommonJS loader can use it.
+// @middy/* ships ESM only, exported under the `import` condition alone: map it to its entry files
+// and transpile them like our own sources so Jest's CommonJS loader can use them.
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
 };
 
 /** @type {import('jest').Config} */

@@ -9,13 +9,13 @@ import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodej
  * esbuildOptionsFor, which is derived from BUNDLING so the two cannot drift apart.
  */
 
-export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
 
 /** CDK names the bundle index.mjs for ESM output; the handler is `index.handler`. */
 export const BUNDLE_FILE_NAME = 'index.mjs';
 
-/** esbuild's target for the runtime: nodejs22.x → node22. */
+/** esbuild's target for the runtime: nodejs24.x → node24. */
 const esbuildTarget = (runtime: Runtime): string => {
   const match = /^nodejs(\d+)\.x$/.exec(runtime.name);
   if (!match) throw new Error(`not a versioned Node.js runtime: ${runtime.name}`);

@@ -1,13 +1,11 @@
 import { Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 
 /** The constructs that carry accepted findings. */
 export interface AcceptedFindingScopes {
   readonly api: RestApi;
-  readonly functions: readonly IFunction[];
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
@@ -17,7 +15,7 @@ export interface AcceptedFindingScopes {
  * cdk-nag (AwsSolutions) findings this service accepts, each acknowledged on the narrowest construct
  * that carries it, with the reason it does not apply. Everything else the pack checks is fixed.
  */
-export function acknowledgeNagFindings({ api, functions, streamReader, fanOutFailures }: AcceptedFindingScopes): void {
+export function acknowledgeNagFindings({ api, streamReader, fanOutFailures }: AcceptedFindingScopes): void {
   acknowledge(api, 'APIG4', [
     'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
     'checks against the keys table (POST /keys and GET /health are public by contract). An authorizer',
@@ -50,12 +48,6 @@ export function acknowledgeNagFindings({ api, functions, streamReader, fanOutFai
     'shard and sequence numbers of batches the fan-out gave up on. Nothing consumes it to fail again, and',
     'an alarm reports any message in it.',
   ]);
-  for (const fn of functions) {
-    acknowledge(fn, 'L1', [
-      'nodejs22.x on purpose: lib/bundling.ts targets node22 and the handlers are tested on it; moving to',
-      'a newer runtime is a deliberate change of both, not one a synth should force.',
-    ]);
-  }
 }
 
 function acknowledge(scope: IConstruct, finding: string, reason: readonly string[]): void {

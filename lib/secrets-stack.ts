@@ -36,11 +36,10 @@ export class SecretsStack extends Stack {
       [ENV.siteUrl]: config.siteUrl ?? api.urlForPathWithoutStageReference(`${API_BASE_PATH}${secretLinkBasePath()}`),
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
     };
-    const routeFunctions = ROUTES.map((route) => {
+    for (const route of ROUTES) {
       const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
       api.addRoute(route, handler);
-      return handler;
-    });
+    }
 
     const webhooks = new WebhookPipeline(this, 'Webhooks', { tables, retryBaseMs: config.webhookRetryBaseMs });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
@@ -62,7 +61,6 @@ export class SecretsStack extends Stack {
 
     acknowledgeNagFindings({
       api: api.restApi,
-      functions: [...routeFunctions, webhooks.fanOut.function, webhooks.delivery.function],
       streamReader: webhooks.fanOut.role,
       fanOutFailures,
     });

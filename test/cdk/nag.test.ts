@@ -23,7 +23,6 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-COG4',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
   'AwsSolutions-IAM5[Resource::*]',
-  'AwsSolutions-L1',
   'AwsSolutions-SQS3',
 ];
 

@@ -33,10 +33,10 @@ describe('routes', () => {
 });
 
 describe('functions', () => {
-  it.each(ROUTES.map((route) => [route.name, route] as const))('%s runs on nodejs22.x arm64, 512 MB, 10 s', (_, route) => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))('%s runs on nodejs24.x arm64, 512 MB, 10 s', (_, route) => {
     const fn = resource(template, routeFunctionId(template, route));
     expect(fn.Properties).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       MemorySize: 512,
       Timeout: 10,

@@ -160,9 +160,9 @@ describe('pipeline functions', () => {
   it.each([
     ['fan-out', 512, fanOutId, FAN_OUT_FUNCTION_TIMEOUT_MS],
     ['delivery', 256, deliveryId, DELIVERY_FUNCTION_TIMEOUT_MS],
-  ] as const)('%s runs on nodejs22.x arm64 with %i MB and its defined timeout', (_, memory, functionId, timeoutMs) => {
+  ] as const)('%s runs on nodejs24.x arm64 with %i MB and its defined timeout', (_, memory, functionId, timeoutMs) => {
     expect(resource(template, functionId).Properties).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       MemorySize: memory,
       Timeout: timeoutMs / 1000,

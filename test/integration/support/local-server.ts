@@ -13,13 +13,18 @@ export interface LocalServer {
 const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const START_TIMEOUT_MS = 60_000;
+/**
+ * As package.json's scripts run tsx: Middy ships ESM only, exported under the `import` condition,
+ * which tsx's CommonJS output otherwise cannot resolve (Node 24 then loads it with require(esm)).
+ */
+export const TSX_ARGS = ['--conditions=import'];
 
 export const startLocalServer = (env: Record<string, string>): Promise<LocalServer> =>
   startTsxServer('local/main.ts', /API ready at (\S+)/, env);
 
 /** Runs `entry` (relative to the repository) and waits for a line matching `ready`, whose first group is its base URL. */
 export async function startTsxServer(entry: string, ready: RegExp, env: Record<string, string>): Promise<LocalServer> {
-  const child = spawn(TSX, [entry], {
+  const child = spawn(TSX, [...TSX_ARGS, entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
