@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../lambdas/store/dynamo';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
- * What each request costs in DynamoDB: its calls (one per operation, whatever the retries)
+ * What each request costs in DynamoDB: its calls (one per command, whatever the SDK's retries)
  * and the capacity DynamoDB reports for them (ReturnConsumedCapacity, asked for on every call
  * here). The local log shows it per request, and local mode's responses carry it in headers for
  * the benchmark and the tests that pin each route's calls.
@@ -22,8 +22,8 @@ export const USAGE_HEADERS = {
   handlerMs: 'x-local-handler-ms',
 } as const;
 
-/** Read operations, by DynamoDB's name for them. */
-const READ_OPERATION = /^(GetItem|BatchGetItem|Query|Scan|TransactGetItems)$/;
+/** Read commands, by name (the document client's GetCommand as the client's GetItemCommand). */
+const READ_COMMAND = /^(Get|BatchGet|Query|Scan|TransactGet)/;
 
 /** What a request that reaches no handler costs. */
 export const noDynamoDbUsage = (): DynamoDbUsage => ({ calls: 0, readUnits: 0, writeUnits: 0 });
@@ -34,24 +34,31 @@ const currentRequest = new AsyncLocalStorage<DynamoDbUsage>();
  * Failed conditional writes consume capacity too, but DynamoDB reports none in the exception:
  * they count as calls only.
  */
-function add(usage: DynamoDbUsage, operation: string, reported: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+function add(usage: DynamoDbUsage, commandName: string, reported: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
   for (const capacity of [reported ?? []].flat()) {
     const units = capacity.CapacityUnits ?? 0;
-    const isRead = READ_OPERATION.test(operation);
+    const isRead = READ_COMMAND.test(commandName);
     usage.readUnits += capacity.ReadCapacityUnits ?? (isRead ? units : 0);
     usage.writeUnits += capacity.WriteCapacityUnits ?? (isRead ? 0 : units);
   }
 }
 
-export function measureDynamoDbUsage(): void {
-  dynamo().intercept(async (operation, input, send) => {
-    const usage = currentRequest.getStore();
-    if (!usage) return send(operation, input);
-    usage.calls += 1;
-    const output = await send(operation, { ...input, ReturnConsumedCapacity: 'TOTAL' });
-    add(usage, operation, output.ConsumedCapacity as ConsumedCapacity | ConsumedCapacity[] | undefined);
-    return output;
-  });
+/** An SDK middleware on the functions' document client (`dynamo`): local mode only, never in a bundle. */
+export function measureDynamoDbUsage(dynamo: DynamoDBDocumentClient): void {
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const usage = currentRequest.getStore();
+      if (!usage) return next(args);
+      usage.calls += 1;
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] };
+      add(usage, context.commandName ?? '', output.ConsumedCapacity);
+      return result;
+    },
+    // At `initialize`, before the retry middleware: one count per command, whatever its retries.
+    { step: 'initialize', name: 'measureDynamoDbUsage' },
+  );
 }
 
 export async function withDynamoDbUsage<T>(work: () => Promise<T>): Promise<{ result: T; usage: DynamoDbUsage }> {

@@ -72,7 +72,8 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const secretsTable = tables.get(secretsTableName);
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
   const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
-  if (requestLog) measureDynamoDbUsage();
+  // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
+  if (requestLog) measureDynamoDbUsage((await import('../lambdas/store/dynamo')).dynamo);
   started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,

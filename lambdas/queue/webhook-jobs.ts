@@ -1,11 +1,12 @@
-import { ChangeMessageVisibilityCommand, queueUrl, SendMessageCommand, sqs } from './sqs';
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { queueUrl, sqs } from './sqs';
 import { QUEUES } from '../definitions/webhooks';
 import type { WebhookJob } from '../webhooks/job';
 
 /** The jobs queue, as the fan-out fills it and the delivery function reschedules its messages. */
 
 export async function enqueueWebhookJob(job: WebhookJob): Promise<void> {
-  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(QUEUES.jobs), MessageBody: JSON.stringify(job) }));
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(QUEUES.jobs), MessageBody: JSON.stringify(job) }));
 }
 
 /**
@@ -13,7 +14,7 @@ export async function enqueueWebhookJob(job: WebhookJob): Promise<void> {
  * which the event source mapping receives it again. SQS counts visibility in whole seconds.
  */
 export async function retryWebhookJobAfter(receiptHandle: string, delayMs: number): Promise<void> {
-  await sqs().send(
+  await sqs.send(
     new ChangeMessageVisibilityCommand({
       QueueUrl: queueUrl(QUEUES.jobs),
       ReceiptHandle: receiptHandle,

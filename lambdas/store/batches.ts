@@ -1,5 +1,5 @@
 import type { BatchGetCommandInput, BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BatchGetCommand, BatchWriteCommand } from './document-client';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './dynamo';
 
 /** DynamoDB's per-call item limits for BatchWriteItem and BatchGetItem. */
@@ -24,7 +24,7 @@ export async function batchWriteAll(table: string, requests: WriteRequests): Pro
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
       if (attempt > 0) await backoff(attempt);
-      const { UnprocessedItems } = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      const { UnprocessedItems } = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = UnprocessedItems?.[table] ?? [];
     }
   }
@@ -49,7 +49,7 @@ export async function batchGetAll<TItem>(
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
       if (attempt > 0) await backoff(attempt);
-      const { Responses, UnprocessedKeys } = await dynamo().send(
+      const { Responses, UnprocessedKeys } = await dynamo.send(
         new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ...projection } } }),
       );
       found.push(...((Responses?.[table] ?? []) as TItem[]));

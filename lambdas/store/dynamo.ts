@@ -1,18 +1,19 @@
+import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { AwsServiceError } from '../aws/aws-json-client';
+import { sdkClientSettings } from '../aws/sdk-settings';
+import { ENV } from '../definitions/env';
 import type { TableDefinition } from '../definitions/tables';
-import { DocumentClient } from './document-client';
-
-let documentClient: DocumentClient | undefined;
 
 /**
- * One document client per process, created on first use so that local mode can point it at
- * DynamoDB Local (DYNAMODB_ENDPOINT) before any handler runs. On AWS the endpoint is unset.
+ * One document client per container, built at module load (local mode sets DYNAMODB_ENDPOINT
+ * before it imports any handler; on AWS the endpoint is unset). DynamoDB's own retry default of
+ * the SDK (standard mode) applies: every conditional write it may repeat is safe to repeat (see
+ * docs/retried-writes.md).
  */
-export function dynamo(): DocumentClient {
-  documentClient ??= new DocumentClient();
-  return documentClient;
-}
+export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient(sdkClientSettings(process.env[ENV.dynamodbEndpoint])), {
+  marshallOptions: { removeUndefinedValues: true },
+});
 
 export function tableName(table: TableDefinition): string {
   const name = process.env[table.envVar];
@@ -20,16 +21,14 @@ export function tableName(table: TableDefinition): string {
   return name;
 }
 
-export const isConditionFailure = (error: unknown): error is AwsServiceError =>
-  error instanceof AwsServiceError && error.name === 'ConditionalCheckFailedException';
+export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /**
- * The item returned by ReturnValuesOnConditionCheckFailure. It comes with the error, in DynamoDB's
- * wire format.
+ * The item returned by ReturnValuesOnConditionCheckFailure. The document client unmarshalls
+ * results but not exceptions, so the item arrives in DynamoDB's wire format.
  */
-export const itemOfConditionFailure = <TItem>(error: AwsServiceError): TItem | undefined => {
-  const item = error.details.Item;
-  return item ? (unmarshall(item as Parameters<typeof unmarshall>[0]) as TItem) : undefined;
-};
+export const itemOfConditionFailure = <TItem>(error: ConditionalCheckFailedException): TItem | undefined =>
+  error.Item ? (unmarshall(error.Item) as TItem) : undefined;
 
 export const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);

@@ -1,4 +1,4 @@
-import { UpdateCommand } from './document-client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
@@ -29,7 +29,7 @@ export async function recordKeyCreationAttempt(
   const key = { pk: ipItemPk(ipHash) };
   const ttl = epochSeconds(now + KEY_CREATION_LIMIT.windowMs);
   try {
-    const { Attributes } = await dynamo().send(
+    const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: key,
@@ -47,7 +47,7 @@ export async function recordKeyCreationAttempt(
     const old = itemOfConditionFailure<LogItem>(error)?.log ?? [];
     const pruned = [...old.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
     try {
-      await dynamo().send(
+      await dynamo.send(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: key,

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from './document-client';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
@@ -52,7 +52,7 @@ export async function putKey(key: StoredKey): Promise<void> {
     ...(key.webhook ? { webhook: key.webhook } : {}),
     rl: {},
   };
-  await dynamo().send(
+  await dynamo.send(
     new PutCommand({ TableName: tableName(KEYS_TABLE), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
   );
 }
@@ -64,7 +64,7 @@ export async function putKey(key: StoredKey): Promise<void> {
 export async function authenticateAndCount(keyHash: string, now: number, attempts = 3): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
   try {
-    const { Attributes } = await dynamo().send(
+    const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk },
@@ -93,7 +93,7 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, attempt
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
   try {
-    const { Attributes } = await dynamo().send(
+    const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
@@ -116,7 +116,7 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, attempt
 /** Sets the webhook, or removes it when `webhook` is undefined. */
 export async function setWebhook(keyHash: string, webhook: string | undefined, now: number): Promise<boolean> {
   try {
-    await dynamo().send(
+    await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
@@ -134,7 +134,7 @@ export async function setWebhook(keyHash: string, webhook: string | undefined, n
 
 export async function deleteKey(keyHash: string): Promise<boolean> {
   try {
-    await dynamo().send(
+    await dynamo.send(
       new DeleteCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
@@ -150,7 +150,7 @@ export async function deleteKey(keyHash: string): Promise<boolean> {
 
 /** One cheap read that proves the table answers; the item need not exist. */
 export async function pingKeysTable(): Promise<void> {
-  await dynamo().send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: 'health' } }));
+  await dynamo.send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: 'health' } }));
 }
 
 /** Where a key's webhook events go, and the secret they are signed with. */
@@ -164,7 +164,7 @@ export interface WebhookTarget {
  * An expired key keeps its webhook: its secrets may outlive it by up to their ttl.
  */
 export async function webhookTarget(keyHash: string): Promise<WebhookTarget | undefined> {
-  const { Item } = await dynamo().send(
+  const { Item } = await dynamo.send(
     new GetCommand({
       TableName: tableName(KEYS_TABLE),
       Key: { pk: keyItemPk(keyHash) },

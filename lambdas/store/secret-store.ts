@@ -1,5 +1,5 @@
 import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BinaryAsBase64, DeleteCommand, PutCommand, UpdateCommand } from './document-client';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../core/base64';
 import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
@@ -50,8 +50,8 @@ export interface HeadItem {
   created: number;
   expires: number;
   ttl: number;
-  /** Inline data (small secrets) ... */
-  data?: string;
+  /** Inline data (small secrets), as stored (see storedData) ... */
+  data?: StoredData;
   /** ... or the number of chunk items holding it (large secrets). */
   chunks?: number;
   /** Claims that have taken a view and may still be reading chunks. */
@@ -63,21 +63,24 @@ export interface HeadItem {
 interface ChunkItem {
   pk: string;
   sk: string;
-  data: string;
+  data: StoredData;
   ttl: number;
 }
 
-/** An item as written: its data may go as binary. */
-type Written<TItem> = Omit<TItem, 'data'> & { data?: string | BinaryAsBase64 };
+/** Binary (the document client reads it back as a Uint8Array) or, where that would not round-trip, text. */
+type StoredData = string | Uint8Array;
 
 /**
  * Data (standard base64, as the API accepts it, or a DATA_CHUNK_BYTES slice of it) as it is
  * stored: as binary, which DynamoDB stores and bills at 3/4 of the base64's length, unless its
- * bytes would not give the same base64 back (see isCanonicalBase64). Reads return the base64 text
- * either way.
+ * bytes would not give the same base64 back (see isCanonicalBase64).
  */
-const storedData = (data: string): string | BinaryAsBase64 =>
-  data.length % 4 === 0 && isCanonicalBase64(data) ? new BinaryAsBase64(data) : data;
+const storedData = (data: string): StoredData =>
+  data.length % 4 === 0 && isCanonicalBase64(data) ? Buffer.from(data, 'base64') : data;
+
+/** The base64 text that storedData stored. */
+const base64Of = (data: StoredData): string =>
+  typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
 const chunkKeys = (id: string, count: number) => Array.from({ length: count }, (_, index) => secretChunkKey(id, index));
 
@@ -92,7 +95,7 @@ export function splitIntoChunks(data: string): string[] {
 export const writeChunks = (id: string, chunks: readonly string[], ttl: number): Promise<void> =>
   batchWriteAll(
     tableName(SECRETS_TABLE),
-    chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies Written<ChunkItem> } })),
+    chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies ChunkItem } })),
   );
 
 export async function putSecret(secret: NewSecret): Promise<void> {
@@ -101,7 +104,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
   const inline = secret.data.length <= DATA_CHUNK_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
   if (!inline) await writeChunks(secret.id, chunks, ttl);
-  const head: Written<HeadItem> = {
+  const head: HeadItem = {
     pk: secret.id,
     sk: SECRET_HEAD_SK,
     owner: secret.owner,
@@ -116,7 +119,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
   };
   try {
-    await dynamo().send(new PutCommand({ TableName: table, Item: head, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await dynamo.send(new PutCommand({ TableName: table, Item: head, ConditionExpression: 'attribute_not_exists(pk)' }));
   } catch (error) {
     if (!inline) await deleteChunks(secret.id, chunks.length).catch(() => undefined);
     throw error;
@@ -133,7 +136,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
 export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
   let head: HeadItem;
   try {
-    const { Attributes } = await dynamo().send(
+    const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
@@ -151,7 +154,8 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     throw error;
   }
 
-  const data = head.chunks === undefined ? head.data : await readChunksAsClaimant(id, head.chunks);
+  const data =
+    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks) : head.data !== undefined ? base64Of(head.data) : undefined;
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -174,7 +178,7 @@ async function readChunksAsClaimant(id: string, chunks: number): Promise<string 
     return await readChunks(id, chunks);
   } finally {
     try {
-      await dynamo().send(
+      await dynamo.send(
         new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
@@ -205,7 +209,7 @@ export async function readChunks(id: string, count: number): Promise<string | un
   // Appending builds the data without copying it (join would copy up to 5 MiB); it is copied
   // once, when the response is encoded.
   let data = '';
-  for (const item of items.sort((a, b) => a.sk.localeCompare(b.sk))) data += item.data;
+  for (const item of items.sort((a, b) => a.sk.localeCompare(b.sk))) data += base64Of(item.data);
   return data;
 }
 
@@ -226,7 +230,7 @@ type DeleteCondition = Pick<DeleteCommandInput, 'ConditionExpression' | 'Express
 /** The head with one conditional DeleteItem (the commit point), then its chunks; false if the condition failed. */
 async function deleteSecretIf(id: string, condition: DeleteCondition): Promise<boolean> {
   try {
-    const { Attributes } = await dynamo().send(
+    const { Attributes } = await dynamo.send(
       new DeleteCommand({
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },

@@ -15,6 +15,8 @@ import { claimSecret, putSecret, type ClaimedSecret } from '../../lambdas/store/
 
 afterAll(closeStore);
 
+const HOLD_FIRST_CHUNK_READ = 'holdFirstChunkRead';
+
 test('the last view taken while an earlier claim still reads the chunks: both get the whole data', async () => {
   const id = randomUrlSafeId(SECRET_ID_BYTES);
   const data = base64Of(3 * DATA_CHUNK_BYTES, 11);
@@ -23,17 +25,20 @@ test('the last view taken while an earlier claim still reads the chunks: both ge
 
   let claimB: Promise<ClaimedSecret | undefined> | undefined;
   let claimBDone: ClaimedSecret | undefined;
-  dynamo().intercept(async (operation, input, send) => {
-    // Hold claim A's first chunk read until claim B has finished completely.
-    if (operation === 'BatchGetItem' && !claimB) {
-      claimB = claimSecret(id, Date.now());
-      claimBDone = await claimB;
-    }
-    return send(operation, input);
-  });
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      // Hold claim A's first chunk read until claim B has finished completely.
+      if (/^BatchGet/.test(context.commandName ?? '') && !claimB) {
+        claimB = claimSecret(id, Date.now());
+        claimBDone = await claimB;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: HOLD_FIRST_CHUNK_READ },
+  );
 
   const claimA = await claimSecret(id, Date.now());
-  dynamo().intercept(undefined);
+  dynamo.middlewareStack.remove(HOLD_FIRST_CHUNK_READ);
 
   expect({ a: claimA?.remaining, b: claimBDone?.remaining, bRan: claimB !== undefined }).toEqual({ a: 1, b: 0, bRan: true });
   expect(claimBDone?.data === data).toBe(true);

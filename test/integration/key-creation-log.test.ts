@@ -2,7 +2,7 @@ import './support/store-access';
 import { KEYS_TABLE, ipItemPk } from '../../lambdas/definitions/tables';
 import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { randomUrlSafeId } from '../../lambdas/core/random';
-import { GetCommand, PutCommand } from '../../lambdas/store/document-client';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, tableName } from '../../lambdas/store/dynamo';
 import { recordKeyCreationAttempt } from '../../lambdas/store/key-creation-log';
 
@@ -18,7 +18,7 @@ const LIMIT = KEY_CREATION_LIMIT.maxPerIpPerHour;
 async function addressWithLog(attempts: number, now: number): Promise<string> {
   const ipHash = randomUrlSafeId(16);
   const log = Array.from({ length: attempts }, (_, i) => now - attempts + i);
-  await dynamo().send(
+  await dynamo.send(
     new PutCommand({
       TableName: tableName(KEYS_TABLE),
       Item: { pk: ipItemPk(ipHash), log, [KEYS_TABLE.ttlAttribute]: epochSeconds(now + KEY_CREATION_LIMIT.windowMs) },
@@ -28,7 +28,7 @@ async function addressWithLog(attempts: number, now: number): Promise<string> {
 }
 
 async function storedLogLength(ipHash: string): Promise<number> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: ipItemPk(ipHash) }, ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName(KEYS_TABLE), Key: { pk: ipItemPk(ipHash) }, ConsistentRead: true }));
   return (Item?.log as number[] | undefined)?.length ?? 0;
 }
 

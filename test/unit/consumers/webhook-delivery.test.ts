@@ -1,10 +1,10 @@
 import '../support/webhook-env';
 import type { ChangeMessageVisibilityCommandInput } from '@aws-sdk/client-sqs';
-import { ChangeMessageVisibilityCommand, QueueClient } from '../../../lambdas/queue/sqs';
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { GetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { GetCommand } from '../../../lambdas/store/document-client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { mockCommandClient } from '../support/command-mock';
+import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-delivery';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
@@ -18,7 +18,7 @@ import { sqsEvent, sqsRecord } from '../support/sqs-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
 
 const ddb = mockDocumentClient();
-const sqs = mockCommandClient(QueueClient);
+const sqs = mockClient(SQSClient);
 
 const SECRET_ID = 'AbCdEfGhIjKlMnOpQrStUv';
 /** A token in the URL's path and query: the URL is a credential of the receiver. */

@@ -1,5 +1,5 @@
 import '../support/env';
-import { UpdateCommand } from '../../../lambdas/store/document-client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../../lambdas/core/api-keys';
 import { slotIndex } from '../../../lambdas/core/sliding-window';
 import { ERRORS } from '../../../lambdas/definitions/errors';

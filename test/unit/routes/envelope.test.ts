@@ -1,5 +1,5 @@
 import '../support/env';
-import { GetCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { slotIndex } from '../../../lambdas/core/sliding-window';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';

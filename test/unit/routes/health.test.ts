@@ -1,5 +1,5 @@
 import '../support/env';
-import { GetCommand } from '../../../lambdas/store/document-client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as health } from '../../../lambdas/routes/health';
 import { expectNoRateLimitHeaders, expectStandardHeaders } from '../support/assertions';
 import { mockDocumentClient, sentCommands, throttled } from '../support/dynamo';

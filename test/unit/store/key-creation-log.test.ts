@@ -1,5 +1,5 @@
 import '../support/env';
-import { UpdateCommand } from '../../../lambdas/store/document-client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
 import { recordKeyCreationAttempt } from '../../../lambdas/store/key-creation-log';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';

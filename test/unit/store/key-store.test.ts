@@ -1,5 +1,5 @@
 import '../support/env';
-import { DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/core/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import {

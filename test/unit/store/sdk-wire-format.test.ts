@@ -1,18 +1,19 @@
 import '../support/env';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { slotIndex } from '../../../lambdas/core/sliding-window';
-import { authenticateAndCount } from '../../../lambdas/store/key-store';
 import { keyItem } from '../support/key-item';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 
 /**
- * The real client stack (lambdas/store/dynamo.ts's document client and its signed HTTP client)
+ * The real client stack (lambdas/store/dynamo.ts's document client over the SDK's HTTP stack)
  * against a fake DynamoDB HTTP endpoint that answers like DynamoDB does on the wire. This checks
  * what the mocked tests assume: a ConditionalCheckFailedException carries the old item in wire
  * format, and the store reads it correctly.
  */
 
 let server: RecordingServer;
+/** Imported once the endpoint is set: the store's client is built when its module loads. */
+let authenticateAndCount: (typeof import('../../../lambdas/store/key-store'))['authenticateAndCount'];
 let answer: (target: string, body: Record<string, unknown>) => { status: number; body: unknown };
 
 beforeAll(async () => {
@@ -21,6 +22,7 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = server.endpoint;
   process.env.AWS_ACCESS_KEY_ID = 'unit';
   process.env.AWS_SECRET_ACCESS_KEY = 'unit';
+  ({ authenticateAndCount } = await import('../../../lambdas/store/key-store'));
 });
 
 afterAll(() => server.close());

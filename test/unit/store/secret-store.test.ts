@@ -1,5 +1,5 @@
 import '../support/env';
-import { BatchGetCommand, BatchWriteCommand, BinaryAsBase64, DeleteCommand, PutCommand, UpdateCommand } from '../../../lambdas/store/document-client';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
@@ -33,7 +33,7 @@ const secret = (overrides: Partial<NewSecret> = {}): NewSecret => ({
 });
 
 /** The base64 text of stored data, whether it went as binary or as text. */
-const storedText = (value: unknown): string => (value instanceof BinaryAsBase64 ? value.base64 : (value as string));
+const storedText = (value: unknown): string => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : (value as string));
 
 const clauses = (condition: unknown): string[] =>
   String(condition)
@@ -63,7 +63,7 @@ describe('putSecret', () => {
         created: now,
         expires: now + 3_600_000,
         ttl: Math.ceil((now + 3_600_000) / 1000),
-        data: new BinaryAsBase64(dataOf(DATA_CHUNK_BYTES)),
+        data: Buffer.from(dataOf(DATA_CHUNK_BYTES), 'base64'),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
@@ -77,7 +77,7 @@ describe('putSecret', () => {
     ddb.on(PutCommand).resolves({});
     await putSecret(secret({ data }));
     const stored = (sentCommands(ddb)[0]!.input.Item as Record<string, unknown>).data;
-    expect(stored instanceof BinaryAsBase64).toBe(binary);
+    expect(stored instanceof Uint8Array).toBe(binary);
     expect(storedText(stored)).toBe(data);
   });
 
@@ -109,7 +109,7 @@ describe('putSecret', () => {
     expect(texts.every((text) => text.length <= DATA_CHUNK_BYTES)).toBe(true);
     expect(texts.join('')).toBe(data);
     // Whole base64 quanta go as binary; the last chunk (17 characters, not base64) as text.
-    expect(chunks.map((item) => item.data instanceof BinaryAsBase64)).toEqual([true, true, true, false]);
+    expect(chunks.map((item) => item.data instanceof Uint8Array)).toEqual([true, true, true, false]);
 
     const head = sent[headIndex]!.input;
     expect(head.ConditionExpression).toBe('attribute_not_exists(pk)');

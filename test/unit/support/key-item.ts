@@ -1,5 +1,5 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { UpdateCommand } from '../../../lambdas/store/document-client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey } from '../../../lambdas/core/api-keys';
 import { KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import { keyItemPk } from '../../../lambdas/definitions/tables';

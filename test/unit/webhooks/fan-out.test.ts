@@ -1,10 +1,10 @@
 import '../support/webhook-env';
 import type { SendMessageCommandInput } from '@aws-sdk/client-sqs';
-import { QueueClient, SendMessageCommand } from '../../../lambdas/queue/sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BatchGetCommand, DeleteCommand } from '../../../lambdas/store/document-client';
+import { BatchGetCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { mockCommandClient } from '../support/command-mock';
+import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-fan-out';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
@@ -17,7 +17,7 @@ import { CREATED, chunk, head, streamRecord } from '../support/stream-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
 
 const ddb = mockDocumentClient();
-const sqs = mockCommandClient(QueueClient);
+const sqs = mockClient(SQSClient);
 
 const OWNER_A = 'aa'.repeat(32);
 const OWNER_B = 'bb'.repeat(32);

@@ -1,0 +1,26 @@
+import type { NodeHttpHandlerOptions } from '@smithy/types';
+
+/**
+ * Every function must answer within API_FUNCTION_TIMEOUT_MS (10 s). The SDK waits forever for a
+ * connection or an answer by default; with these bounds three attempts (the SDK's standard retry
+ * mode, with its backoff) fit in that budget even when every one of them times out.
+ */
+export const SDK_MAX_ATTEMPTS = 3;
+const CONNECTION_TIMEOUT_MS = 1_000;
+const REQUEST_TIMEOUT_MS = 2_000;
+
+const REQUEST_HANDLER: NodeHttpHandlerOptions = {
+  connectionTimeout: CONNECTION_TIMEOUT_MS,
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  throwOnRequestTimeout: true,
+  // Keep-alive: a warm container reuses its TLS connection instead of a handshake per call.
+  httpAgent: { keepAlive: true },
+  httpsAgent: { keepAlive: true },
+};
+
+/** The settings of every SDK client the functions build; `endpoint` only where local mode sets one. */
+export const sdkClientSettings = (endpoint: string | undefined) => ({
+  maxAttempts: SDK_MAX_ATTEMPTS,
+  requestHandler: REQUEST_HANDLER,
+  ...(endpoint ? { endpoint } : {}),
+});
