@@ -8,7 +8,18 @@ import { WEBHOOK_URL_MAX_LENGTH } from '../definitions/limits';
  * resolved and checked again at every delivery.
  */
 
+/** On success, `url` is the URL as the WHATWG parser normalises it: what is stored and called. */
 export type WebhookUrlVerdict = { ok: true; url: string } | { ok: false; error: string };
+
+/**
+ * The WHATWG parser forgives what a typo or an injection leaves behind: it strips leading and
+ * trailing spaces and control characters, drops tabs and newlines anywhere, and reads
+ * `https:example.com` or `https:///x` as `https://example.com/` and `https://x/`. A webhook is
+ * refused instead, so that what was sent is what is stored: whitespace and control characters
+ * anywhere, and any authority that is not spelled out after `//`.
+ */
+const WHITESPACE_OR_CONTROL = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/u;
+const SPELLED_OUT_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i;
 
 const LOOPBACK_NAMES = /^(localhost|.+\.localhost)$/;
 
@@ -34,20 +45,21 @@ export const isPublicAddress = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean =>
 
 export function checkWebhookUrl(candidate: string, allowLoopback: boolean): WebhookUrlVerdict {
   const invalid = { ok: false, error: ERRORS.webhook } as const;
-  if (candidate.length > WEBHOOK_URL_MAX_LENGTH || !URL.canParse(candidate)) return invalid;
+  if (candidate.length > WEBHOOK_URL_MAX_LENGTH || WHITESPACE_OR_CONTROL.test(candidate)) return invalid;
+  if (!SPELLED_OUT_AUTHORITY.test(candidate) || !URL.canParse(candidate)) return invalid;
   const url = new URL(candidate);
-  if (url.username !== '' || url.password !== '') return invalid;
+  if (url.username !== '' || url.password !== '' || url.port === '0' || url.href.length > WEBHOOK_URL_MAX_LENGTH) return invalid;
 
   const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
   const address = hostAddress(hostname);
   const loopback = isLoopbackName(hostname) || address?.range() === 'loopback';
 
   if (allowLoopback && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) {
-    return { ok: true, url: candidate };
+    return { ok: true, url: url.href };
   }
   if (url.protocol !== 'https:' || hostname === '') return invalid;
   if (loopback || (address !== undefined && !isPublicAddress(address))) {
     return { ok: false, error: ERRORS.webhookHostNotPublic };
   }
-  return { ok: true, url: candidate };
+  return { ok: true, url: url.href };
 }

@@ -29,6 +29,34 @@ describe('checkWebhookUrl', () => {
     expect(checkWebhookUrl(url, false)).toEqual(invalid);
   });
 
+  test.each([
+    ['a leading space', ' https://hooks.example.com/'],
+    ['a trailing newline', 'https://hooks.example.com/\n'],
+    ['a newline inside the host', 'https://hooks.exa\nmple.com/'],
+    ['a tab inside the path', 'https://hooks.example.com/a\tb'],
+    ['a space inside the path', 'https://hooks.example.com/a b'],
+    ['a NUL', 'https://hooks.example.com/\u0000'],
+    ['a DEL', 'https://hooks.example.com/\u007f'],
+    ['a no-break space', 'https://hooks.example.com/\u00a0'],
+    ['an empty authority', 'https:///x'],
+    ['no slashes after the scheme', 'https:example.com'],
+    ['one slash after the scheme', 'https:/example.com'],
+    ['port 0', 'https://hooks.example.com:0/'],
+    ['port 0 written 00', 'https://hooks.example.com:00/'],
+  ])('rejects %s with the URL-format message', (_label, url) => {
+    expect(checkWebhookUrl(url, false)).toEqual(invalid);
+  });
+
+  test.each([
+    ['host in capitals', 'https://HOOKS.Example.COM/a', 'https://hooks.example.com/a'],
+    ['no path', 'https://hooks.example.com', 'https://hooks.example.com/'],
+    ['the default port', 'https://hooks.example.com:443/a', 'https://hooks.example.com/a'],
+    ['dot segments', 'https://hooks.example.com/a/../b', 'https://hooks.example.com/b'],
+    ['a scheme in capitals', 'HTTPS://hooks.example.com/a', 'https://hooks.example.com/a'],
+  ])('stores the normalised URL for %s', (_label, url, normalised) => {
+    expect(checkWebhookUrl(url, false)).toEqual({ ok: true, url: normalised });
+  });
+
   test('accepts exactly 2048 characters and rejects 2049', () => {
     const prefix = 'https://hooks.example.com/';
     const atLimit = prefix + 'a'.repeat(WEBHOOK_URL_MAX_LENGTH - prefix.length);
