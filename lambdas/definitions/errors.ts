@@ -32,11 +32,11 @@ export const ERRORS = {
   ttl: `ttl must be one of ${Object.keys(SECRET_TTLS).join(', ')}`,
   type: `type must be one of ${SECRET_TYPES.join(', ')}`,
   views: `views must be an integer from ${VIEWS_RANGE.min} to ${VIEWS_RANGE.max}`,
-  filename: `filename must be a string of 1 to ${FILENAME_MAX_LENGTH} characters`,
+  filename: `filename must be a string of 1 to ${FILENAME_MAX_LENGTH} characters without control characters`,
   mimetype: `mimetype must be of the form type/subtype, at most ${MIMETYPE_MAX_LENGTH} characters`,
   fileFieldsNeedFileType: (field: string) => `${field} is only allowed with type "file"`,
   webhookRequired: 'webhook is required: an HTTPS URL, or "" to remove it',
-  webhook: `webhook must be an absolute https:// URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without user info`,
+  webhook: `webhook must be an absolute https://host/ URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without user info, port 0, whitespace or control characters`,
   webhookHostNotPublic: 'webhook host must be a public address (not loopback, private, link-local or reserved)',
 } as const;
 

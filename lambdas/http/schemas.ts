@@ -15,6 +15,8 @@ import { isStandardBase64 } from '../core/base64';
 
 /** Request bodies. Strict objects: an unknown field (a typo such as `view`) is a 400, never ignored. */
 
+/** C0 controls (NUL, CR, LF...), DEL and C1 controls: a name holding one is an attack on whoever saves it. */
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
@@ -26,7 +28,11 @@ export const createSecretBody = z
     filename: z.optional(
       z
         .string({ error: ERRORS.filename })
-        .check(z.minLength(1, { error: ERRORS.filename }), z.maxLength(FILENAME_MAX_LENGTH, { error: ERRORS.filename })),
+        .check(
+          z.minLength(1, { error: ERRORS.filename }),
+          z.maxLength(FILENAME_MAX_LENGTH, { error: ERRORS.filename }),
+          z.regex(NO_CONTROL_CHARACTERS, { error: ERRORS.filename }),
+        ),
     ),
     mimetype: z.optional(
       z

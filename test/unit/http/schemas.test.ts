@@ -41,6 +41,10 @@ describe('createSecretBody', () => {
     ['filename ""', { data, type: 'file', filename: '' }, ERRORS.filename],
     ['filename of 256 characters', { data, type: 'file', filename: 'f'.repeat(256) }, ERRORS.filename],
     ['filename not a string', { data, type: 'file', filename: 7 }, ERRORS.filename],
+    ['filename with a NUL', { data, type: 'file', filename: 'a\u0000.txt' }, ERRORS.filename],
+    ['filename with CR LF', { data, type: 'file', filename: 'a\r\nb.txt' }, ERRORS.filename],
+    ['filename with a DEL', { data, type: 'file', filename: 'a\u007f.txt' }, ERRORS.filename],
+    ['filename with a C1 control', { data, type: 'file', filename: 'a\u0085.txt' }, ERRORS.filename],
     ['mimetype "text"', { data, type: 'file', mimetype: 'text' }, ERRORS.mimetype],
     ['mimetype "text/"', { data, type: 'file', mimetype: 'text/' }, ERRORS.mimetype],
     ['mimetype of 256 characters', { data, type: 'file', mimetype: `a/${'b'.repeat(254)}` }, ERRORS.mimetype],
@@ -62,6 +66,11 @@ describe('createSecretBody', () => {
     expect(ERRORS.ttl).toMatch(/^ttl /);
     expect(ERRORS.filename).toMatch(/^filename /);
     expect(ERRORS.fileFieldsNeedFileType('mimetype')).toMatch(/^mimetype /);
+  });
+
+  test('accepts a filename with dots, slashes and unicode: clients sanitize names before writing files', () => {
+    const body = { data, type: 'file', filename: '../ünïcödé ✓.tar.gz' };
+    expect(createSecretBody.safeParse(body).success).toBe(true);
   });
 
   test('accepts filename of 255 characters and mimetype of 255 characters with type file', () => {
