@@ -8,6 +8,7 @@ import { STANDARD_HEADERS } from '../lambdas/http/headers';
 import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
 import { lambdaContext } from './lambda-context';
 import { proxyEvent } from './proxy-event';
+import { answerUnparsableRequests } from './unparsable-requests';
 
 /**
  * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
@@ -119,7 +120,7 @@ async function invoke(
 }
 
 export function createGateway(routes: readonly ServedRoute[], { log, requestLog }: GatewayOptions): Server {
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     void (async () => {
       const started = Date.now();
       const requestId = randomUUID();
@@ -178,4 +179,6 @@ export function createGateway(routes: readonly ServedRoute[], { log, requestLog 
       else response.destroy();
     });
   });
+  answerUnparsableRequests(server);
+  return server;
 }

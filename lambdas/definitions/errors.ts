@@ -20,6 +20,8 @@ export const ERRORS = {
   secretNotFound: 'secret not found',
   routeNotFound: 'route not found',
   methodNotAllowed: 'method not allowed',
+  malformedRequest: 'malformed HTTP request',
+  headersTooLarge: 'request headers too large',
   payloadTooLarge: `request body exceeds ${MAX_BODY_BYTES} bytes (5 MiB)`,
   contentType: 'Content-Type must be application/json',
   invalidJson: 'request body must be valid JSON',
