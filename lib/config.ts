@@ -13,6 +13,11 @@ export interface SecretsStackConfig {
   readonly webhookRetryBaseMs: number;
   /** Subscribed to the webhook alarms' topic. */
   readonly alarmEmail?: string;
+  /**
+   * Point-in-time recovery of the secrets table. Off by default: it would keep every consumed and
+   * revoked secret's ciphertext restorable for 35 days, which "one-time" rules out.
+   */
+  readonly secretsPointInTimeRecovery: boolean;
 }
 
 const CONTEXT_KEYS = {
@@ -22,6 +27,7 @@ const CONTEXT_KEYS = {
   throttleBurstLimit: 'throttleBurstLimit',
   webhookRetryBaseMs: 'webhookRetryBaseMs',
   alarmEmail: 'alarmEmail',
+  secretsPointInTimeRecovery: 'secretsPointInTimeRecovery',
 } as const;
 
 /**
@@ -51,6 +57,7 @@ export function readStackConfig(node: Node): SecretsStackConfig {
       unit: ' ms',
       why: "the last retry's wait fits SQS's 12-hour visibility limit",
     }),
+    secretsPointInTimeRecovery: optionalBoolean(node, CONTEXT_KEYS.secretsPointInTimeRecovery) ?? false,
   };
 }
 
@@ -70,6 +77,14 @@ function positiveInteger(node: Node, key: string, fallback: number): number {
     throw new Error(`context ${key} must be a positive integer, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+function optionalBoolean(node: Node, key: string): boolean | undefined {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 function optionalUrl(node: Node, key: string): string | undefined {

@@ -9,13 +9,15 @@ export interface AcceptedFindingScopes {
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
+  /** The secrets table, when its point-in-time recovery is off (the default). */
+  readonly secretsWithoutRecovery?: IConstruct;
 }
 
 /**
  * cdk-nag (AwsSolutions) findings this service accepts, each acknowledged on the narrowest construct
  * that carries it, with the reason it does not apply. Everything else the pack checks is fixed.
  */
-export function acknowledgeNagFindings({ api, streamReader, fanOutFailures }: AcceptedFindingScopes): void {
+export function acknowledgeNagFindings({ api, streamReader, fanOutFailures, secretsWithoutRecovery }: AcceptedFindingScopes): void {
   acknowledge(api, 'APIG4', [
     'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
     'checks against the keys table (POST /keys and GET /health are public by contract). An authorizer',
@@ -43,6 +45,13 @@ export function acknowledgeNagFindings({ api, streamReader, fanOutFailures }: Ac
     'IAM matches it only against *. It lists stream ARNs, never data; the stream itself is read only through',
     'the statement on its own ARN.',
   ]);
+  if (secretsWithoutRecovery) {
+    acknowledge(secretsWithoutRecovery, 'DDB3', [
+      'Point-in-time recovery would keep every consumed and revoked secret restorable for 35 days, which',
+      'a one-time secret rules out; the context value secretsPointInTimeRecovery=true turns it on. The keys',
+      'table keeps it.',
+    ]);
+  }
   acknowledge(fanOutFailures, 'SQS3', [
     'This queue is itself a dead-letter destination: the stream mapping\'s on-failure queue, holding the',
     'shard and sequence numbers of batches the fan-out gave up on. Nothing consumes it to fail again, and',

@@ -25,8 +25,8 @@ export class SecretsStack extends Stack {
     super(scope, id, stackProps);
 
     const tables = {
-      keys: tableFromDefinition(this, KEYS_TABLE),
-      secrets: tableFromDefinition(this, SECRETS_TABLE),
+      keys: tableFromDefinition(this, KEYS_TABLE, { pointInTimeRecovery: true }),
+      secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
     const api = new SecretsApi(this, 'Api', { throttle: config.throttle });
 
@@ -61,6 +61,7 @@ export class SecretsStack extends Stack {
 
     acknowledgeNagFindings({
       api: api.restApi,
+      ...(config.secretsPointInTimeRecovery ? {} : { secretsWithoutRecovery: tables.secrets }),
       streamReader: webhooks.fanOut.role,
       fanOutFailures,
     });

@@ -21,6 +21,7 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG3',
   'AwsSolutions-APIG4',
   'AwsSolutions-COG4',
+  'AwsSolutions-DDB3',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
   'AwsSolutions-IAM5[Resource::*]',
   'AwsSolutions-SQS3',

@@ -1,4 +1,4 @@
-import { TABLES } from '../../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE, TABLES } from '../../lambdas/definitions/tables';
 import { synthesize } from './support/synth';
 import { resource, resourcesOfType, tableLogicalId } from './support/template';
 
@@ -20,7 +20,8 @@ describe('tables', () => {
       AttributeDefinitions: keySchema.map(({ AttributeName }) => ({ AttributeName, AttributeType: 'S' })),
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      // Only the keys table: the secrets table's would keep consumed secrets restorable for 35 days.
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: table === KEYS_TABLE },
       // Enabled without a key of ours: the AWS managed KMS key (aws/dynamodb).
       SSESpecification: { SSEEnabled: true },
       ...(table.stream ? { StreamSpecification: { StreamViewType: table.stream } } : {}),
@@ -29,6 +30,16 @@ describe('tables', () => {
 
   it.each(TABLES.map((table) => [table.id, table] as const))('%s outlives the stack', (_, table) => {
     expect(resource(template, tableLogicalId(stack, table))).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('the context value secretsPointInTimeRecovery turns the secrets table’s recovery on, as a boolean or a string', () => {
+    for (const given of [true, 'true']) {
+      const synthesized = synthesize({ secretsPointInTimeRecovery: given });
+      expect(resource(synthesized.template, tableLogicalId(synthesized.stack, SECRETS_TABLE)).Properties).toMatchObject({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      });
+    }
+    expect(() => synthesize({ secretsPointInTimeRecovery: 'yes' })).toThrow('secretsPointInTimeRecovery must be true or false');
   });
 
   it('streams the secrets table with both images, as its definition says', () => {
