@@ -12,6 +12,7 @@ import {
   SECRET_TYPES,
   VIEWS_RANGE,
   WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_SECRET_RANDOM_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
 import { isStandardBase64 } from '../core/base64';
@@ -74,6 +75,7 @@ export const updateKeyBody = z.strictObject({
  */
 
 const timestampMs = () => z.int().check(z.nonnegative());
+const webhookSecret = () => z.string().check(z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)));
 
 export const errorResponse = z.object({ error: z.string() });
 
@@ -88,7 +90,7 @@ export const healthResponse = z.object({
 export const createKeyResponse = z.object({
   key: z.string().check(z.regex(API_KEY_PATTERN)),
   expires: timestampMs(),
-  webhookSecret: z.string().check(z.startsWith(WEBHOOK_SECRET_PREFIX)),
+  webhookSecret: webhookSecret(),
 });
 
 export const getKeyResponse = z.object({
@@ -96,7 +98,7 @@ export const getKeyResponse = z.object({
   webhook: z.optional(z.string()),
   created: timestampMs(),
   expires: timestampMs(),
-  webhookSecret: z.string().check(z.startsWith(WEBHOOK_SECRET_PREFIX)),
+  webhookSecret: webhookSecret(),
 });
 
 export const updateKeyResponse = z.object({ updated: z.literal(true) });
