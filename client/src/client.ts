@@ -18,6 +18,7 @@ import { InputError, LinkError, PayloadTooLargeError } from './errors';
 import { fitFilename } from './filename';
 import { makeLink, parseLink, secretIdOf } from './link';
 import { Transport, type TransportOptions } from './transport';
+import { decodeUtf8, utf8 } from './utf8';
 
 export interface ClientOptions extends TransportOptions {
   /**
@@ -49,10 +50,7 @@ export type Revealed =
   | { type: 'text'; text: string; remaining: number }
   | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array; remaining: number };
 
-const OCTET_STREAM = 'application/octet-stream';
-const utf8 = new TextEncoder();
-// Fatal: text that is not UTF-8 did not come from a conforming client. ignoreBOM: a leading BOM is content, kept byte for byte.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+export const OCTET_STREAM = 'application/octet-stream';
 
 /** The most content bytes whose envelope's base64 fits beside `otherBytes` of JSON in one request body. */
 const maxContentBytes = (otherBytes: number): number => 3 * Math.floor((MAX_BODY_BYTES - otherBytes) / 4) - ENVELOPE_OVERHEAD;
@@ -165,12 +163,11 @@ export class OnetimeClient {
   }
 }
 
+/** Text that is not UTF-8 did not come from a conforming client: damaged, as far as the reader can tell. */
 function decodeText(content: Uint8Array): string {
-  try {
-    return strictUtf8.decode(content);
-  } catch {
-    throw LinkError.undecryptable();
-  }
+  const text = decodeUtf8(content);
+  if (text === undefined) throw LinkError.undecryptable();
+  return text;
 }
 
 async function openFilename(key: AesKey, filename: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { LinkError } from './errors';
+import { utf8 } from './utf8';
 
 /**
  * Envelope version 1 (docs/client.md, client.md §2): 0x01 ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM
@@ -20,8 +21,6 @@ export type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 export const KEY_BYTES = 32;
 
-const ascii = new TextEncoder();
-
 export const importKey = (raw: Uint8Array): Promise<AesKey> =>
   crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 
@@ -30,7 +29,7 @@ export const randomBytes = (length: number): Uint8Array => crypto.getRandomValue
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
 export async function sealWithIv(key: AesKey, iv: Uint8Array, plaintext: Uint8Array, field: EnvelopeField): Promise<Uint8Array> {
   const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: ascii.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+    { name: 'AES-GCM', iv, additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
     key,
     plaintext,
   );
@@ -49,7 +48,7 @@ export async function open(key: AesKey, envelope: Uint8Array, field: EnvelopeFie
   if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== ENVELOPE_VERSION) throw LinkError.undecryptable();
   try {
     const plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: envelope.subarray(1, 1 + IV_BYTES), additionalData: ascii.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+      { name: 'AES-GCM', iv: envelope.subarray(1, 1 + IV_BYTES), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
       key,
       envelope.subarray(1 + IV_BYTES),
     );

@@ -1,5 +1,6 @@
 import { FILENAME_MAX_LENGTH } from '../../lambdas/definitions/limits';
 import { ENVELOPE_OVERHEAD } from './envelope';
+import { utf8 } from './utf8';
 
 /**
  * The encrypted filename travels as unpadded base64url of its envelope in a field of at most 255
@@ -11,7 +12,6 @@ export const MAX_FILENAME_BYTES = Math.floor((FILENAME_MAX_LENGTH * 3) / 4) - EN
 /** Extensions longer than this are taken for part of the name, not kept whole. */
 const MAX_EXTENSION_LENGTH = 16;
 
-const utf8 = new TextEncoder();
 const byteLength = (text: string): number => utf8.encode(text).length;
 
 /** The longest prefix of `text`, in whole code points, that fits in `budget` bytes of UTF-8. */

@@ -10,12 +10,13 @@
  * accept a signature forever.
  */
 
+import { utf8 } from './utf8';
+
 /** The spec's receiver-side tolerance: 5 minutes. */
 export const WEBHOOK_TOLERANCE_MS = 300_000;
 
 const TIMESTAMP = /^\d+$/;
 const V1_SIGNATURE = /^[0-9a-f]{64}$/;
-const utf8 = new TextEncoder();
 
 function hexBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2);

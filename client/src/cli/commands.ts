@@ -2,6 +2,7 @@ import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { OnetimeClient } from '../client';
 import { InputError } from '../errors';
+import { utf8 } from '../utf8';
 import { verifyWebhook, WEBHOOK_TOLERANCE_MS } from '../webhook';
 import type { OptionName, Values } from './arguments';
 import { readAll, readFileContent, readStdinText } from './input';
@@ -81,7 +82,7 @@ const reveal: Command = {
       io.stdout.write(revealed.text);
       return;
     }
-    const bytes = revealed.type === 'text' ? new TextEncoder().encode(revealed.text) : revealed.bytes;
+    const bytes = revealed.type === 'text' ? utf8.encode(revealed.text) : revealed.bytes;
     const name = revealed.type === 'text' ? 'secret.txt' : safeName(revealed.name, revealed.mimetype);
     print(io, await writeRevealed(target, name, bytes, force));
   },

@@ -2,14 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import mime from 'mime';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
-import type { FileContent } from '../client';
+import { OCTET_STREAM, type FileContent } from '../client';
 import { InputError, PayloadTooLargeError } from '../errors';
+import { decodeUtf8 } from '../utf8';
 
 /** What `share` encrypts: a file (its bytes, name and media type) or standard input as text. */
 
-const OCTET_STREAM = 'application/octet-stream';
-// Fatal: bytes that are not UTF-8 are no text. ignoreBOM: a leading BOM is content, kept byte for byte.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export async function readFileContent(path: string): Promise<FileContent> {
   let size: number;
@@ -38,9 +36,7 @@ export async function readStdinText(stdin: NodeJS.ReadStream, stderr: NodeJS.Wri
   if (stdin.isTTY) stderr.write('Type or paste the secret, then press Ctrl-D on a line of its own:\n');
   const bytes = await readAll(stdin);
   if (bytes.length === 0) throw new InputError('nothing to share: standard input is empty (to share a file: onetime share FILE)');
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    throw new InputError('standard input is not UTF-8 text: share it as a file (onetime share FILE)');
-  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new InputError('standard input is not UTF-8 text: share it as a file (onetime share FILE)');
+  return text;
 }

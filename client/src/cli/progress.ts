@@ -1,3 +1,5 @@
+import { utf8 } from '../utf8';
+
 /**
  * A progress bar on stderr for request and response bodies over 1 MiB, when stderr is a terminal.
  * It wraps fetch rather than living in the library, which stays plain fetch for browsers: uploads
@@ -78,7 +80,7 @@ export function fetchWithProgress(terminal: Terminal, inner: typeof fetch = fetc
   return async (input, init) => {
     let request = init;
     if (typeof init?.body === 'string') {
-      const bytes = new TextEncoder().encode(init.body);
+      const bytes = utf8.encode(init.body);
       if (bytes.length > PROGRESS_THRESHOLD_BYTES) {
         const headers = { ...(init.headers as Record<string, string>), 'content-length': String(bytes.length) };
         // `duplex` is required for a stream body by Node's fetch, and missing from TypeScript's RequestInit.

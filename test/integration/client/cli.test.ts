@@ -10,7 +10,8 @@ import { linkFrom, onetime } from '../support/cli';
 
 /** client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */
 
-const TEXT = 'Grüße, 世界 🔑\n\nline after an empty one\n\n';
+/** A leading BOM is content too: it must survive both ways. */
+const TEXT = '\uFEFFGrüße, 世界 🔑\n\nline after an empty one\n\n';
 const GONE = 'onetime: the secret does not exist or is gone\n';
 
 let apiKey: string;
@@ -58,6 +59,13 @@ describe('share and reveal text', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout.toString()).toBe(`${target}\n`);
     expect(await readFile(target, 'utf8')).toBe(TEXT);
+  });
+
+  test('standard input that is not UTF-8 is refused: it would not come back byte for byte', async () => {
+    expect(await onetime(['share'], { apiKey, stdin: Buffer.from([0x66, 0xff, 0xfe, 0x0a]) })).toMatchObject({
+      code: 1,
+      stderr: 'onetime: standard input is not UTF-8 text: share it as a file (onetime share FILE)\n',
+    });
   });
 
   test('empty standard input is refused', async () => {
