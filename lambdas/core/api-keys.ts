@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
+  API_KEY_PATTERN,
   API_KEY_PREFIX,
   API_KEY_RANDOM_LENGTH,
   WEBHOOK_SECRET_PREFIX,
   WEBHOOK_SECRET_RANDOM_LENGTH,
 } from '../definitions/limits';
 import { randomAlphanumeric } from './random';
-
-const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9]{${API_KEY_RANDOM_LENGTH}}$`);
 
 export const generateApiKey = (): string => API_KEY_PREFIX + randomAlphanumeric(API_KEY_RANDOM_LENGTH);
 

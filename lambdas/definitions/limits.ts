@@ -7,6 +7,9 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 export const API_KEY_PREFIX = 'svc_';
 export const API_KEY_RANDOM_LENGTH = 32;
+export const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9]{${API_KEY_RANDOM_LENGTH}}$`);
+/** What GET /keys shows of a key: its prefix, four asterisks, its last four characters. */
+export const API_KEY_HINT_PATTERN = new RegExp(`^${API_KEY_PREFIX}\\*{4}[A-Za-z0-9]{4}$`);
 export const KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
 /**
  * An expired key's item is kept this long after expiry so that its owner is told

@@ -22,7 +22,12 @@ export interface RouteDefinition {
 
 const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
 
-export const ROUTES: readonly RouteDefinition[] = [
+/** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
+const routeTable = <const Name extends string>(
+  routes: readonly (RouteDefinition & { readonly name: Name })[],
+): readonly (RouteDefinition & { readonly name: Name })[] => routes;
+
+export const ROUTES = routeTable([
   { name: 'health', method: 'GET', path: '/health', access: { keys: ['dynamodb:GetItem'] } },
   { name: 'keys-create', method: 'POST', path: '/keys', access: { keys: ['dynamodb:UpdateItem', 'dynamodb:PutItem'] } },
   { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: AUTHENTICATE } },
@@ -49,7 +54,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/secrets/{id}',
     access: { keys: AUTHENTICATE, secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
   },
-];
+]);
+
+export type RouteName = (typeof ROUTES)[number]['name'];
 
 /** Where each route's handler module lives, relative to the repository root. */
 export const routeEntry = (route: RouteDefinition): string => `lambdas/routes/${route.name}.ts`;

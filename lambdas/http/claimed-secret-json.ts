@@ -1,4 +1,5 @@
 import type { ClaimedSecret } from '../store/secret-store';
+import type { ClaimSecretResponse } from './schemas';
 
 /**
  * A claim's response body as JSON text, the same text JSON.stringify makes of
@@ -14,6 +15,6 @@ export function claimedSecretJson(secret: ClaimedSecret): string {
     filename: secret.filename ?? null,
     mimetype: secret.mimetype ?? null,
     remaining: secret.remaining,
-  });
+  } satisfies Omit<ClaimSecretResponse, 'data'>);
   return `{"data":"${secret.data}",${rest.slice(1)}`;
 }

@@ -3,12 +3,16 @@
 import * as z from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import {
+  API_KEY_HINT_PATTERN,
+  API_KEY_PATTERN,
   FILENAME_MAX_LENGTH,
   MIMETYPE_MAX_LENGTH,
   SECRET_DEFAULTS,
   SECRET_TTLS,
   SECRET_TYPES,
   VIEWS_RANGE,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_SECRET_RANDOM_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
 import { isStandardBase64 } from '../core/base64';
@@ -68,3 +72,64 @@ export const createKeyBody = z.strictObject({
 export const updateKeyBody = z.strictObject({
   webhook: z.string({ error: ERRORS.webhookRequired }),
 });
+
+/**
+ * Response bodies: what the routes answer, for the client to parse and for docs/openapi.json.
+ * Plain (not strict) objects, so that a client parsing a newer service's answer ignores a field it
+ * does not know yet; the OpenAPI document still lists exactly these fields (zod emits
+ * `additionalProperties: false` for output schemas).
+ */
+
+const timestampMs = () => z.int().check(z.nonnegative());
+const webhookSecret = () => z.string().check(z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)));
+
+export const errorResponse = z.object({ error: z.string() });
+
+export const healthResponse = z.object({
+  status: z.enum(['healthy', 'unhealthy']),
+  /** Kept under this name for client compatibility: it reports DynamoDB (contract). */
+  redis: z.enum(['connected', 'disconnected']),
+  latency: z.int().check(z.nonnegative()),
+  timestamp: timestampMs(),
+});
+
+export const createKeyResponse = z.object({
+  key: z.string().check(z.regex(API_KEY_PATTERN)),
+  expires: timestampMs(),
+  webhookSecret: webhookSecret(),
+});
+
+export const getKeyResponse = z.object({
+  hint: z.string().check(z.regex(API_KEY_HINT_PATTERN)),
+  webhook: z.optional(z.string()),
+  created: timestampMs(),
+  expires: timestampMs(),
+  webhookSecret: webhookSecret(),
+});
+
+export const updateKeyResponse = z.object({ updated: z.literal(true) });
+
+/** DELETE /keys and DELETE /secrets/{id}. */
+export const deleteResponse = z.object({ deleted: z.literal(true) });
+
+/** The contract promises at least 128 bits in URL-safe characters, not this service's 22. */
+export const secretId = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,}$/));
+
+export const createSecretResponse = z.object({ id: secretId, url: z.string() });
+
+export const claimSecretResponse = z.object({
+  data: z.string().check(z.refine(isStandardBase64)),
+  type: z.enum(SECRET_TYPES),
+  filename: z.nullable(z.string()),
+  mimetype: z.nullable(z.string()),
+  remaining: z.int().check(z.gte(0), z.lt(VIEWS_RANGE.max)),
+});
+
+export type CreateSecretRequest = z.input<typeof createSecretBody>;
+export type CreateKeyResponse = z.output<typeof createKeyResponse>;
+export type GetKeyResponse = z.output<typeof getKeyResponse>;
+export type HealthResponse = z.output<typeof healthResponse>;
+export type CreateSecretResponse = z.output<typeof createSecretResponse>;
+export type ClaimSecretResponse = z.output<typeof claimSecretResponse>;
+export type UpdateKeyResponse = z.output<typeof updateKeyResponse>;
+export type DeleteResponse = z.output<typeof deleteResponse>;

@@ -4,7 +4,7 @@ import { createApiKey } from '../core/keys';
 import { checkWebhookUrl } from '../core/webhook-url';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
-import { createKeyBody } from '../http/schemas';
+import { createKeyBody, type CreateKeyResponse } from '../http/schemas';
 
 const config = readConfig();
 
@@ -21,5 +21,5 @@ export const handler = publicRoute({ body: { schema: createKeyBody, required: fa
   if (result.outcome === 'limited') {
     throw new HttpError(429, ERRORS.keyCreationLimited, { 'retry-after': retryAfterSeconds(result.retryAt, now) });
   }
-  return { statusCode: 201, body: { key: result.key, expires: result.expires, webhookSecret: result.webhookSecret } };
+  return { statusCode: 201, body: { key: result.key, expires: result.expires, webhookSecret: result.webhookSecret } satisfies CreateKeyResponse };
 });

@@ -2,8 +2,9 @@ import { ERRORS } from '../definitions/errors';
 import { deleteKey } from '../store/key-store';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
+import type { DeleteResponse } from '../http/schemas';
 
 export const handler = authenticatedRoute({}, async ({ caller }) => {
   if (!(await deleteKey(caller.keyHash))) throw new HttpError(401, ERRORS.invalidApiKey);
-  return { statusCode: 200, body: { deleted: true } };
+  return { statusCode: 200, body: { deleted: true } satisfies DeleteResponse };
 });

@@ -1,4 +1,5 @@
 import { authenticatedRoute } from '../http/route';
+import type { GetKeyResponse } from '../http/schemas';
 
 export const handler = authenticatedRoute({}, async ({ caller }) => ({
   statusCode: 200,
@@ -8,5 +9,5 @@ export const handler = authenticatedRoute({}, async ({ caller }) => ({
     created: caller.stored.created,
     expires: caller.stored.expires,
     webhookSecret: caller.stored.webhookSecret,
-  },
+  } satisfies GetKeyResponse,
 }));

@@ -4,7 +4,7 @@ import { checkWebhookUrl } from '../core/webhook-url';
 import { setWebhook } from '../store/key-store';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import { updateKeyBody } from '../http/schemas';
+import { updateKeyBody, type UpdateKeyResponse } from '../http/schemas';
 
 const config = readConfig();
 
@@ -19,6 +19,6 @@ export const handler = authenticatedRoute(
     }
     // The key was live a moment ago; failing now means it was revoked in between.
     if (!(await setWebhook(caller.keyHash, webhook, now))) throw new HttpError(401, ERRORS.invalidApiKey);
-    return { statusCode: 200, body: { updated: true } };
+    return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
   },
 );

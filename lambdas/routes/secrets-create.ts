@@ -1,7 +1,7 @@
 import { readConfig } from '../core/config';
 import { createSecret } from '../core/secrets';
 import { authenticatedRoute } from '../http/route';
-import { createSecretBody } from '../http/schemas';
+import { createSecretBody, type CreateSecretResponse } from '../http/schemas';
 
 const config = readConfig();
 
@@ -9,6 +9,6 @@ export const handler = authenticatedRoute(
   { body: { schema: createSecretBody, required: true } },
   async ({ body, caller, now }) => ({
     statusCode: 201,
-    body: await createSecret(body, caller.keyHash, config.siteUrl, now),
+    body: (await createSecret(body, caller.keyHash, config.siteUrl, now)) satisfies CreateSecretResponse,
   }),
 );

@@ -1,0 +1,162 @@
+import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits';
+import { ERRORS } from '../../../lambdas/definitions/errors';
+import { OnetimeClient } from '../client';
+import { InputError } from '../errors';
+import { utf8 } from '../utf8';
+import { verifyWebhook, WEBHOOK_TOLERANCE_MS } from '../webhook';
+import type { OptionName, Values } from './arguments';
+import { readAll, readFileContent, readStdinText } from './input';
+import { resolveTarget, safeName, writeRevealed } from './output';
+import { fetchWithProgress } from './progress';
+import { requireApiKey, type Settings } from './settings';
+
+/** The commands of client.md §3, each with the options and positionals it takes. */
+
+export interface Io {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export interface Invocation {
+  values: Values;
+  positionals: string[];
+  settings: Settings;
+  io: Io;
+}
+
+export interface Command {
+  options: readonly OptionName[];
+  positionals: { min: number; max: number; names: string };
+  run(invocation: Invocation): Promise<void>;
+}
+
+const MINTED_KEY_NOTE =
+  'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
+
+function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
+  return new OnetimeClient({ baseUrl: settings.apiUrl, ...(apiKey ? { apiKey } : {}), fetch: fetchWithProgress(io.stderr) });
+}
+
+const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
+
+function ttlOf(value: string | undefined): SecretTtl | undefined {
+  if (value === undefined) return undefined;
+  if (!isSecretTtl(value)) throw new InputError(ERRORS.ttl);
+  return value;
+}
+
+/** The library checks the number against the service's schema; "2.5" and "two" are refused there, by its message. */
+const viewsOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value === '' ? NaN : value));
+
+const print = (io: Io, line: string): void => {
+  io.stdout.write(`${line}\n`);
+};
+
+const share: Command = {
+  options: ['ttl', 'views', 'json'],
+  positionals: { min: 0, max: 1, names: '[FILE]' },
+  async run(invocation) {
+    const { values, positionals, io } = invocation;
+    const [file] = positionals;
+    const options = { ttl: ttlOf(values.ttl), views: viewsOf(values.views) };
+    const content = file === undefined ? await readStdinText(io.stdin, io.stderr) : await readFileContent(file);
+    const client = clientFor(invocation);
+    const shared = await client.share(content, options);
+    if (client.mintedApiKey) io.stderr.write(`${MINTED_KEY_NOTE}; this secret cannot be revoked\n`);
+    print(io, values.json ? JSON.stringify(shared) : shared.link);
+  },
+};
+
+const reveal: Command = {
+  options: ['output', 'force'],
+  positionals: { min: 1, max: 1, names: 'LINK' },
+  async run(invocation) {
+    const { values, positionals, io } = invocation;
+    const force = values.force ?? false;
+    const target = await resolveTarget(values.output, force);
+    const client = clientFor(invocation);
+    const revealed = await client.reveal(positionals[0] ?? '');
+    if (client.mintedApiKey) io.stderr.write(`${MINTED_KEY_NOTE}\n`);
+    if (revealed.type === 'text' && values.output === undefined) {
+      io.stdout.write(revealed.text);
+      return;
+    }
+    const bytes = revealed.type === 'text' ? utf8.encode(revealed.text) : revealed.bytes;
+    const name = revealed.type === 'text' ? 'secret.txt' : safeName(revealed.name, revealed.mimetype);
+    print(io, await writeRevealed(target, name, bytes, force));
+  },
+};
+
+const revoke: Command = {
+  options: [],
+  positionals: { min: 1, max: 1, names: 'LINK|ID' },
+  async run(invocation) {
+    await clientFor(invocation, requireApiKey(invocation.settings)).revoke(invocation.positionals[0] ?? '');
+    print(invocation.io, 'revoked');
+  },
+};
+
+const keyCreate: Command = {
+  options: ['webhook'],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    const { values, io } = invocation;
+    const created = await clientFor(invocation).createKey(values.webhook === undefined ? {} : { webhook: values.webhook });
+    print(io, created.key);
+    io.stderr.write(`webhook secret: ${created.webhookSecret}\n`);
+  },
+};
+
+const keyShow: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    print(invocation.io, JSON.stringify(await clientFor(invocation, requireApiKey(invocation.settings)).showKey(), null, 2));
+  },
+};
+
+const keyWebhook: Command = {
+  options: [],
+  positionals: { min: 1, max: 1, names: 'URL|""' },
+  async run(invocation) {
+    await clientFor(invocation, requireApiKey(invocation.settings)).updateWebhook(invocation.positionals[0] ?? '');
+    print(invocation.io, 'updated');
+  },
+};
+
+const keyRevoke: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    await clientFor(invocation, requireApiKey(invocation.settings)).revokeKey();
+    print(invocation.io, 'revoked');
+  },
+};
+
+const webhookVerify: Command = {
+  options: ['secret', 'signature'],
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ values, io }) {
+    if (values.secret === undefined || values.signature === undefined) {
+      throw new InputError('webhook verify needs --secret WHSEC and --signature HEADER, and the body on standard input');
+    }
+    const body = await readAll(io.stdin);
+    if (!(await verifyWebhook(body, values.signature, values.secret, { toleranceMs: WEBHOOK_TOLERANCE_MS }))) {
+      throw new InputError(`invalid signature, or signed more than ${WEBHOOK_TOLERANCE_MS} ms ago`);
+    }
+    print(io, 'valid');
+  },
+};
+
+/** Keyed by the words that name them. */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  share,
+  reveal,
+  revoke,
+  'key create': keyCreate,
+  'key show': keyShow,
+  'key webhook': keyWebhook,
+  'key revoke': keyRevoke,
+  'webhook verify': webhookVerify,
+};

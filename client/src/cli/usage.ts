@@ -1,0 +1,26 @@
+import { SECRET_TTLS, VIEWS_RANGE } from '../../../lambdas/definitions/limits';
+
+export const USAGE = `Usage: onetime <command> [options]
+
+  share [FILE] [--ttl ${Object.keys(SECRET_TTLS).join('|')}] [--views ${VIEWS_RANGE.min}..${VIEWS_RANGE.max}] [--json]
+                      encrypt FILE, or standard input as text, and print its link
+  reveal LINK [-o PATH] [--force]
+                      claim one view: print the text, or save the file (under its
+                      own name, or PATH) and print where
+  revoke LINK|ID      delete a secret before it is used up (needs the key that made it)
+  key create [--webhook URL]
+                      print a new API key (and its webhook secret, on stderr)
+  key show            print the API key's details as JSON
+  key webhook URL|""  set or remove the API key's webhook
+  key revoke          revoke the API key
+  webhook verify --secret WHSEC --signature HEADER
+                      check a webhook delivery read from standard input
+
+Settings (flags override the environment):
+  --api-url URL       ONETIME_API_URL, default http://localhost:3000/api/v1
+  --api-key KEY       ONETIME_API_KEY; without one, share and reveal create a
+                      one-off key (POST /keys allows 20 per address per hour)
+
+Exit codes: 0 success, 1 usage or input error, 2 the secret does not exist or is
+gone, 3 other service error, 4 network failure.
+`;

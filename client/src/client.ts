@@ -1,0 +1,177 @@
+import { MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
+import { describeIssue } from '../../lambdas/http/describe-issue';
+import {
+  claimSecretResponse,
+  createKeyResponse,
+  createSecretBody,
+  createSecretResponse,
+  deleteResponse,
+  getKeyResponse,
+  updateKeyResponse,
+  type CreateKeyResponse,
+  type CreateSecretRequest,
+  type GetKeyResponse,
+} from '../../lambdas/http/schemas';
+import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
+import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey } from './envelope';
+import { InputError, LinkError, PayloadTooLargeError } from './errors';
+import { fitFilename } from './filename';
+import { makeLink, parseLink, secretIdOf } from './link';
+import { Transport, type TransportOptions } from './transport';
+import { decodeUtf8, utf8 } from './utf8';
+
+export interface ClientOptions extends TransportOptions {
+  /**
+   * Without one, `share` and `reveal` mint a key with POST /keys (limited to 20 per client address
+   * per hour) and keep it, in memory only, for this client's life.
+   */
+  apiKey?: string;
+}
+
+export type ShareOptions = Pick<CreateSecretRequest, 'ttl' | 'views'>;
+
+export interface FileContent {
+  name: string;
+  bytes: Uint8Array;
+  /** `type/subtype`; application/octet-stream when absent. */
+  mimetype?: string;
+}
+
+export interface Shared {
+  id: string;
+  url: string;
+  /** `url#k`: the only way to the content. */
+  link: string;
+  /** When the ttl runs out (ms since the epoch), counted from when the request was sent. */
+  expires: number;
+}
+
+export type Revealed =
+  | { type: 'text'; text: string; remaining: number }
+  | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array; remaining: number };
+
+export const OCTET_STREAM = 'application/octet-stream';
+
+/** The most content bytes whose envelope's base64 fits beside `otherBytes` of JSON in one request body. */
+const maxContentBytes = (otherBytes: number): number => 3 * Math.floor((MAX_BODY_BYTES - otherBytes) / 4) - ENVELOPE_OVERHEAD;
+
+export class OnetimeClient {
+  private readonly transport: Transport;
+  private readonly givenKey: string | undefined;
+  private mintedKey: Promise<string> | undefined;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+    this.givenKey = options.apiKey;
+  }
+
+  /** Whether `share` or `reveal` had to mint an API key. */
+  get mintedApiKey(): boolean {
+    return this.mintedKey !== undefined;
+  }
+
+  /** Encrypts `content` (text, or a file) under a fresh key and stores it; the link carries the key. */
+  async share(content: string | FileContent, options: ShareOptions = {}): Promise<Shared> {
+    const isText = typeof content === 'string';
+    const bytes = isText ? utf8.encode(content) : content.bytes;
+    const rawKey = randomBytes(KEY_BYTES);
+    const key = await importKey(rawKey);
+
+    const fields: Omit<CreateSecretRequest, 'data'> = isText
+      ? { type: 'text', ...options }
+      : {
+          type: 'file',
+          ...options,
+          filename: toBase64Url(await seal(key, utf8.encode(fitFilename(content.name)), 'filename')),
+          mimetype: content.mimetype || OCTET_STREAM,
+        };
+    // Measured before encrypting: nothing is uploaded, nor much work done, for content that cannot fit.
+    const otherBytes = utf8.encode(JSON.stringify({ data: '', ...fields })).length;
+    const fits = maxContentBytes(otherBytes);
+    if (bytes.length > fits) {
+      throw new PayloadTooLargeError(
+        `too large: ${bytes.length} bytes; at most ${fits} fit in the service's request limit of ${MAX_BODY_BYTES} bytes (5 MiB)`,
+        fits,
+      );
+    }
+    const body = { data: toBase64(await seal(key, bytes, 'data')), ...fields };
+    const checked = createSecretBody.safeParse(body);
+    if (!checked.success) throw new InputError(describeIssue(checked.error));
+
+    const apiKey = await this.keyForSecrets();
+    const sentAt = Date.now();
+    const created = await this.transport.call({ route: 'secrets-create', apiKey, body, schema: createSecretResponse });
+    return {
+      id: created.id,
+      url: created.url,
+      link: makeLink(created.url, rawKey),
+      expires: sentAt + SECRET_TTLS[checked.data.ttl ?? SECRET_DEFAULTS.ttl],
+    };
+  }
+
+  /** Claims one view and decrypts it. A link without a valid key is refused before any request. */
+  async reveal(link: string): Promise<Revealed> {
+    const { id, key: rawKey } = parseLink(link);
+    const key = await importKey(rawKey);
+    const apiKey = await this.keyForSecrets();
+    const claimed = await this.transport.call({ route: 'secrets-claim', id, apiKey, schema: claimSecretResponse });
+    const content = await open(key, fromBase64(claimed.data), 'data');
+    if (claimed.type === 'text') return { type: 'text', text: decodeText(content), remaining: claimed.remaining };
+    return {
+      type: 'file',
+      name: claimed.filename === null ? undefined : await openFilename(key, claimed.filename),
+      mimetype: claimed.mimetype ?? OCTET_STREAM,
+      bytes: content,
+      remaining: claimed.remaining,
+    };
+  }
+
+  /** Deletes a secret before it is used up; only the key that created it may. */
+  async revoke(linkOrId: string): Promise<void> {
+    const id = secretIdOf(linkOrId);
+    await this.transport.call({ route: 'secrets-revoke', id, apiKey: this.requireKey(), schema: deleteResponse });
+  }
+
+  /** A new API key (and its webhook signing secret); this client goes on using its own. */
+  async createKey(options: { webhook?: string } = {}): Promise<CreateKeyResponse> {
+    return this.transport.call({ route: 'keys-create', body: options, schema: createKeyResponse });
+  }
+
+  async showKey(): Promise<GetKeyResponse> {
+    return this.transport.call({ route: 'keys-get', apiKey: this.requireKey(), schema: getKeyResponse });
+  }
+
+  /** An https URL sets the key's webhook; "" removes it. */
+  async updateWebhook(webhook: string): Promise<void> {
+    await this.transport.call({ route: 'keys-update', apiKey: this.requireKey(), body: { webhook }, schema: updateKeyResponse });
+  }
+
+  /** Revokes this client's API key at once. */
+  async revokeKey(): Promise<void> {
+    await this.transport.call({ route: 'keys-delete', apiKey: this.requireKey(), schema: deleteResponse });
+  }
+
+  private keyForSecrets(): Promise<string> {
+    if (this.givenKey !== undefined) return Promise.resolve(this.givenKey);
+    this.mintedKey ??= this.createKey().then((created) => created.key);
+    return this.mintedKey;
+  }
+
+  private requireKey(): string {
+    if (this.givenKey === undefined) throw new InputError('an API key is required for this');
+    return this.givenKey;
+  }
+}
+
+/** Text that is not UTF-8 did not come from a conforming client: damaged, as far as the reader can tell. */
+function decodeText(content: Uint8Array): string {
+  const text = decodeUtf8(content);
+  if (text === undefined) throw LinkError.undecryptable();
+  return text;
+}
+
+async function openFilename(key: AesKey, filename: string): Promise<string> {
+  const envelope = fromBase64Url(filename);
+  if (envelope === undefined) throw LinkError.undecryptable();
+  return decodeText(await open(key, envelope, 'filename'));
+}

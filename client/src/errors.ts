@@ -1,0 +1,97 @@
+import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+
+/**
+ * Every failure the library reports is one of these, told apart by `kind` (the CLI maps kinds to
+ * exit codes). No message ever carries a link's key, an API key, a webhook secret or content.
+ */
+
+export type OnetimeErrorKind = 'input' | 'link' | 'gone' | 'rate-limited' | 'too-large' | 'service' | 'network';
+
+export abstract class OnetimeError extends Error {
+  abstract readonly kind: OnetimeErrorKind;
+}
+
+/** An argument the library refuses before any request: bad options, a missing API key. */
+export class InputError extends OnetimeError {
+  readonly kind = 'input';
+  override readonly name = 'InputError';
+}
+
+/**
+ * The link cannot open the secret. `malformed`: refused before any request (no view consumed).
+ * `undecryptable`: the key is wrong or the secret damaged; the view was consumed.
+ */
+export class LinkError extends OnetimeError {
+  readonly kind = 'link';
+  override readonly name = 'LinkError';
+
+  private constructor(
+    readonly reason: 'malformed' | 'undecryptable',
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static malformed(problem: string): LinkError {
+    return new LinkError('malformed', `invalid link: ${problem}`);
+  }
+
+  static undecryptable(): LinkError {
+    return new LinkError('undecryptable', 'cannot decrypt the secret: the link is wrong or the secret is damaged');
+  }
+}
+
+/** 404 for a secret: it never existed, was used up, expired or was revoked (or is not yours to revoke). */
+export class SecretGoneError extends OnetimeError {
+  readonly kind = 'gone';
+  override readonly name = 'SecretGoneError';
+  constructor(message = 'the secret does not exist or is gone') {
+    super(message);
+  }
+}
+
+/** 429 that was not retried, or still came after the retries: try again at `retryAt` (ms since the epoch). */
+export class RateLimitedError extends OnetimeError {
+  readonly kind = 'rate-limited';
+  override readonly name = 'RateLimitedError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+    readonly retryAt: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The request body would exceed the service's limit (checked before uploading), or the service said 413. */
+export class PayloadTooLargeError extends OnetimeError {
+  readonly kind = 'too-large';
+  override readonly name = 'PayloadTooLargeError';
+  readonly limitBytes = MAX_BODY_BYTES;
+  constructor(
+    message: string,
+    /** The most content that fits, when the library measured it. */
+    readonly maxContentBytes?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Any other answer of the service that is not a success; the message is the service's `{error}`. */
+export class ServiceError extends OnetimeError {
+  readonly kind = 'service';
+  override readonly name = 'ServiceError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly requestId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The service could not be reached, or did not answer in time. */
+export class NetworkError extends OnetimeError {
+  readonly kind = 'network';
+  override readonly name = 'NetworkError';
+}

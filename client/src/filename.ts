@@ -1,0 +1,36 @@
+import { FILENAME_MAX_LENGTH } from '../../lambdas/definitions/limits';
+import { ENVELOPE_OVERHEAD } from './envelope';
+import { utf8 } from './utf8';
+
+/**
+ * The encrypted filename travels as unpadded base64url of its envelope in a field of at most 255
+ * characters: 191 bytes of envelope, so 162 bytes of UTF-8 name. Longer names are shortened
+ * before encryption, keeping their extension (client.md §2).
+ */
+export const MAX_FILENAME_BYTES = Math.floor((FILENAME_MAX_LENGTH * 3) / 4) - ENVELOPE_OVERHEAD;
+
+/** Extensions longer than this are taken for part of the name, not kept whole. */
+const MAX_EXTENSION_LENGTH = 16;
+
+const byteLength = (text: string): number => utf8.encode(text).length;
+
+/** The longest prefix of `text`, in whole code points, that fits in `budget` bytes of UTF-8. */
+function truncateUtf8(text: string, budget: number): string {
+  let kept = '';
+  let used = 0;
+  for (const codePoint of text) {
+    const size = byteLength(codePoint);
+    if (used + size > budget) break;
+    kept += codePoint;
+    used += size;
+  }
+  return kept;
+}
+
+export function fitFilename(name: string): string {
+  if (byteLength(name) <= MAX_FILENAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= MAX_EXTENSION_LENGTH ? name.slice(dot) : '';
+  const stem = name.slice(0, name.length - extension.length);
+  return truncateUtf8(stem, MAX_FILENAME_BYTES - byteLength(extension)) + extension;
+}

@@ -1,0 +1,19 @@
+/**
+ * The browser-safe core: WebCrypto and fetch only, no `node:` imports (the build bundles it for the
+ * browser platform, which fails on any). The CLI lives in ./cli.
+ */
+export { OnetimeClient, type ClientOptions, type FileContent, type Revealed, type ShareOptions, type Shared } from './client';
+export {
+  InputError,
+  LinkError,
+  NetworkError,
+  OnetimeError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  SecretGoneError,
+  ServiceError,
+  type OnetimeErrorKind,
+} from './errors';
+export { AAD, ENVELOPE_VERSION } from './envelope';
+export { makeLink, parseLink, secretIdOf } from './link';
+export { WEBHOOK_TOLERANCE_MS, verifyWebhook, type VerifyOptions } from './webhook';

@@ -1,0 +1,50 @@
+import { secretId } from '../../lambdas/http/schemas';
+import { fromBase64Url, toBase64Url } from './base64';
+import { KEY_BYTES } from './envelope';
+import { LinkError } from './errors';
+
+/**
+ * Links are `{site_url}/<id>#<k>`, k the unpadded base64url of the 32-byte key (43 characters).
+ * The fragment is never sent: requests are built from the id alone. The API base URL the client
+ * was given is used for every request, whatever site the link names.
+ */
+
+const KEY_LENGTH = 43;
+
+export const makeLink = (url: string, key: Uint8Array): string => `${url}#${toBase64Url(key)}`;
+
+/** The last segment of the link's path: the secret's id. */
+function idFromUrl(url: URL): string {
+  const id = url.pathname.split('/').pop() ?? '';
+  if (!secretId.safeParse(id).success) throw LinkError.malformed('it does not end in a secret id');
+  return id;
+}
+
+/** The id and key of a link; LinkError (before any request) when either is missing or malformed. */
+export function parseLink(link: string): { id: string; key: Uint8Array } {
+  let url: URL;
+  try {
+    url = new URL(link.trim());
+  } catch {
+    throw LinkError.malformed('not a URL');
+  }
+  const fragment = url.hash.slice(1);
+  if (fragment === '') throw LinkError.malformed('the key after "#" is missing (was the end of the link cut off?)');
+  const key = fromBase64Url(fragment);
+  // The round trip refuses non-canonical encodings, whose unused bits a decoder would drop silently.
+  if (fragment.length !== KEY_LENGTH || key?.length !== KEY_BYTES || toBase64Url(key) !== fragment) {
+    throw LinkError.malformed(`the key after "#" must be ${KEY_LENGTH} characters of base64url`);
+  }
+  return { id: idFromUrl(url), key };
+}
+
+/** A secret's id, given a link (with or without its key) or the id itself. */
+export function secretIdOf(linkOrId: string): string {
+  const candidate = linkOrId.trim();
+  if (secretId.safeParse(candidate).success) return candidate;
+  try {
+    return idFromUrl(new URL(candidate));
+  } catch (error) {
+    throw error instanceof LinkError ? error : LinkError.malformed('neither a link nor a secret id');
+  }
+}
