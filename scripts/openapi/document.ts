@@ -20,7 +20,7 @@ import {
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and
- * answer with (zod 4's own toJSONSchema: no generator dependency). `npx tsx scripts/openapi.ts`
+ * answer with (zod 4's own toJSONSchema: no generator dependency). `npm run openapi`
  * writes it; a unit test fails when the committed file and this drift apart.
  */
 

@@ -4,7 +4,7 @@ import { OPENAPI_PATH, renderOpenApi } from '../../../scripts/openapi';
 import { validate, type Schema } from '../../support/json-schema';
 import { undocumented } from '../../support/openapi';
 
-test('docs/openapi.json is what the schemas make (run `npx tsx scripts/openapi.ts` after changing them)', () => {
+test('docs/openapi.json is what the schemas make (run `npm run openapi` after changing them)', () => {
   expect(readFileSync(OPENAPI_PATH, 'utf8')).toBe(renderOpenApi());
 });
 
