@@ -1,8 +1,11 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { eventually } from '../support/eventually';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
-import { verifyWebhookSignature } from '../../lambdas/webhooks/signature';
+import { signatureHeader, verifyWebhookSignature } from '../../lambdas/webhooks/signature';
 import { localSqsClient } from '../../local/queue-service';
 import { api, base64Of, createKey, createSecret, freshClientAddress } from './support/api';
 import { testEnv } from './support/environment';
@@ -215,3 +218,49 @@ async function findDeadLetter(eventId: string, timeoutMs: number): Promise<unkno
     client.destroy();
   }
 }
+
+describe('the receiver examples in docs/webhooks', () => {
+  const EXAMPLES = path.resolve(__dirname, '../../docs/webhooks');
+  /** Node runs the Node example (npm's Node 24 in npm test), python3 the Python one; Go is not on these machines. */
+  const receivers = [
+    ['Node', 'node', path.join(EXAMPLES, 'receiver.mjs')],
+    ['Python', 'python3', path.join(EXAMPLES, 'receiver.py')],
+  ] as const;
+
+  /** Starts an example on a free port with `secret`; resolves once it says where it listens. */
+  async function startExample(command: string, file: string, secret: string) {
+    const child = spawn(command, [file], { env: { ...process.env, PORT: '0', WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await eventually(() => expect(output).toMatch(/listening on \d+/));
+    const port = Number(/listening on (\d+)/.exec(output)?.[1]);
+    return { url: `http://127.0.0.1:${port}/hook`, output: () => output, stop: () => child.kill() };
+  }
+
+  test.each(receivers)('the %s receiver verifies real deliveries and refuses forged, stale and seconds-based ones', async (_name, command, file) => {
+    const { key, webhookSecret } = await createKey(undefined, baseUrl);
+    const example = await startExample(command, file, webhookSecret);
+    try {
+      expect((await api('PATCH', '/keys', { key, baseUrl, json: { webhook: example.url } })).status).toBe(200);
+      const { id } = await createSecret(key, { data: 'ZXhhbXBsZQ==', views: 2 }, baseUrl);
+      expect((await claim(key, id)).status).toBe(200);
+      expect((await claim(key, id)).status).toBe(200);
+      await eventually(() => {
+        const verified = example.output().match(/^verified \S+/gm) ?? [];
+        expect(verified.sort()).toEqual(['verified secret.created', 'verified secret.expired', 'verified secret.viewed']);
+      }, DELIVERY_WAIT_MS);
+
+      const body = JSON.stringify({ event: 'secret.viewed', timestamp: Date.now(), data: { id } });
+      const post = (signature: string) =>
+        fetch(example.url, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_HEADERS.signature]: signature }, body });
+      expect((await post(signatureHeader(body, webhookSecret, Date.now()))).status).toBe(200);
+      expect((await post(signatureHeader(body, `${webhookSecret}x`, Date.now()))).status).toBe(401);
+      expect((await post(signatureHeader(body, webhookSecret, Date.now() - 301_000))).status).toBe(401);
+      expect((await post(signatureHeader(body, webhookSecret, Math.floor(Date.now() / 1000)))).status).toBe(401);
+      expect((await post('t=1,v1=zz')).status).toBe(401);
+    } finally {
+      example.stop();
+    }
+  });
+});
