@@ -7,9 +7,9 @@ import {
   type BatchGetCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
-import { hashApiKey } from '../../../lambdas/core/api-keys';
+import { hashApiKey, sha256Hex } from '../../../lambdas/core/api-keys';
 import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
+import { SECRET_HEAD_SK, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { testEnv } from './environment';
 
 /**
@@ -35,8 +35,7 @@ const MOST_CHUNKS = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
  * A secret's head (first, if it is there) and every chunk item it may have, in order; chunks
  * without their data, so that tests polling for their deletion do not read megabytes each time.
  */
-export async function itemsOfSecret(id: string): Promise<Record<string, unknown>[]> {
-  const table = testEnv('secretsTable');
+export async function itemsOfSecret(id: string, table = testEnv('secretsTable')): Promise<Record<string, unknown>[]> {
   const { Item: head } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ConsistentRead: true }));
   const chunks: Record<string, unknown>[] = [];
   let keys: Record<string, unknown>[] | undefined = Array.from({ length: MOST_CHUNKS }, (_, index) => secretChunkKey(id, index));
@@ -94,9 +93,14 @@ export async function expireSecret(id: string): Promise<void> {
   );
 }
 
-export async function storedKeyItem(key: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await store().send(
-    new GetCommand({ TableName: testEnv('keysTable'), Key: { pk: keyItemPk(hashApiKey(key)) }, ConsistentRead: true }),
-  );
+export const storedKeyItem = (key: string, table = testEnv('keysTable')): Promise<Record<string, unknown> | undefined> =>
+  storedKeysTableItem(keyItemPk(hashApiKey(key)), table);
+
+/** The log of POST /keys attempts from a client address. */
+export const storedKeyCreationLog = (sourceIp: string, table = testEnv('keysTable')): Promise<Record<string, unknown> | undefined> =>
+  storedKeysTableItem(ipItemPk(sha256Hex(sourceIp)), table);
+
+async function storedKeysTableItem(pk: string, table: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true }));
   return Item;
 }
