@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 /**
  * An HTTP proxy between the functions and DynamoDB Local that makes a write's answer go missing
  * AFTER DynamoDB Local has applied it, as DynamoDB on AWS may: the selected call is forwarded and
- * answered upstream, and then its client gets a 500 (which the SDK retries) or a dropped
- * connection (ECONNRESET, which it retries too) instead of that answer. Every other call passes
+ * answered upstream, and then its client gets a 500 (which the SDK retries), a dropped
+ * connection (ECONNRESET, which it retries too) or no answer at all (the SDK's request timeout
+ * ends the attempt and it retries) instead of that answer. Every other call passes
  * through untouched. Hand-written, not an off-the-shelf proxy: the fault depends on the call's
  * body and must wait for the upstream answer, which proxy libraries do not offer.
  */
 
-export type FaultKind = '500' | 'reset';
+export type FaultKind = '500' | 'reset' | 'silence';
 
 /** A DynamoDB call as the proxy sees it: the operation (from X-Amz-Target) and its JSON body. */
 export interface DynamoDbCall {
@@ -79,6 +80,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       incoming.socket.destroy();
       return;
     }
+    // The client gives up on its own; stop() closes what is left.
+    if (selected.kind === 'silence') return;
     outgoing.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' }).end(INTERNAL_SERVER_ERROR);
   };
 
