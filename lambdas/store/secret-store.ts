@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../core/base64';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_BODY_BYTES, type SecretType } from '../definitions/limits';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
@@ -72,9 +72,6 @@ export interface HeadItem {
  * when it signs off as reader; inline secrets keep theirs (at most VIEWS_RANGE.max) until deleted.
  */
 const claimAttribute = (token: string): string => `claim:${token}`;
-
-/** Most chunk items a secret can have: its data is shorter than the largest body. */
-const MOST_CHUNKS = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
 
 interface ChunkItem {
   pk: string;
@@ -277,7 +274,7 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
-    chunks = MOST_CHUNKS;
+    chunks = MAX_CHUNKS_PER_SECRET;
   }
   // The head was the commit point; its chunks go after it.
   if (chunks > 0) await deleteChunks(id, chunks);

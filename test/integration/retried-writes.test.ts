@@ -1,9 +1,8 @@
-import { randomInt } from 'node:crypto';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { api, base64Of, createKey, createSecret, type ApiResponse } from './support/api';
+import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from './support/api';
 import { testEnv } from './support/environment';
 import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
 import { startLocalServer, type LocalServer } from './support/local-server';
@@ -75,9 +74,14 @@ async function withFault<T>(kind: FaultKind, selects: (call: DynamoDbCall) => bo
 const stringOf = (value: unknown): string | undefined => (value as { S?: string } | undefined)?.S;
 const keyPkOf = (call: DynamoDbCall): string | undefined => stringOf((call.body.Key as Record<string, unknown> | undefined)?.pk);
 const on = (operation: string, table: string) => (call: DynamoDbCall) => call.operation === operation && call.body.TableName === table;
-/** A BatchWriteItem on the secrets table whose requests are `kind` (PutRequest or DeleteRequest) of `id`'s chunks, any id if none. */
-const chunkBatch = (kind: 'PutRequest' | 'DeleteRequest', id = '') => (call: DynamoDbCall) =>
-  call.operation === 'BatchWriteItem' && JSON.stringify(call.body).includes(`"${kind}"`) && JSON.stringify(call.body).includes(`"${id}`) && SECRETS in (call.body.RequestItems as object);
+type ChunkRequest = { PutRequest?: { Item: { pk: { S: string } } }; DeleteRequest?: { Key: { pk: { S: string } } } };
+/** A BatchWriteItem that writes (PutRequest) or deletes (DeleteRequest) chunks of `id`, or of any secret. */
+const chunkBatch = (kind: keyof ChunkRequest, id?: string) => (call: DynamoDbCall) => {
+  if (call.operation !== 'BatchWriteItem') return false;
+  const requests = (call.body.RequestItems as Record<string, ChunkRequest[]>)[SECRETS] ?? [];
+  const pks = requests.map((request) => (request.PutRequest?.Item ?? request.DeleteRequest?.Key)?.pk.S ?? '');
+  return requests.length > 0 && requests.every((request) => request[kind] !== undefined) && (id === undefined || pks.every((pk) => pk.startsWith(`${id}#`)));
+};
 
 const claim = (key: string, id: string): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, baseUrl });
 const headOf = async (id: string): Promise<Record<string, unknown> | undefined> =>
@@ -85,10 +89,8 @@ const headOf = async (id: string): Promise<Record<string, unknown> | undefined> 
 
 describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s) after DynamoDB applied it', (kind) => {
   describe('POST /keys', () => {
-    const address = (): string => `127.200.${randomInt(256)}.${1 + randomInt(254)}`;
-
     test('the attempt log: 201, and the attempt is logged once', async () => {
-      const from = address();
+      const from = freshClientAddress();
       const response = await withFault(kind, (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call)?.startsWith('ip#') === true, () =>
         api('POST', '/keys', { localAddress: from, baseUrl }),
       );
@@ -97,7 +99,7 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
     });
 
     test('the key: 201, and the key it answers works', async () => {
-      const response = await withFault(kind, on('PutItem', KEYS), () => api('POST', '/keys', { localAddress: address(), baseUrl }));
+      const response = await withFault(kind, on('PutItem', KEYS), () => api('POST', '/keys', { localAddress: freshClientAddress(), baseUrl }));
       expect(response.status).toBe(201);
       const key = String(response.body.key);
       expect((await api('GET', '/keys', { key, baseUrl })).status).toBe(200);

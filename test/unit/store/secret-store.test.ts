@@ -1,6 +1,6 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
 import { dynamo } from '../../../lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
@@ -394,7 +394,7 @@ describe('revokeSecret', () => {
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
     const deleted = writeRequests(sent[1]!.input).map((request) => request.DeleteRequest?.Key);
     // A 5 MiB body holds at most this many chunks.
-    expect(deleted).toEqual(Array.from({ length: Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES) }, (_, i) => secretChunkKey(id, i)));
+    expect(deleted).toEqual(Array.from({ length: MAX_CHUNKS_PER_SECRET }, (_, i) => secretChunkKey(id, i)));
   });
 
   test('a repeat that finds the head there (foreign, consumed, expired) is still false', async () => {
