@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { deleteConsumedSecret } from '../store/secret-store';
-import { consumedSecretIdOf } from '../stream/consumed-secrets';
+import { consumedSecretOf } from '../stream/consumed-secrets';
 import { webhookJobsOf } from '../webhooks/fan-out';
 
 /**
@@ -11,15 +11,22 @@ import { webhookJobsOf } from '../webhooks/fan-out';
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
  * re-sent by a retry carry the same event id, and deleting again is a no-op.
+ *
+ * Records are processed side by side, so a deletion that waits out a claim's retry window (see
+ * consumedSecretOf) holds up only its own record, never the other records' jobs.
  */
+
+const untilTime = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
   const jobs = await webhookJobsOf(event.Records);
   const processRecord = async (record: DynamoDBRecord): Promise<void> => {
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
     if (job) await enqueueWebhookJob(job);
-    const consumed = consumedSecretIdOf(record);
-    if (consumed !== undefined) await deleteConsumedSecret(consumed);
+    const consumed = consumedSecretOf(record);
+    if (consumed === undefined) return;
+    await untilTime(consumed.deletableAt);
+    await deleteConsumedSecret(consumed);
   };
   // A processor per invocation: it holds one batch's state.
   return processPartialResponse(event, processRecord, new BatchProcessor(EventType.DynamoDBStreams), { context });

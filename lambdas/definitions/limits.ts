@@ -72,8 +72,21 @@ export const SECRET_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
  */
 export const DATA_CHUNK_BYTES = 350_000;
 
+/** Most chunk items a secret can have: its data is shorter than the largest body. */
+export const MAX_CHUNKS_PER_SECRET = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
+
 export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Lambda timeout of every API function; local mode enforces the same. */
 export const API_FUNCTION_TIMEOUT_MS = 10_000;
+
+/**
+ * A claim's update stops retrying this long after its request began. The claim that took an
+ * inline secret's last view may have to repeat its update to get the data back (its first
+ * attempt applied, its answer lost), so the stream consumer deletes that secret only once this
+ * window and a margin have passed (see stream/consumed-secrets.ts): retries after a 500, a
+ * throttle or a dropped connection come within a few hundred ms; an attempt that times out
+ * (after 2 s, aws/sdk-settings.ts) leaves one more.
+ */
+export const CLAIM_RETRY_WINDOW_MS = 3_000;

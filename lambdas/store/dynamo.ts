@@ -31,4 +31,12 @@ export const isConditionFailure = (error: unknown): error is ConditionalCheckFai
 export const itemOfConditionFailure = <TItem>(error: ConditionalCheckFailedException): TItem | undefined =>
   error.Item ? (unmarshall(error.Item) as TItem) : undefined;
 
+/**
+ * A condition that failed on a repeat of the call: an earlier attempt ended in an error the SDK
+ * retries (a 500, a throttle, a dropped connection), and DynamoDB may have applied it. The SDK
+ * sets `attempts` on the error it finally throws.
+ */
+export const isRetriedConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
+  isConditionFailure(error) && (error.$metadata.attempts ?? 1) > 1;
+
 export const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);

@@ -2,15 +2,20 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { newWriteToken } from './write-token';
 
 /**
  * The exact sliding log of POST /keys attempts per client address (stored as a hash): a list of
  * ms timestamps appended in one UpdateItem. The list may grow to twice the limit before a
- * second write prunes it, so pruning is rare.
+ * second write prunes it, so pruning is rare. Each write records the attempt's token in
+ * `logged`, so that a repeat of it (see docs/retried-writes.md) finds the attempt logged and
+ * reads the log instead of logging it again.
  */
 
 interface LogItem {
   log?: number[];
+  /** The write token of the attempt logged last. */
+  logged?: string;
 }
 
 export interface KeyCreationWindow {
@@ -20,47 +25,53 @@ export interface KeyCreationWindow {
   resetAt: number;
 }
 
-export async function recordKeyCreationAttempt(
-  ipHash: string,
-  now: number,
-  limit: number,
-  attempts = 3,
-): Promise<KeyCreationWindow> {
+export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: number): Promise<KeyCreationWindow> =>
+  recordOnce(ipHash, now, limit, newWriteToken(), 3);
+
+async function recordOnce(ipHash: string, now: number, limit: number, token: string, attempts: number): Promise<KeyCreationWindow> {
   const key = { pk: ipItemPk(ipHash) };
   const ttl = epochSeconds(now + KEY_CREATION_LIMIT.windowMs);
+  const names = { '#log': 'log', '#ttl': KEYS_TABLE.ttlAttribute };
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: key,
-        UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#log) OR size(#log) < :capacity',
-        ExpressionAttributeNames: { '#log': 'log', '#ttl': KEYS_TABLE.ttlAttribute },
-        ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit },
+        UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, logged = :token',
+        ConditionExpression:
+          '(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(logged) OR logged <> :token)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return windowOf((Attributes as LogItem).log ?? [], now, limit);
   } catch (error) {
-    if (!isConditionFailure(error) || attempts <= 1) throw error;
-    const old = itemOfConditionFailure<LogItem>(error)?.log ?? [];
-    const pruned = [...old.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
+    if (!isConditionFailure(error)) throw error;
+    const old = itemOfConditionFailure<LogItem>(error);
+    if (old?.logged === token) return windowOf(old.log ?? [], now, limit);
+    if (attempts <= 1) throw error;
+    const oldLog = old?.log ?? [];
+    const pruned = [...oldLog.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
     try {
       await dynamo.send(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: key,
-          UpdateExpression: 'SET #log = :pruned, #ttl = :ttl',
+          UpdateExpression: 'SET #log = :pruned, #ttl = :ttl, logged = :token',
           ConditionExpression: 'size(#log) = :oldSize',
-          ExpressionAttributeNames: { '#log': 'log', '#ttl': KEYS_TABLE.ttlAttribute },
-          ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': old.length },
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return windowOf(pruned, now, limit);
     } catch (pruneError) {
       if (!isConditionFailure(pruneError)) throw pruneError;
-      return recordKeyCreationAttempt(ipHash, now, limit, attempts - 1);
+      const current = itemOfConditionFailure<LogItem>(pruneError);
+      if (current?.logged === token) return windowOf(current.log ?? [], now, limit);
+      return recordOnce(ipHash, now, limit, token, attempts - 1);
     }
   }
 }

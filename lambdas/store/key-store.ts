@@ -3,7 +3,8 @@ import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
 import { batchGetAll } from './batches';
-import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { newWriteToken } from './write-token';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
 export interface StoredKey {
@@ -24,6 +25,8 @@ export interface KeyItem {
   webhook?: string;
   /** Request counts per rate-limit slot; see core/sliding-window. */
   rl: SlotCounts;
+  /** The write token of the request counted last: its repeat finds it and counts nothing. */
+  counted?: string;
 }
 
 export type Authentication =
@@ -53,42 +56,61 @@ export async function putKey(key: StoredKey): Promise<void> {
     rl: {},
   };
   await dynamo.send(
-    new PutCommand({ TableName: tableName(KEYS_TABLE), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: tableName(KEYS_TABLE),
+      Item: item,
+      // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
+      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
+      ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
+    }),
   );
 }
 
 /**
  * Checks the key and counts this request in one conditional UpdateItem. Only when the key's slot
- * map has collected stale slots (after idle periods) is a second write needed to prune it.
+ * map has collected stale slots (after idle periods) is a second write needed to prune it. Each
+ * write records the request's token in `counted`, so that a repeat of it (see
+ * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
  */
-export async function authenticateAndCount(keyHash: string, now: number, attempts = 3): Promise<Authentication> {
+export const authenticateAndCount = (keyHash: string, now: number): Promise<Authentication> =>
+  countOnce(keyHash, now, newWriteToken(), 3);
+
+const NOT_COUNTED_YET = '(attribute_not_exists(counted) OR counted <> :token)';
+
+const authenticated = (item: KeyItem, keyHash: string): Authentication => ({
+  outcome: 'authenticated',
+  key: toStoredKey(item, keyHash),
+  slots: item.rl,
+});
+
+async function countOnce(keyHash: string, now: number, token: string, attempts: number): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk },
-        UpdateExpression: 'SET rl.#current = if_not_exists(rl.#current, :zero) + :one REMOVE rl.#expired',
-        ConditionExpression: `${LIVE_KEY} AND size(rl) <= :maxSlots`,
+        UpdateExpression: 'SET rl.#current = if_not_exists(rl.#current, :zero) + :one, counted = :token REMOVE rl.#expired',
+        ConditionExpression: `${LIVE_KEY} AND size(rl) <= :maxSlots AND ${NOT_COUNTED_YET}`,
         ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-        ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS },
+        ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const item = Attributes as KeyItem;
-    return { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
+    return authenticated(Attributes as KeyItem, keyHash);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<KeyItem>(error);
     if (!old) return { outcome: 'unknown' };
+    if (old.counted === token) return authenticated(old, keyHash);
     if (old.expires <= now) return { outcome: 'expired' };
     if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    return pruneAndCount(keyHash, old, now, attempts - 1);
+    return pruneAndCount(keyHash, old, now, token, attempts - 1);
   }
 }
 
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, attempts: number): Promise<Authentication> {
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number): Promise<Authentication> {
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
@@ -97,23 +119,25 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, attempt
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: 'SET rl = :slots',
+        UpdateExpression: 'SET rl = :slots, counted = :token',
         // While the map is over-full every fast-path update fails, so only another prune can
         // have changed it: "still over-full" is an exact optimistic lock.
         ConditionExpression: `${LIVE_KEY} AND size(rl) > :maxSlots`,
-        ExpressionAttributeValues: { ':now': now, ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS },
+        ExpressionAttributeValues: { ':now': now, ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const item = Attributes as KeyItem;
-    return { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
+    return authenticated(Attributes as KeyItem, keyHash);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return authenticateAndCount(keyHash, now, attempts);
+    const current = itemOfConditionFailure<KeyItem>(error);
+    if (current?.counted === token) return authenticated(current, keyHash);
+    return countOnce(keyHash, now, token, attempts);
   }
 }
 
-/** Sets the webhook, or removes it when `webhook` is undefined. */
+/** Sets the webhook, or removes it when `webhook` is undefined. Its repeat sets the same value again. */
 export async function setWebhook(keyHash: string, webhook: string | undefined, now: number): Promise<boolean> {
   try {
     await dynamo.send(
@@ -132,6 +156,10 @@ export async function setWebhook(keyHash: string, webhook: string | undefined, n
   }
 }
 
+/**
+ * Deletes the key; false if it was gone already (revoked by a concurrent request). A repeat that
+ * finds it gone is the deletion it repeats.
+ */
 export async function deleteKey(keyHash: string): Promise<boolean> {
   try {
     await dynamo.send(
@@ -143,6 +171,7 @@ export async function deleteKey(keyHash: string): Promise<boolean> {
     );
     return true;
   } catch (error) {
+    if (isRetriedConditionFailure(error)) return true;
     if (isConditionFailure(error)) return false;
     throw error;
   }

@@ -1,10 +1,10 @@
-import type { DeleteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../core/base64';
-import { DATA_CHUNK_BYTES, type SecretType } from '../definitions/limits';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
-import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { newWriteToken } from './write-token';
 
 /**
  * Storage of secrets within DynamoDB's 400 KB item limit:
@@ -15,7 +15,10 @@ import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
  *   only once its head does, and every chunk carries the secret's TTL, so a failed create leaves
  *   nothing readable and nothing that outlives the ttl;
  * - data is stored as binary where its base64 allows (storedData): a quarter fewer bytes and
- *   capacity units than as text.
+ *   capacity units than as text;
+ * - every conditional write is safe for the SDK to repeat (docs/retried-writes.md): a create
+ *   carries a token that lets its own repeat through, a claim records its token (see
+ *   claimAttribute) so that its repeat finds the view it took instead of taking another.
  */
 
 export interface NewSecret {
@@ -58,7 +61,17 @@ export interface HeadItem {
   readers?: number;
   /** When the latest view was taken (ms). */
   viewedAt?: number;
+  /** Written by the create, so that its repeat can tell its own head from another's. */
+  createToken?: string;
 }
+
+/**
+ * Each claim records `claim:<its token>` = the views it left: a repeat of the claim's update
+ * fails on it (the condition wants it absent) and reads it back, which turns that failure into
+ * the claim it was, with the data and the `remaining` it took. A chunked claim removes it again
+ * when it signs off as reader; inline secrets keep theirs (at most VIEWS_RANGE.max) until deleted.
+ */
+const claimAttribute = (token: string): string => `claim:${token}`;
 
 interface ChunkItem {
   pk: string;
@@ -103,6 +116,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
   const ttl = epochSeconds(secret.expires);
   const inline = secret.data.length <= DATA_CHUNK_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
+  const createToken = newWriteToken();
   if (!inline) await writeChunks(secret.id, chunks, ttl);
   const head: HeadItem = {
     pk: secret.id,
@@ -117,13 +131,39 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     expires: secret.expires,
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
+    createToken,
   };
   try {
-    await dynamo.send(new PutCommand({ TableName: table, Item: head, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await dynamo.send(
+      new PutCommand({
+        TableName: table,
+        Item: head,
+        // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
+        ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+        ExpressionAttributeValues: { ':createToken': createToken },
+      }),
+    );
   } catch (error) {
-    if (!inline) await deleteChunks(secret.id, chunks.length).catch(() => undefined);
+    await undoCreate(secret.id, createToken, chunks.length).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * After a create that answers an error: its head may have been written all the same (an attempt
+ * applied, its answer lost). Deletes that head if it is this create's, and only once no head of
+ * this create is left, its chunks: a head that stays keeps the chunks it needs.
+ */
+async function undoCreate(id: string, createToken: string, chunks: number): Promise<void> {
+  await dynamo.send(
+    new DeleteCommand({
+      TableName: tableName(SECRETS_TABLE),
+      Key: { pk: id, sk: SECRET_HEAD_SK },
+      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+      ExpressionAttributeValues: { ':createToken': createToken },
+    }),
+  );
+  if (chunks > 0) await deleteChunks(id, chunks);
 }
 
 /**
@@ -132,8 +172,14 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * may lag by days. The claim that takes the last view does not delete the secret: from that update
  * on no request can read or revoke it, and the table's stream consumer deletes it (see
  * deleteConsumedSecret), so that the commonest claim of all, a secret's only view, costs one call.
+ *
+ * A repeat of the update that finds this claim's token (claimAttribute) is the claim it repeats.
+ * The update gives up retrying CLAIM_RETRY_WINDOW_MS after `now`, the time it records as
+ * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
+ * that a repeat still finds its data.
  */
 export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
+  const claim = claimAttribute(newWriteToken());
   let head: HeadItem;
   try {
     const { Attributes } = await dynamo.send(
@@ -142,20 +188,28 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         Key: { pk: id, sk: SECRET_HEAD_SK },
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
         // viewedAt gives the stream record of this claim the time its webhook event reports.
-        UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now ADD readers :one',
-        ConditionExpression: 'remaining > :zero AND expires > :now',
+        UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now, #claim = remaining - :one ADD readers :one',
+        ConditionExpression: 'remaining > :zero AND expires > :now AND attribute_not_exists(#claim)',
+        ExpressionAttributeNames: { '#claim': claim },
         ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
+      { abortSignal: AbortSignal.timeout(Math.max(0, now + CLAIM_RETRY_WINDOW_MS - Date.now())) },
     );
     head = Attributes as HeadItem;
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    const old = itemOfConditionFailure<HeadItem & Record<string, unknown>>(error);
+    const remaining = old?.[claim];
+    // Not this claim's own repeat: no view left, expired, or gone.
+    if (old === undefined || typeof remaining !== 'number') return undefined;
+    // Later claims may have taken views since: this claim's own count is the one it answers.
+    head = { ...old, remaining };
   }
 
   const data =
-    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks) : head.data !== undefined ? base64Of(head.data) : undefined;
+    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -170,10 +224,11 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
  * every claimant has read them. Each claim counted itself into `readers` and takes itself out
- * here; the update that leaves no views and no readers is the one that lets the stream consumer
- * delete the secret.
+ * here, removing its claim attribute in the same update: a repeat of this update finds it gone
+ * and counts nothing, so `readers` is never taken down twice. The update that leaves no views
+ * and no readers is the one that lets the stream consumer delete the secret.
  */
-async function readChunksAsClaimant(id: string, chunks: number): Promise<string | undefined> {
+async function readChunksAsClaimant(id: string, chunks: number, claim: string): Promise<string | undefined> {
   try {
     return await readChunks(id, chunks);
   } finally {
@@ -182,9 +237,10 @@ async function readChunksAsClaimant(id: string, chunks: number): Promise<string 
         new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          UpdateExpression: 'ADD readers :minusOne',
-          // Without it, ADD would recreate a head that a revocation has just deleted.
-          ConditionExpression: 'attribute_exists(pk)',
+          UpdateExpression: 'ADD readers :minusOne REMOVE #claim',
+          // Also keeps ADD from recreating a head that a revocation has just deleted.
+          ConditionExpression: 'attribute_exists(#claim)',
+          ExpressionAttributeNames: { '#claim': claim },
           ExpressionAttributeValues: { ':minusOne': -1 },
         }),
       );
@@ -194,13 +250,36 @@ async function readChunksAsClaimant(id: string, chunks: number): Promise<string 
   }
 }
 
-/** Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign). */
-export const revokeSecret = (id: string, owner: string, now: number): Promise<boolean> =>
-  deleteSecretIf(id, {
-    ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
-    ExpressionAttributeNames: { '#owner': 'owner' },
-    ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
-  });
+/**
+ * Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign).
+ * A repeat that finds no head at all is taken for the revocation it repeats (see
+ * docs/retried-writes.md for the double fault it misreads): it answers true and deletes every
+ * chunk the secret may have had, since the head that counted them is gone.
+ */
+export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
+  let chunks: number;
+  try {
+    const { Attributes } = await dynamo.send(
+      new DeleteCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    chunks = (Attributes as HeadItem).chunks ?? 0;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
+    chunks = MAX_CHUNKS_PER_SECRET;
+  }
+  // The head was the commit point; its chunks go after it.
+  if (chunks > 0) await deleteChunks(id, chunks);
+  return true;
+}
 
 /** The data of `count` chunk items under `id`, in order; undefined if any is missing. */
 export async function readChunks(id: string, count: number): Promise<string | undefined> {
@@ -213,38 +292,37 @@ export async function readChunks(id: string, count: number): Promise<string | un
   return data;
 }
 
+/** What the stream consumer needs to delete a consumed secret: its id and its chunk count. */
+export interface ConsumedSecret {
+  id: string;
+  chunks: number;
+}
+
 /**
  * Deletes a secret whose views are all taken and whose chunks (if any) nobody still reads. Called
- * by the stream consumer for each head update that may have left it so; true when this call
- * deleted it. Safe to repeat: a secret already deleted, or still in use, is left alone.
+ * by the stream consumer for each head update that may have left it so; true when its head is
+ * gone now. Safe to repeat: a head already gone (deleted by an earlier attempt or delivery of
+ * this record) still has its chunks deleted, from the count the record carries; a secret still
+ * in use is left alone.
  */
-export const deleteConsumedSecret = (id: string): Promise<boolean> =>
-  deleteSecretIf(id, {
-    // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
-    ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
-    ExpressionAttributeValues: { ':zero': 0 },
-  });
-
-type DeleteCondition = Pick<DeleteCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
-
-/** The head with one conditional DeleteItem (the commit point), then its chunks; false if the condition failed. */
-async function deleteSecretIf(id: string, condition: DeleteCondition): Promise<boolean> {
+export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Promise<boolean> {
   try {
-    const { Attributes } = await dynamo.send(
+    await dynamo.send(
       new DeleteCommand({
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
-        ...condition,
-        ReturnValues: 'ALL_OLD',
+        // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
+        ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
+        ExpressionAttributeValues: { ':zero': 0 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const chunks = (Attributes as HeadItem | undefined)?.chunks ?? 0;
-    if (chunks > 0) await deleteChunks(id, chunks);
-    return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    if (itemOfConditionFailure(error) !== undefined) return false;
   }
+  if (chunks > 0) await deleteChunks(id, chunks);
+  return true;
 }
 
 export const deleteChunks = (id: string, count: number): Promise<void> =>

@@ -1,18 +1,37 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { CLAIM_RETRY_WINDOW_MS } from '../definitions/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
+import type { ConsumedSecret } from '../store/secret-store';
 import { isHeadChange, numberOf, stringOf } from './records';
 
 /**
- * The id of a secret that this head update left with no views and no one still reading it, so
- * that it can be deleted: the claim that took an inline secret's last view, or the last reader of
- * a chunked one signing off. Claims do not delete what they consume; the stream consumer does,
- * off the request path (see deleteConsumedSecret).
+ * Beyond a claim's retry window: an attempt sent just before it closes may still be on its way,
+ * and the consumer's clock may differ a little from the claim's.
  */
-export function consumedSecretIdOf(record: DynamoDBRecord): string | undefined {
+const RETRY_WINDOW_MARGIN_MS = 1_000;
+
+/** A secret to delete, and from when on deleting it cannot take data from a claim still retrying. */
+export interface DeletableSecret extends ConsumedSecret {
+  deletableAt: number;
+}
+
+/**
+ * The secret that this head update left with no views and no one still reading it, so that it
+ * can be deleted: the claim that took an inline secret's last view, or the last reader of a
+ * chunked one signing off. Claims do not delete what they consume; the stream consumer does,
+ * off the request path (see deleteConsumedSecret).
+ *
+ * An inline secret waits out the retry window of the claim that took its last view (see
+ * CLAIM_RETRY_WINDOW_MS): that claim may still repeat its update, and the repeat needs the data.
+ * A chunked one needs no wait: its last reader signs off only after its own claim has finished.
+ */
+export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | undefined {
   if (record.eventName !== 'MODIFY' || !isHeadChange(record)) return undefined;
   const after = record.dynamodb?.NewImage;
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
   if (id === undefined || numberOf(after?.remaining) !== 0) return undefined;
-  const chunked = after?.chunks !== undefined;
-  return !chunked || numberOf(after?.readers) === 0 ? id : undefined;
+  const chunks = numberOf(after?.chunks);
+  if (chunks !== undefined) return numberOf(after?.readers) === 0 ? { id, chunks, deletableAt: 0 } : undefined;
+  const viewedAt = numberOf(after?.viewedAt) ?? 0;
+  return { id, chunks: 0, deletableAt: viewedAt + CLAIM_RETRY_WINDOW_MS + RETRY_WINDOW_MARGIN_MS };
 }

@@ -7,9 +7,9 @@ import {
   type BatchGetCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
-import { hashApiKey } from '../../../lambdas/core/api-keys';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
+import { hashApiKey, sha256Hex } from '../../../lambdas/core/api-keys';
+import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
+import { SECRET_HEAD_SK, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { testEnv } from './environment';
 
 /**
@@ -28,18 +28,14 @@ export function closeStore(): void {
   client = undefined;
 }
 
-/** Most chunk items a secret can have: its data is shorter than the largest body. */
-const MOST_CHUNKS = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
-
 /**
  * A secret's head (first, if it is there) and every chunk item it may have, in order; chunks
  * without their data, so that tests polling for their deletion do not read megabytes each time.
  */
-export async function itemsOfSecret(id: string): Promise<Record<string, unknown>[]> {
-  const table = testEnv('secretsTable');
+export async function itemsOfSecret(id: string, table = testEnv('secretsTable')): Promise<Record<string, unknown>[]> {
   const { Item: head } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ConsistentRead: true }));
   const chunks: Record<string, unknown>[] = [];
-  let keys: Record<string, unknown>[] | undefined = Array.from({ length: MOST_CHUNKS }, (_, index) => secretChunkKey(id, index));
+  let keys: Record<string, unknown>[] | undefined = Array.from({ length: MAX_CHUNKS_PER_SECRET }, (_, index) => secretChunkKey(id, index));
   while (keys && keys.length > 0) {
     const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await store().send(
       new BatchGetCommand({
@@ -94,9 +90,14 @@ export async function expireSecret(id: string): Promise<void> {
   );
 }
 
-export async function storedKeyItem(key: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await store().send(
-    new GetCommand({ TableName: testEnv('keysTable'), Key: { pk: keyItemPk(hashApiKey(key)) }, ConsistentRead: true }),
-  );
+export const storedKeyItem = (key: string, table = testEnv('keysTable')): Promise<Record<string, unknown> | undefined> =>
+  storedKeysTableItem(keyItemPk(hashApiKey(key)), table);
+
+/** The log of POST /keys attempts from a client address. */
+export const storedKeyCreationLog = (sourceIp: string, table = testEnv('keysTable')): Promise<Record<string, unknown> | undefined> =>
+  storedKeysTableItem(ipItemPk(sha256Hex(sourceIp)), table);
+
+async function storedKeysTableItem(pk: string, table: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true }));
   return Item;
 }

@@ -64,7 +64,7 @@ describe('POST /keys', () => {
     const put = keyPut();
     expect(put).toMatchObject({
       TableName: TEST_ENV.keysTable,
-      ConditionExpression: 'attribute_not_exists(pk)',
+      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
       Item: {
         pk: `key#${hashApiKey(body.key)}`,
         created: now,

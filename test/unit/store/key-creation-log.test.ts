@@ -84,6 +84,28 @@ describe('recordKeyCreationAttempt', () => {
     expect(ddb.calls().length).toBeLessThanOrEqual(6);
   });
 
+  test('a repeat of the append that finds its own token logged is the attempt: one entry, one call', async () => {
+    const log = [now - 60_000, now];
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
+      throw conditionFailed({ pk: `ip#${ipHash}`, log, logged: input.ExpressionAttributeValues?.[':token'] });
+    });
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).resolves.toEqual({ count: 2, resetAt: now });
+    expect(ddb.calls()).toHaveLength(1);
+    expect(sentCommands(ddb)[0]!.input.ConditionExpression).toContain('(attribute_not_exists(logged) OR logged <> :token)');
+  });
+
+  test('a repeat of the prune that finds its own token is the prune it repeats, not a new attempt', async () => {
+    const old = Array.from({ length: 2 * limit }, (_, i) => now - (2 * limit - i) * HOUR);
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
+      const values = input.ExpressionAttributeValues ?? {};
+      throw ':pruned' in values
+        ? conditionFailed({ log: values[':pruned'], logged: values[':token'] })
+        : conditionFailed({ log: old });
+    });
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).resolves.toEqual({ count: 1, resetAt: now });
+    expect(ddb.calls()).toHaveLength(2);
+  });
+
   test('other SDK errors propagate', async () => {
     ddb.on(UpdateCommand).rejects(throttled());
     await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({

@@ -50,17 +50,23 @@ describe('authenticateAndCount', () => {
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     // The condition requires existence, non-expiry and the slot-map bound.
+    // ... and that this request's token is not counted yet: its repeat finds it and counts nothing.
     expect(clauses(input.ConditionExpression)).toEqual(
-      expect.arrayContaining(['attribute_exists(pk)', 'expires > :now', 'size(rl) <= :maxSlots']),
+      expect.arrayContaining([
+        'attribute_exists(pk)',
+        'expires > :now',
+        'size(rl) <= :maxSlots',
+        '(attribute_not_exists(counted) OR counted <> :token)',
+      ]),
     );
-    expect(input.ExpressionAttributeValues).toMatchObject({ ':now': now, ':maxSlots': MAX_TRACKED_SLOTS });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':now': now, ':maxSlots': MAX_TRACKED_SLOTS, ':token': expect.any(String) });
     // It increments the current slot and removes the one leaving the window.
     expect(input.ExpressionAttributeNames).toEqual({
       '#current': String(current),
       '#expired': String(expiredSlotIndex(now)),
     });
     expect(String(input.UpdateExpression).replace(/\s+/g, ' ')).toBe(
-      'SET rl.#current = if_not_exists(rl.#current, :zero) + :one REMOVE rl.#expired',
+      'SET rl.#current = if_not_exists(rl.#current, :zero) + :one, counted = :token REMOVE rl.#expired',
     );
     expect(input.ExpressionAttributeValues).toMatchObject({ ':zero': 0, ':one': 1 });
   });
@@ -106,7 +112,7 @@ describe('authenticateAndCount', () => {
     expect(sent.map((command) => command.name)).toEqual(['UpdateCommand', 'UpdateCommand']);
     const prune = sent[1]!.input;
     expect(prune).toMatchObject({ TableName: TEST_ENV.keysTable, Key: { pk } });
-    expect(String(prune.UpdateExpression).trim()).toBe('SET rl = :slots');
+    expect(String(prune.UpdateExpression).trim()).toBe('SET rl = :slots, counted = :token');
     expect((prune.ExpressionAttributeValues as Record<string, unknown>)[':slots']).toEqual(rewritten);
     // Optimistic lock: still live and still over-full.
     expect(clauses(prune.ConditionExpression)).toEqual(
@@ -134,6 +140,31 @@ describe('authenticateAndCount', () => {
   });
 });
 
+const tokenOf = (input: { ExpressionAttributeValues?: Record<string, unknown> }): string | undefined =>
+  input.ExpressionAttributeValues?.[':token'] as string | undefined;
+
+describe('authenticateAndCount repeated by the SDK after its first attempt applied', () => {
+  test('a repeat that finds its own token counted is the request: authenticated with the counts as they are, one call', async () => {
+    const rl = { [current]: 3 };
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
+      throw conditionFailed(keyItem(pk, { rl, counted: tokenOf(input) }));
+    });
+    await expect(authenticateAndCount(keyHash, now)).resolves.toMatchObject({ outcome: 'authenticated', slots: rl });
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('a repeat of the prune that finds its own token is the prune it repeats', async () => {
+    const stale = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(current - 40 - i), 1]));
+    const pruned = { [current]: 1 };
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
+      const values = input.ExpressionAttributeValues ?? {};
+      throw ':slots' in values ? conditionFailed(keyItem(pk, { rl: pruned, counted: tokenOf(input) })) : conditionFailed(keyItem(pk, { rl: stale }));
+    });
+    await expect(authenticateAndCount(keyHash, now)).resolves.toMatchObject({ outcome: 'authenticated', slots: pruned });
+    expect(sentCommands(ddb).map((command) => tokenOf(command.input))).toEqual([expect.any(String), tokenOf(sentCommands(ddb)[0]!.input)]);
+  });
+});
+
 describe('putKey', () => {
   test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry and an empty slot map', async () => {
     ddb.on(PutCommand).resolves({});
@@ -152,7 +183,9 @@ describe('putKey', () => {
         webhook: 'https://h.example/',
         rl: {},
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      // The webhook secret is new with the key: only a repeat of this put finds it there.
+      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
+      ExpressionAttributeValues: { ':webhookSecret': 'whsec_x' },
     });
   });
 
@@ -204,5 +237,12 @@ describe('deleteKey', () => {
     ddb.on(DeleteCommand).rejectsOnce(conditionFailed()).rejectsOnce(throttled());
     await expect(deleteKey(keyHash)).resolves.toBe(false);
     await expect(deleteKey(keyHash)).rejects.toThrow();
+  });
+
+  test('true when a repeat finds it gone: the deletion it repeats', async () => {
+    const repeated = conditionFailed();
+    repeated.$metadata.attempts = 2;
+    ddb.on(DeleteCommand).rejects(repeated);
+    await expect(deleteKey(keyHash)).resolves.toBe(true);
   });
 });

@@ -64,7 +64,7 @@ test('an over-full live key is pruned from the wire-format item, keeping its in-
   const stale = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [String(current - 30 - i), 1]));
   const old = keyItem(pk, { rl: { ...stale, [current - 3]: 40, [current]: 2 } });
   answer = (_target, body) =>
-    'ReturnValuesOnConditionCheckFailure' in body
+    !(':slots' in (body.ExpressionAttributeValues as Record<string, unknown>))
       ? conditionFailure(old)
       : { status: 200, body: { Attributes: marshall({ ...old, rl: { [current - 3]: 40, [current]: 3 } }) } };
 

@@ -1,6 +1,7 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DATA_CHUNK_BYTES } from '../../../lambdas/definitions/limits';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
+import { dynamo } from '../../../lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
@@ -64,8 +65,11 @@ describe('putSecret', () => {
         expires: now + 3_600_000,
         ttl: Math.ceil((now + 3_600_000) / 1000),
         data: Buffer.from(dataOf(DATA_CHUNK_BYTES), 'base64'),
+        createToken: expect.any(String),
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      // Its own repeat (the SDK retries a 500 after DynamoDB may have applied the put) goes through.
+      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+      ExpressionAttributeValues: { ':createToken': (sent[0]!.input.Item as Record<string, unknown>).createToken },
     });
   });
 
@@ -112,7 +116,7 @@ describe('putSecret', () => {
     expect(chunks.map((item) => item.data instanceof Uint8Array)).toEqual([true, true, true, false]);
 
     const head = sent[headIndex]!.input;
-    expect(head.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(head.ConditionExpression).toBe('attribute_not_exists(pk) OR createToken = :createToken');
     expect(head.Item).toMatchObject({ pk: id, sk: SECRET_HEAD_SK, chunks: 4, ttl });
     expect(head.Item).not.toHaveProperty('data');
   });
@@ -144,17 +148,31 @@ describe('putSecret', () => {
     expect(leftOver).toHaveLength(2);
   });
 
-  test('a failed head put deletes the chunks and rethrows', async () => {
-    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled());
+  test('a failed head put deletes the head if it is its own (an attempt may have applied), then the chunks, and rethrows', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).resolves({});
     await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({
       name: 'ProvisionedThroughputExceededException',
     });
 
     const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'BatchWriteCommand']);
-    expect(writeRequests(sent[2]!.input)).toEqual(
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
+    const createToken = (sent[1]!.input.Item as Record<string, unknown>).createToken;
+    expect(sent[2]!.input).toMatchObject({
+      Key: { pk: id, sk: SECRET_HEAD_SK },
+      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+      ExpressionAttributeValues: { ':createToken': createToken },
+    });
+    expect(writeRequests(sent[3]!.input)).toEqual(
       [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
+  });
+
+  test('a failed head put whose head cannot be deleted leaves the chunks to that head', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).rejects(throttled());
+    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({
+      name: 'ProvisionedThroughputExceededException',
+    });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'DeleteCommand']);
   });
 
   test('a failed chunk write never puts the head', async () => {
@@ -189,10 +207,14 @@ describe('claimSecret', () => {
     expect(input).toMatchObject({
       TableName: table,
       Key: { pk: id, sk: SECRET_HEAD_SK },
-      UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now ADD readers :one',
+      UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now, #claim = remaining - :one ADD readers :one',
       ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
-    expect(clauses(input.ConditionExpression)).toEqual(expect.arrayContaining(['remaining > :zero', 'expires > :now']));
+    expect(clauses(input.ConditionExpression)).toEqual(
+      expect.arrayContaining(['remaining > :zero', 'expires > :now', 'attribute_not_exists(#claim)']),
+    );
+    expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
     expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now });
   });
 
@@ -226,7 +248,11 @@ describe('claimSecret', () => {
     const sent = sentCommands(ddb);
     // Views remain: the claim leaves itself as a reader and deletes nothing.
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
-    expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne', ConditionExpression: 'attribute_exists(pk)' });
+    expect(sent[2]!.input).toMatchObject({
+      UpdateExpression: 'ADD readers :minusOne REMOVE #claim',
+      ConditionExpression: 'attribute_exists(#claim)',
+      ExpressionAttributeNames: sent[0]!.input.ExpressionAttributeNames,
+    });
     expect(sent[1]!.input).toEqual({
       RequestItems: {
         [table]: { Keys: parts.map((_, i) => (secretChunkKey(id, i))), ConsistentRead: true },
@@ -257,7 +283,7 @@ describe('claimSecret', () => {
     await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
-    expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne', ConditionExpression: 'attribute_exists(pk)' });
+    expect(sent[2]!.input).toMatchObject({ UpdateExpression: 'ADD readers :minusOne REMOVE #claim' });
   });
 
   test('condition failure (unknown, claimed out or expired): undefined, nothing else sent', async () => {
@@ -269,6 +295,59 @@ describe('claimSecret', () => {
   test('other SDK errors propagate', async () => {
     ddb.on(UpdateCommand).rejects(throttled());
     await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+  });
+});
+
+/** The claim attribute (`claim:<token>`) a claim's update wrote, read from the command it sent. */
+const claimAttributeOf = (input: Record<string, unknown>): string => (input.ExpressionAttributeNames as Record<string, string>)['#claim']!;
+
+describe('claimSecret repeated by the SDK after its first attempt applied', () => {
+  test('a repeat that finds its own token is the claim: the data and the remaining it took, from the one call', async () => {
+    ddb.on(UpdateCommand).callsFake((input: Record<string, unknown>) => {
+      // A later claim has taken another view since: this one still answers its own count.
+      throw conditionFailed(head({ data: 'c2VjcmV0', remaining: 0, [claimAttributeOf(input)]: 1, 'claim:someone-else': 0 }));
+    });
+    await expect(claimSecret(id, now)).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 1 });
+    expect(ddb.calls()).toHaveLength(1);
+  });
+
+  test('a chunked repeat reads the chunks and signs off once', async () => {
+    const items = [0, 1].map((i) => ({ ...secretChunkKey(id, i), data: `Q${i}==`, ttl: 1 }));
+    ddb
+      .on(UpdateCommand)
+      .callsFakeOnce((input: Record<string, unknown>) => {
+        throw conditionFailed(head({ chunks: 2, remaining: 0, readers: 1, [claimAttributeOf(input)]: 0 }));
+      })
+      .resolves({});
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
+
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
+  });
+
+  test('a failure that finds only other claims’ tokens is a 404, whatever views they took', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed(head({ data: 'c2VjcmV0', remaining: 0, 'claim:someone-else': 0 })));
+    await expect(claimSecret(id, now)).resolves.toBeUndefined();
+  });
+
+  test('the update gives up retrying once the claim retry window after the request began has passed', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 1 }) });
+    const send = jest.spyOn(dynamo, 'send');
+    await claimSecret(id, Date.now() - CLAIM_RETRY_WINDOW_MS + 200);
+    const signal = (send.mock.calls[0]?.[1] as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
+    send.mockRestore();
+    expect(signal?.aborted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(signal?.aborted).toBe(true);
+  });
+});
+
+describe('a chunked claim signing off as reader', () => {
+  test('a repeat of the sign-off finds its claim attribute gone and counts nothing more', async () => {
+    const items = [0].map((i) => ({ ...secretChunkKey(id, i), data: 'QQ==', ttl: 1 }));
+    ddb.on(UpdateCommand).resolvesOnce({ Attributes: head({ chunks: 1, remaining: 0, readers: 1 }) }).rejects(conditionFailed());
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'QQ==' });
   });
 });
 
@@ -307,24 +386,49 @@ describe('revokeSecret', () => {
     await expect(revokeSecret(id, 'someone-else', now)).resolves.toBe(false);
     expect(ddb.calls()).toHaveLength(1);
   });
+
+  test('a repeat that finds the head gone is the revocation it repeats: true, and every chunk it may have had deleted', async () => {
+    ddb.on(DeleteCommand).rejects(retriedConditionFailure()).on(BatchWriteCommand).resolves({});
+    await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
+    const deleted = writeRequests(sent[1]!.input).map((request) => request.DeleteRequest?.Key);
+    // A 5 MiB body holds at most this many chunks.
+    expect(deleted).toEqual(Array.from({ length: MAX_CHUNKS_PER_SECRET }, (_, i) => secretChunkKey(id, i)));
+  });
+
+  test('a repeat that finds the head there (foreign, consumed, expired) is still false', async () => {
+    ddb.on(DeleteCommand).rejects(retriedConditionFailure(head({ owner: 'someone-else' })));
+    await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(false);
+    expect(ddb.calls()).toHaveLength(1);
+  });
 });
+
+/** A condition failure on the SDK's second attempt: the first ended in an error it retries. */
+function retriedConditionFailure(oldItem?: object) {
+  const error = conditionFailed(oldItem);
+  error.$metadata.attempts = 2;
+  return error;
+}
 
 describe('deleteConsumedSecret', () => {
   test('deletes the head only once no views remain and a chunked secret has no readers left', async () => {
-    ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x', remaining: 0 }) });
-    await expect(deleteConsumedSecret(id)).resolves.toBe(true);
+    ddb.on(DeleteCommand).resolves({});
+    await expect(deleteConsumedSecret({ id, chunks: 0 })).resolves.toBe(true);
 
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand']);
     const input = sent[0]!.input;
-    expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ReturnValues: 'ALL_OLD' });
+    expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } });
+    // The data does not come back: the record told how many chunks there are.
+    expect(input.ReturnValues).toBeUndefined();
     expect(input.ConditionExpression).toBe('remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)');
     expect(input.ExpressionAttributeValues).toEqual({ ':zero': 0 });
   });
 
   test('then deletes a chunked secret’s chunks', async () => {
-    ddb.on(DeleteCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 0 }) }).on(BatchWriteCommand).resolves({});
-    await expect(deleteConsumedSecret(id)).resolves.toBe(true);
+    ddb.on(DeleteCommand).resolves({}).on(BatchWriteCommand).resolves({});
+    await expect(deleteConsumedSecret({ id, chunks: 2 })).resolves.toBe(true);
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
     expect(writeRequests(sent[1]!.input)).toEqual(
@@ -332,14 +436,21 @@ describe('deleteConsumedSecret', () => {
     );
   });
 
-  test('false, and nothing else sent, for a secret gone already or still in use', async () => {
-    ddb.on(DeleteCommand).rejects(conditionFailed());
-    await expect(deleteConsumedSecret(id)).resolves.toBe(false);
+  test('a head gone already (deleted by an earlier attempt or delivery of the record) still has its chunks deleted', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed()).on(BatchWriteCommand).resolves({});
+    await expect(deleteConsumedSecret({ id, chunks: 2 })).resolves.toBe(true);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
+  });
+
+  test('false, and nothing else sent, for a secret still in use', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed(head({ chunks: 2, remaining: 0, readers: 1 })));
+    await expect(deleteConsumedSecret({ id, chunks: 2 })).resolves.toBe(false);
     expect(ddb.calls()).toHaveLength(1);
+    expect(sentCommands(ddb)[0]!.input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
   });
 
   test('other SDK errors propagate, so the stream retries the record', async () => {
     ddb.on(DeleteCommand).rejects(throttled());
-    await expect(deleteConsumedSecret(id)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+    await expect(deleteConsumedSecret({ id, chunks: 0 })).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
   });
 });

@@ -1,18 +1,22 @@
 import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
-import { consumedSecretIdOf } from '../../../lambdas/stream/consumed-secrets';
+import { CLAIM_RETRY_WINDOW_MS } from '../../../lambdas/definitions/limits';
+import { consumedSecretOf } from '../../../lambdas/stream/consumed-secrets';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
 
 const viewedAt = CREATED + 60_000;
 
 describe('which head updates leave a secret to be deleted', () => {
-  test('the claim that takes an inline secret’s last view, whatever readers it counted', () => {
+  test('the claim that takes an inline secret’s last view, whatever readers it counted, once its retries are over', () => {
     const record = streamRecord('MODIFY', { old: head({ remaining: 1, readers: 2 }), new: head({ remaining: 0, readers: 3, viewedAt }) });
-    expect(consumedSecretIdOf(record)).toBe(SECRET_ID);
+    const consumed = consumedSecretOf(record);
+    expect(consumed).toMatchObject({ id: SECRET_ID, chunks: 0 });
+    // That claim may still repeat its update, and the repeat needs the data.
+    expect(consumed?.deletableAt).toBeGreaterThan(viewedAt + CLAIM_RETRY_WINDOW_MS);
   });
 
   test('a claim that leaves views: nothing', () => {
     const record = streamRecord('MODIFY', { old: head({ remaining: 3 }), new: head({ remaining: 2, readers: 1, viewedAt }) });
-    expect(consumedSecretIdOf(record)).toBeUndefined();
+    expect(consumedSecretOf(record)).toBeUndefined();
   });
 
   test('the last view of a chunked secret while a claimant still reads it: not yet', () => {
@@ -20,15 +24,16 @@ describe('which head updates leave a secret to be deleted', () => {
       old: head({ remaining: 1, readers: 1, chunks: 3 }),
       new: head({ remaining: 0, readers: 2, chunks: 3, viewedAt }),
     });
-    expect(consumedSecretIdOf(record)).toBeUndefined();
+    expect(consumedSecretOf(record)).toBeUndefined();
   });
 
-  test('the last reader of a consumed chunked secret signing off: now', () => {
+  test('the last reader of a consumed chunked secret signing off: at once, with its chunk count', () => {
     const record = streamRecord('MODIFY', {
       old: head({ remaining: 0, readers: 1, chunks: 3, viewedAt }),
       new: head({ remaining: 0, readers: 0, chunks: 3, viewedAt }),
     });
-    expect(consumedSecretIdOf(record)).toBe(SECRET_ID);
+    // Every claim of it has finished: the last one signed off after its own update.
+    expect(consumedSecretOf(record)).toEqual({ id: SECRET_ID, chunks: 3, deletableAt: 0 });
   });
 
   test('a reader signing off while views remain: nothing', () => {
@@ -36,17 +41,17 @@ describe('which head updates leave a secret to be deleted', () => {
       old: head({ remaining: 2, readers: 1, chunks: 3, viewedAt }),
       new: head({ remaining: 2, readers: 0, chunks: 3, viewedAt }),
     });
-    expect(consumedSecretIdOf(record)).toBeUndefined();
+    expect(consumedSecretOf(record)).toBeUndefined();
   });
 
   test('creations, removals, chunk items and TTL’s own records: nothing', () => {
-    expect(consumedSecretIdOf(streamRecord('INSERT', { new: head() }))).toBeUndefined();
-    expect(consumedSecretIdOf(streamRecord('REMOVE', { old: head({ remaining: 0 }) }))).toBeUndefined();
-    expect(consumedSecretIdOf(streamRecord('MODIFY', { old: chunk(0), new: chunk(0) }))).toBeUndefined();
+    expect(consumedSecretOf(streamRecord('INSERT', { new: head() }))).toBeUndefined();
+    expect(consumedSecretOf(streamRecord('REMOVE', { old: head({ remaining: 0 }) }))).toBeUndefined();
+    expect(consumedSecretOf(streamRecord('MODIFY', { old: chunk(0), new: chunk(0) }))).toBeUndefined();
     const byTtl = {
       ...streamRecord('MODIFY', { old: head({ remaining: 1 }), new: head({ remaining: 0, viewedAt }) }),
       userIdentity: { type: 'Service', principalId: TTL_DELETION_PRINCIPAL },
     };
-    expect(consumedSecretIdOf(byTtl)).toBeUndefined();
+    expect(consumedSecretOf(byTtl)).toBeUndefined();
   });
 });
