@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { ensureTables } from './create-tables';
 import { freePort } from './free-port';
+import { watchLaunchers } from './launcher-watch';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
@@ -105,15 +106,16 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  const stop = async (reason: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: stopping`);
+    console.log(`${reason}: stopping`);
     await stopStarted(started);
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // SIGHUP: the terminal was closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(`${signal} received`));
+  watchLaunchers(() => void stop('the process that started local mode (npm, tsx) ended'));
 
   const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
