@@ -13,7 +13,11 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 30_000;
+/**
+ * A few seconds on an idle machine; over 30 s on a 2-core one shared by several test suites
+ * (load average 23), where a shorter limit failed `npm start` that would have come up.
+ */
+const READY_TIMEOUT_MS = 120_000;
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
   new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
