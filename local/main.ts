@@ -5,7 +5,9 @@ import { QUEUES } from '../lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { ensureTables } from './create-tables';
-import { freePort } from './free-port';
+import { prepareDataDir } from './data-dir';
+import { assertPortFree, freePort, isAddressInUse, portInUse } from './free-port';
+import { watchLaunchers } from './launcher-watch';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
@@ -19,10 +21,13 @@ import { startWebhookPipelineProcess } from './webhook-pipeline-process';
  * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
  */
 
-function portFrom(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${value}`);
+/** The port `variable` asks for, any free one for 0, after checking that it is free. */
+async function portFrom(variable: string, fallback: number): Promise<number> {
+  const value = process.env[variable];
+  const port = value === undefined || value === '' ? fallback : Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${variable}=${value}`);
+  if (port === 0) return freePort();
+  await assertPortFree(port, variable);
   return port;
 }
 
@@ -47,9 +52,11 @@ async function stopStarted({ dynamoDb, server, webhooks }: Started): Promise<voi
 
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    // Taken since the check at start, by a process quicker than DynamoDB Local.
+    const fail = (error: Error): void => reject(isAddressInUse(error) ? portInUse(port, 'PORT') : error);
+    server.once('error', fail);
     server.listen(port, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });
@@ -60,7 +67,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const env = process.env;
   let endpoint = env[ENV.dynamodbEndpoint];
   if (!endpoint) {
-    const dynamoDbPort = portFrom(env.DYNAMODB_LOCAL_PORT, 0) || (await freePort());
+    const dynamoDbPort = await portFrom('DYNAMODB_LOCAL_PORT', 0);
     started.dynamoDb = await startDynamoDbLocal(dynamoDbPort, env.DATA_DIR || undefined);
     endpoint = started.dynamoDb.endpoint;
   }
@@ -91,8 +98,11 @@ async function main(): Promise<void> {
   env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
   env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
   // Port 0 asks for any free port; it is resolved now because SITE_URL defaults to it.
-  const port = portFrom(env.PORT, 3000) || (await freePort());
+  const port = await portFrom('PORT', 3000);
   env[ENV.siteUrl] ||= `http://localhost:${port}`;
+  // Absolute from here on, for DynamoDB Local and the forked pipeline alike.
+  const dataDir = prepareDataDir(env.DATA_DIR);
+  if (dataDir) env.DATA_DIR = dataDir;
 
   const started: Started = {};
   let webhooks: LocalWebhookPipeline;
@@ -105,15 +115,16 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  const stop = async (reason: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: stopping`);
+    console.log(`${reason}: stopping`);
     await stopStarted(started);
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // SIGHUP: the terminal was closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(`${signal} received`));
+  watchLaunchers(() => void stop('the process that started local mode (npm, tsx) ended'));
 
   const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);

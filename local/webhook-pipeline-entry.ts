@@ -30,8 +30,9 @@ process.on('message', (message) => {
   if (message === STOP_PIPELINE) void stop();
 });
 process.on('disconnect', () => void stop());
-// Ctrl-C signals the whole process group: local mode stops this process in its turn.
+// Ctrl-C and a closed terminal signal the whole process group: local mode stops this process in its turn.
 process.on('SIGINT', () => undefined);
+process.on('SIGHUP', () => undefined);
 process.on('SIGTERM', () => void stop());
 
 startWebhookPipeline({ ...options, log: (line) => console.log(line) }).then(
