@@ -36,14 +36,21 @@ export class SecretsStack extends Stack {
       [ENV.siteUrl]: config.siteUrl ?? api.urlForPathWithoutStageReference(`${API_BASE_PATH}${secretLinkBasePath()}`),
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
     };
-    for (const route of ROUTES) {
+    const routeHandlers = ROUTES.map((route) => {
       const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
       api.addRoute(route, handler);
-    }
+      return handler;
+    });
 
     const webhooks = new WebhookPipeline(this, 'Webhooks', { tables, retryBaseMs: config.webhookRetryBaseMs });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
-    const alarms = new WebhookAlarms(this, 'WebhookAlarms', { deadLetters, fanOutFailures, email: config.alarmEmail });
+    const alarms = new WebhookAlarms(this, 'WebhookAlarms', {
+      deadLetters,
+      fanOutFailures,
+      fanOut: webhooks.fanOut.function,
+      functions: [...routeHandlers, webhooks.fanOut.function, webhooks.delivery.function],
+      email: config.alarmEmail,
+    });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, {base_url} in the spec', value: api.baseUrl });
     new CfnOutput(this, 'WebhookQueueUrl', {
@@ -54,8 +61,12 @@ export class SecretsStack extends Stack {
       description: 'Webhook jobs that failed every attempt: npm run dlq -- list --dlq-url <this URL>',
       value: deadLetters.queueUrl,
     });
+    new CfnOutput(this, 'WebhookFanOutFailureQueueUrl', {
+      description: 'Stream batches the webhook fan-out gave up on: npm run dlq -- replay --failures-url <this URL>',
+      value: fanOutFailures.queueUrl,
+    });
     new CfnOutput(this, 'WebhookAlarmTopicArn', {
-      description: 'SNS topic told when webhooks land in the dead-letter queue or the fan-out gives up on stream records; subscribe to it',
+      description: 'SNS topic told when webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
       value: alarms.topic.topicArn,
     });
 

@@ -4,25 +4,39 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEAD_LETTER_RETENTION_DAYS } from '../lambdas/definitions/webhooks';
 
-/** SQS publishes queue metrics every minute; one message is already one too many. */
+/** SQS and Lambda publish these metrics every minute; one message or one error is already one too many. */
 const METRIC_PERIOD = Duration.minutes(1);
+/**
+ * A fan-out reading this far behind is stuck, not busy: a healthy one reads a record within a
+ * second, and a failing batch's 10 bisected retries take a few minutes before it is set aside. The
+ * stream keeps records 24 hours, so this leaves almost all of them to act on.
+ */
+const FAN_OUT_ITERATOR_AGE_ALARM = Duration.minutes(15);
 
 export interface WebhookAlarmsProps {
   readonly deadLetters: IQueue;
   readonly fanOutFailures: IQueue;
+  /** The function reading the secrets table's stream, whose iterator age is watched. */
+  readonly fanOut: IFunction;
+  /** Every function of the stack (routes and pipeline), each alarmed on its errors. */
+  readonly functions: readonly IFunction[];
   /** Subscribed to the alarm topic when given; AWS asks the address to confirm. */
   readonly email?: string;
 }
 
-/** Tells the operator, through an SNS topic, as soon as a webhook could not be delivered or produced. */
+/**
+ * Tells the operator, through an SNS topic, as soon as a webhook could not be delivered or produced,
+ * the fan-out falls behind the stream, or any function of the stack fails an invocation.
+ */
 export class WebhookAlarms extends Construct {
   readonly topic: Topic;
 
-  constructor(scope: Construct, id: string, { deadLetters, fanOutFailures, email }: WebhookAlarmsProps) {
+  constructor(scope: Construct, id: string, { deadLetters, fanOutFailures, fanOut, functions, email }: WebhookAlarmsProps) {
     super(scope, id);
 
     // Not encrypted at rest: notifications carry alarm names, states and queue metrics, nothing
@@ -41,8 +55,23 @@ export class WebhookAlarms extends Construct {
       queueHoldsMessagesAlarm(this, 'FanOutFailuresAlarm', fanOutFailures, [
         'The webhook fan-out gave up on a batch of secrets-table stream records: their events were never',
         'queued for delivery. Each message names the shard and the range of sequence numbers, which the',
-        'stream keeps for 24 hours after they were written.',
+        'stream keeps for 24 hours after they were written: replay them with',
+        '`npm run dlq -- replay --failures-url <WebhookFanOutFailureQueueUrl>` (see README, "Webhook dead letters").',
       ]),
+      new Alarm(this, 'FanOutIteratorAgeAlarm', {
+        alarmDescription: [
+          `The webhook fan-out is more than ${FAN_OUT_ITERATOR_AGE_ALARM.toMinutes()} minutes behind the secrets table's stream:`,
+          'events wait, and records older than 24 hours leave the stream unread. See the fan-out function\'s logs.',
+        ].join(' '),
+        metric: fanOut.metric('IteratorAge', { period: METRIC_PERIOD, statistic: Stats.MAXIMUM }),
+        threshold: FAN_OUT_ITERATOR_AGE_ALARM.toMilliseconds(),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        // Lambda reports it only while it reads records.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      // Named after the function's construct (HealthRoute, FanOut, ...): stable as routes come and go.
+      ...functions.map((fn) => functionErrorsAlarm(this, `${fn.node.scope?.node.id ?? fn.node.id}ErrorsAlarm`, fn)),
     ];
     for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(this.topic));
 
@@ -67,6 +96,18 @@ function queueHoldsMessagesAlarm(scope: Construct, id: string, queue: IQueue, de
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     evaluationPeriods: 1,
     // An idle queue may report nothing at all, which means it is empty.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/** An invocation that threw or timed out: a route answered 5xx, or a pipeline batch will be retried. */
+function functionErrorsAlarm(scope: Construct, id: string, fn: IFunction): Alarm {
+  return new Alarm(scope, id, {
+    alarmDescription: `A function of the one-time secrets stack failed an invocation (threw or timed out): ${fn.node.path}. See its logs.`,
+    metric: fn.metricErrors({ period: METRIC_PERIOD, statistic: Stats.SUM }),
+    threshold: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 1,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
 }

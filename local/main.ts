@@ -1,6 +1,6 @@
 import { ENV } from '../lambdas/definitions/env';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { SECRETS_TABLE } from '../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { QUEUES } from '../lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
@@ -86,6 +86,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
+    ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
   });
   await listen(started.server, port);
   return started.webhooks;
@@ -128,6 +129,8 @@ async function main(): Promise<void> {
 
   const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
+  const failures = `${ENV.dynamodbEndpoint}=${env[ENV.dynamodbEndpoint]} ${KEYS_TABLE.envVar}=${localTableName(KEYS_TABLE)} ${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.fanOutFailures.envVar}=${webhooks.fanOutFailureQueueUrl}`;
+  console.log(`Webhook fan-out failures: ${failures} npm run dlq -- replay`);
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }
 

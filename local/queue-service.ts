@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withoutSdkLogging } from './sdk-client';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
+import { QueueJournal } from './queue/journal';
 import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
 import { queueRequestListener } from './queue/server';
 
@@ -10,7 +11,8 @@ export type { LocalQueueDefinition } from './queue/registry';
 
 /**
  * SQS on this machine, for local mode: the handlers' real @aws-sdk/client-sqs talks to it through
- * SQS_ENDPOINT, as DYNAMODB_ENDPOINT points them at DynamoDB Local. Standard queues only, in memory.
+ * SQS_ENDPOINT, as DYNAMODB_ENDPOINT points them at DynamoDB Local. Standard queues only, in memory,
+ * and on disk too when given a directory (queue/journal.ts).
  */
 
 export interface LocalQueueService {
@@ -30,6 +32,8 @@ export interface LocalQueueServiceOptions {
   /** 0 or absent: any free port. */
   port?: number;
   queues: readonly LocalQueueDefinition[];
+  /** Where messages are kept across restarts; none keeps them in memory only. */
+  directory?: string;
 }
 
 export async function startLocalQueueService(options: LocalQueueServiceOptions): Promise<LocalQueueService> {
@@ -40,9 +44,13 @@ export async function startLocalQueueService(options: LocalQueueServiceOptions):
   });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let registry: QueueRegistry;
+  let journal: QueueJournal | undefined;
   try {
-    registry = new QueueRegistry(endpoint, options.queues);
+    const kept = options.directory === undefined ? undefined : QueueJournal.open(options.directory);
+    journal = kept?.journal;
+    registry = new QueueRegistry(endpoint, options.queues, kept);
   } catch (error) {
+    journal?.close();
     server.close();
     throw error;
   }
@@ -60,6 +68,7 @@ export async function startLocalQueueService(options: LocalQueueServiceOptions):
       // Clients polling at this moment see the connection drop, as they would if SQS went away.
       server.closeAllConnections();
       await closed;
+      journal?.close();
     },
   };
 }

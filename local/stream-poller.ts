@@ -1,5 +1,4 @@
 import {
-  type AttributeValue as StreamAttributeValue,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
@@ -9,20 +8,22 @@ import {
   type Shard,
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { withoutSdkLogging } from './sdk-client';
 import { passesStreamEventFilter } from '../lambdas/stream/records';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './lambda-context';
+import { lambdaRecord } from './lambda-stream-record';
 
 /**
  * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's real stream of
  * the secrets table, drops what the stack's filter criteria drop, and invokes the handler with the
  * event Lambda would build. Failed records (a throw, a timeout, or batch item failures) are retried
  * from the lowest failed sequence number, as Lambda does, until the retry limit; then they are
- * logged and skipped, where on AWS the on-failure queue gets their shard and sequence numbers.
+ * handed to `onGiveUp` (local mode sends their shard and sequence numbers to its on-failure queue,
+ * as Lambda does) and skipped. With a checkpoint, each shard is read on from where it was left.
  */
 
 export interface StreamPollerOptions {
@@ -37,7 +38,23 @@ export interface StreamPollerOptions {
   startingPosition: StartingPosition;
   pollIntervalMs: number;
   handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
+  /** Records the retries gave up on, with the shard they come from and how many invocations they had. */
+  onGiveUp?: (failed: GivenUpRecords) => Promise<void>;
+  /** Where each shard was left; shards it does not know are read from `startingPosition`. */
+  checkpoint?: ShardCheckpoint;
   log: (line: string) => void;
+}
+
+export interface GivenUpRecords {
+  shardId: string;
+  records: DynamoDBRecord[];
+  invocations: number;
+}
+
+export interface ShardCheckpoint {
+  /** The last sequence number fully handled in the shard. */
+  positionOf(shardId: string): string | undefined;
+  save(shardId: string, sequenceNumber: string): void;
 }
 
 export interface StreamPoller {
@@ -88,8 +105,11 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     for (const shard of await listShards(streams, streamArn, signal)) {
       if (shard.ParentShardId) parents.add(shard.ParentShardId);
       if (!shard.ShardId || shards.has(shard.ShardId)) continue;
-      const iterator = await iteratorAt(shard.ShardId, startingPosition);
-      shards.set(shard.ShardId, { iterator, resumeFrom: startingPosition });
+      const saved = options.checkpoint?.positionOf(shard.ShardId);
+      const position: ResumePosition = saved
+        ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: saved }
+        : startingPosition;
+      shards.set(shard.ShardId, { iterator: await iteratorAt(shard.ShardId, position), resumeFrom: position });
     }
   };
 
@@ -115,8 +135,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     const batch = Records.filter((record) => !createdBefore(record, position.skipCreatedBefore))
       .map((record) => lambdaRecord(record, streamArn))
       .filter(passesStreamEventFilter);
-    if (batch.length > 0) await invokeUntilDone(batch, options, signal);
+    const settled = batch.length === 0 || (await invokeUntilDone(batch, shardId, options, signal));
     const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+    if (settled && last) options.checkpoint?.save(shardId, last);
     shards.set(shardId, {
       ...position,
       iterator: NextShardIterator,
@@ -189,17 +210,25 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string, sig
   return shards;
 }
 
-async function invokeUntilDone(batch: DynamoDBRecord[], options: StreamPollerOptions, signal: AbortSignal): Promise<void> {
+/** True once every record succeeded or was given up on; false if stopping cut it short. */
+async function invokeUntilDone(
+  batch: DynamoDBRecord[],
+  shardId: string,
+  options: StreamPollerOptions,
+  signal: AbortSignal,
+): Promise<boolean> {
   let pending = batch;
-  for (let attempt = 0; pending.length > 0 && !signal.aborted; attempt++) {
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (signal.aborted) return false;
     if (attempt > options.retryAttempts) {
       const sequenceNumbers = pending.map((record) => record.dynamodb?.SequenceNumber).join(', ');
       options.log(`${options.functionName}: gave up on ${pending.length} stream records (sequence numbers ${sequenceNumbers})`);
-      return;
+      await options.onGiveUp?.({ shardId, records: pending, invocations: attempt });
+      return true;
     }
     if (attempt > 0) {
       await sleep(backoffMs(attempt), signal);
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
     }
     const context = lambdaContext(options.functionName, randomUUID(), options.timeoutMs);
     const event = { Records: pending };
@@ -214,6 +243,7 @@ async function invokeUntilDone(batch: DynamoDBRecord[], options: StreamPollerOpt
     options.log(`${options.functionName} ${pending.length} stream records${toRetry > 0 ? `, ${toRetry} to retry` : ''}`);
     pending = pending.slice(failedFrom);
   }
+  return true;
 }
 
 /**
@@ -225,41 +255,4 @@ function firstFailedIndex(batch: DynamoDBRecord[], invocation: Invocation<Dynamo
   const failed = new Set((invocation.response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
   const index = batch.findIndex((record) => failed.has(record.dynamodb?.SequenceNumber ?? ''));
   return index === -1 ? batch.length : index;
-}
-
-/** The record as a Lambda event carries it: JSON attribute values, epoch-seconds timestamp. */
-function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
-  const change = record.dynamodb;
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName,
-    eventVersion: record.eventVersion,
-    eventSource: record.eventSource,
-    awsRegion: record.awsRegion,
-    eventSourceARN: streamArn,
-    ...(record.userIdentity ? { userIdentity: record.userIdentity } : {}),
-    dynamodb: {
-      ...(change?.ApproximateCreationDateTime
-        ? { ApproximateCreationDateTime: Math.floor(change.ApproximateCreationDateTime.getTime() / 1000) }
-        : {}),
-      ...(change?.Keys ? { Keys: jsonImage(change.Keys) } : {}),
-      ...(change?.NewImage ? { NewImage: jsonImage(change.NewImage) } : {}),
-      ...(change?.OldImage ? { OldImage: jsonImage(change.OldImage) } : {}),
-      ...(change?.SequenceNumber ? { SequenceNumber: change.SequenceNumber } : {}),
-      ...(change?.SizeBytes !== undefined ? { SizeBytes: change.SizeBytes } : {}),
-      ...(change?.StreamViewType ? { StreamViewType: change.StreamViewType } : {}),
-    },
-  };
-}
-
-const jsonImage = (image: Record<string, StreamAttributeValue>): Record<string, AttributeValue> =>
-  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, jsonValue(value)]));
-
-/** The SDK hands binary values over as bytes; Lambda's JSON event carries them as base64. */
-function jsonValue(value: StreamAttributeValue): AttributeValue {
-  if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
-  if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
-  if (value.M !== undefined) return { M: jsonImage(value.M) };
-  if (value.L !== undefined) return { L: value.L.map(jsonValue) };
-  return value as AttributeValue;
 }

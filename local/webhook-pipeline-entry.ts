@@ -38,8 +38,8 @@ process.on('SIGTERM', () => void stop());
 startWebhookPipeline({ ...options, log: (line) => console.log(line) }).then(
   (started) => {
     pipeline = started;
-    const { sqsEndpoint, queueUrl, deadLetterQueueUrl } = started;
-    report({ outcome: 'ready', queues: { sqsEndpoint, queueUrl, deadLetterQueueUrl } });
+    const { sqsEndpoint, queueUrl, deadLetterQueueUrl, fanOutFailureQueueUrl } = started;
+    report({ outcome: 'ready', queues: { sqsEndpoint, queueUrl, deadLetterQueueUrl, fanOutFailureQueueUrl } });
   },
   (error: unknown) => {
     report({ outcome: 'failed', message: error instanceof Error ? error.message : String(error) }, () => process.exit(1));

@@ -14,21 +14,30 @@ import {
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
 } from '../lambdas/definitions/webhooks';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
+import { fanOutFailureRecord } from './fan-out-failure-record';
 import { startQueuePoller, type QueuePoller } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
+import { StreamCheckpoint } from './stream-checkpoint';
 import { startStreamPoller, type StreamPoller } from './stream-poller';
 
 /**
  * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
  * → local queue service (SQS's protocol and semantics) → delivery handler, with the dead-letter
- * queue behind it. The handlers are the stack's own modules, talking to the local queue through
- * the real SQS client (SQS_ENDPOINT).
+ * queue behind it and the on-failure queue beside the fan-out. The handlers are the stack's own
+ * modules, talking to the local queue through the real SQS client (SQS_ENDPOINT).
+ *
+ * With a data directory, the queues and the stream checkpoint are kept there, so that a restart,
+ * even after a kill -9, delivers every event that was pending (at least once: an event whose
+ * delivery was under way when the process died is delivered again, under the same event id).
  */
 
 export interface LocalWebhookPipeline {
   sqsEndpoint: string;
   queueUrl: string;
   deadLetterQueueUrl: string;
+  fanOutFailureQueueUrl: string;
   stop(): Promise<void>;
 }
 
@@ -42,12 +51,17 @@ const DELIVERY_CONCURRENCY = 4;
 export const STREAM_POLL_INTERVAL_MS = 100;
 
 const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
+const FAN_OUT_FUNCTION_NAME = 'webhook-fan-out';
+/** The pipeline's files under local mode's DATA_DIR, beside DynamoDB Local's. */
+export const PIPELINE_DATA_SUBDIRECTORY = 'webhook-pipeline';
 
 export interface WebhookPipelineOptions {
   dynamoDbEndpoint: string;
   secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
+  /** Local mode's DATA_DIR: the queues and the stream checkpoint are kept there. None: in memory. */
+  dataDir?: string;
   log: (line: string) => void;
 }
 
@@ -56,7 +70,10 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
   const env = process.env;
   const jobsName = localQueueName(QUEUES.jobs);
   const deadLettersName = localQueueName(QUEUES.deadLetters);
+  const fanOutFailuresName = localQueueName(QUEUES.fanOutFailures);
+  const directory = options.dataDir ? path.join(options.dataDir, PIPELINE_DATA_SUBDIRECTORY) : undefined;
   const queues = await startLocalQueueService({
+    ...(directory ? { directory } : {}),
     queues: [
       {
         name: jobsName,
@@ -65,10 +82,13 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
         deadLetter: { name: deadLettersName, maxReceiveCount: WEBHOOK_ATTEMPTS },
       },
       { name: deadLettersName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: fanOutFailuresName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
   const jobsUrl = queues.queueUrl(jobsName);
   const deadLettersUrl = queues.queueUrl(deadLettersName);
+  const fanOutFailuresUrl = queues.queueUrl(fanOutFailuresName);
+  const checkpoint = directory ? new StreamCheckpoint(directory, options.secretsStreamArn) : undefined;
   const sqsClient = localSqsClient(queues.endpoint);
   let streamPoller: StreamPoller | undefined;
   let queuePoller: QueuePoller | undefined;
@@ -82,6 +102,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     env[ENV.sqsEndpoint] = queues.endpoint;
     env[QUEUES.jobs.envVar] = jobsUrl;
     env[QUEUES.deadLetters.envVar] = deadLettersUrl;
+    env[QUEUES.fanOutFailures.envVar] = fanOutFailuresUrl;
     env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
 
     const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
@@ -94,13 +115,20 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
       streamArn: options.secretsStreamArn,
-      functionName: 'webhook-fan-out',
+      functionName: FAN_OUT_FUNCTION_NAME,
       batchSize: FAN_OUT_BATCH_SIZE,
       retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
       timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
-      startingPosition: options.secretsTableIsNew ? 'TRIM_HORIZON' : 'LATEST',
+      // A checkpoint of this stream knows every shard it read: any other one is read whole.
+      startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
       handler: fanOut.handler,
+      ...(checkpoint ? { checkpoint } : {}),
+      onGiveUp: async ({ shardId, records, invocations }) => {
+        const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
+        const failure = fanOutFailureRecord({ functionArn, streamArn: options.secretsStreamArn, shardId, records, invocations });
+        await sqsClient.send(new SendMessageCommand({ QueueUrl: fanOutFailuresUrl, MessageBody: JSON.stringify(failure) }));
+      },
       log: options.log,
     });
     queuePoller = startQueuePoller({
@@ -119,5 +147,11 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     throw error;
   }
 
-  return { sqsEndpoint: queues.endpoint, queueUrl: jobsUrl, deadLetterQueueUrl: deadLettersUrl, stop };
+  return {
+    sqsEndpoint: queues.endpoint,
+    queueUrl: jobsUrl,
+    deadLetterQueueUrl: deadLettersUrl,
+    fanOutFailureQueueUrl: fanOutFailuresUrl,
+    stop,
+  };
 }

@@ -43,8 +43,8 @@ const HOLD_SECONDS = 30;
 
 type IdentifiedMessage = Message & { MessageId: string };
 
-/** The next messages not in `seen`, held for HOLD_SECONDS. */
-async function receiveUnseen(
+/** The next messages not in `seen`, held for HOLD_SECONDS; `handles` holds every message received. */
+export async function receiveUnseen(
   client: SQSClient,
   queueUrl: string,
   seen: ReadonlySet<string>,
@@ -67,10 +67,11 @@ async function receiveUnseen(
   };
 }
 
-function chunks<T>(items: readonly T[]): T[][] {
+/** `items` in runs of `size`: by default as many as one SQS batch call takes. */
+export function chunks<T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] {
   const result: T[][] = [];
-  for (let start = 0; start < items.length; start += MAX_PER_RECEIVE) {
-    result.push(items.slice(start, start + MAX_PER_RECEIVE));
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
   }
   return result;
 }

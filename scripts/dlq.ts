@@ -1,26 +1,41 @@
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV } from '../lambdas/definitions/env';
-import { QUEUES } from '../lambdas/definitions/webhooks';
+import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
+import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
+import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { localSqsClient } from '../local/queue-service';
 import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from './dlq-commands';
+import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
 
-const USAGE = `Usage: npm run dlq -- <list | redrive> [--dlq-url URL] [--queue-url URL]
+const USAGE = `Usage: npm run dlq -- <list | redrive | replay> [--dlq-url URL] [--queue-url URL] [--failures-url URL]
 
-Inspects and redrives the webhook dead-letter queue: jobs whose delivery failed every attempt.
+Inspects and redrives the webhook dead-letter queue: jobs whose delivery failed every attempt;
+replays the stream batches the fan-out gave up on.
 
   list      Prints each dead letter (message id, receive count, sent time, and the job's event
             id, event and time) and how many there are. Leaves them where they are.
   redrive   Moves every dead letter back to the jobs queue, where delivery starts over, and
             says how many moved.
+  replay    Reads each batch named in the fan-out failure queue back from the secrets table's
+            stream (it keeps records 24 hours) and runs the fan-out on it in this process, which
+            queues its webhook jobs again. A batch replayed in full leaves the failure queue;
+            the others stay, each with the reason printed. Needs what the fan-out function has:
+            ${KEYS_TABLE.envVar} set, the jobs queue, and its permissions (read the stream,
+            BatchGetItem on the keys table, DeleteItem and BatchWriteItem on the secrets table,
+            SendMessage to the jobs queue). ${SECRETS_TABLE.envVar} defaults to the stream's table.
 
-  --dlq-url URL    the dead-letter queue  (default: $${QUEUES.deadLetters.envVar})
-  --queue-url URL  the jobs queue, for redrive  (default: $${QUEUES.jobs.envVar})
-  -h, --help       this text
+  --dlq-url URL       the dead-letter queue  (default: $${QUEUES.deadLetters.envVar})
+  --queue-url URL     the jobs queue, for redrive and replay  (default: $${QUEUES.jobs.envVar})
+  --failures-url URL  the fan-out failure queue, for replay  (default: $${QUEUES.fanOutFailures.envVar})
+  -h, --help          this text
 
-On AWS the URLs are the stack's outputs WebhookDeadLetterQueueUrl and WebhookQueueUrl, and region
-and credentials come from the usual AWS SDK settings (AWS_REGION, AWS_PROFILE, ...).
-In local mode, set ${ENV.sqsEndpoint} to the local queue service; \`npm start\` prints the command.`;
+On AWS the URLs are the stack's outputs WebhookDeadLetterQueueUrl, WebhookQueueUrl and
+WebhookFanOutFailureQueueUrl, and region and credentials come from the usual AWS SDK settings
+(AWS_REGION, AWS_PROFILE, ...). In local mode, set ${ENV.sqsEndpoint} to the local queue service and,
+for replay, ${ENV.dynamodbEndpoint} to DynamoDB Local; \`npm start\` prints both commands.`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -35,6 +50,7 @@ async function main(): Promise<void> {
       options: {
         'dlq-url': { type: 'string' },
         'queue-url': { type: 'string' },
+        'failures-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -49,12 +65,20 @@ async function main(): Promise<void> {
   const [command, ...extra] = positionals;
   if (extra.length > 0) fail(`unexpected arguments: ${extra.join(' ')}`);
   const env = process.env;
-  const deadLetterQueueUrl = values['dlq-url'] ?? env[QUEUES.deadLetters.envVar];
-  if (!deadLetterQueueUrl) fail(`no dead-letter queue: pass --dlq-url or set ${QUEUES.deadLetters.envVar}`);
-
   const endpoint = env[ENV.sqsEndpoint];
   const client = endpoint ? localSqsClient(endpoint) : new SQSClient({});
+  const deadLetterQueue = (): string => {
+    const url = values['dlq-url'] ?? env[QUEUES.deadLetters.envVar];
+    return url || fail(`no dead-letter queue: pass --dlq-url or set ${QUEUES.deadLetters.envVar}`);
+  };
   try {
+    if (command === 'replay') {
+      const failuresQueueUrl = values['failures-url'] ?? env[QUEUES.fanOutFailures.envVar];
+      if (!failuresQueueUrl) fail(`no fan-out failure queue: pass --failures-url or set ${QUEUES.fanOutFailures.envVar}`);
+      await replay(client, failuresQueueUrl, values['queue-url']);
+      return;
+    }
+    const deadLetterQueueUrl = deadLetterQueue();
     if (command === 'list') {
       const { letters, notReleased } = await listDeadLetters(client, deadLetterQueueUrl);
       for (const letter of letters) console.log(describeDeadLetter(letter));
@@ -76,6 +100,38 @@ async function main(): Promise<void> {
     }
   } finally {
     client.destroy();
+  }
+}
+
+/** Table name of a DynamoDB stream ARN: arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>. */
+const tableOfStream = (streamArn: string | undefined): string | undefined => /:table\/([^/]+)\/stream\//.exec(streamArn ?? '')?.[1];
+
+async function replay(sqs: SQSClient, failuresQueueUrl: string, queueUrlOption: string | undefined): Promise<void> {
+  const env = process.env;
+  if (queueUrlOption) env[QUEUES.jobs.envVar] = queueUrlOption;
+  if (!env[QUEUES.jobs.envVar]) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
+  if (!env[KEYS_TABLE.envVar]) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
+  const dynamoDbEndpoint = env[ENV.dynamodbEndpoint];
+  if (dynamoDbEndpoint) {
+    // Local mode: the handler's clients read region and credentials from the environment, as on Lambda.
+    env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
+    env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
+    env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
+  }
+  const streams = new DynamoDBStreamsClient(dynamoDbEndpoint ? { endpoint: dynamoDbEndpoint, ...LOCAL_AWS_SETTINGS } : {});
+  // Imported once the environment is set: the handler's clients are built when its module loads.
+  const { handler } = (await import(path.resolve(__dirname, '..', PIPELINE_ENTRIES.fanOut))) as { handler: FanOutHandler };
+  const fanOut: FanOutHandler = (event, context) => {
+    env[SECRETS_TABLE.envVar] ||= tableOfStream(event.Records[0]?.eventSourceARN);
+    return handler(event, context);
+  };
+  try {
+    const { replayed, records, left } = await replayFanOutFailures({ sqs, streams, failuresQueueUrl, fanOut });
+    console.log(`replayed ${replayed} failed batch${replayed === 1 ? '' : 'es'} (${records} stream record${records === 1 ? '' : 's'} fanned out again)`);
+    for (const { messageId, why } of left) console.error(`${messageId} stays in the failure queue: ${why}`);
+    if (left.length > 0) process.exitCode = 1;
+  } finally {
+    streams.destroy();
   }
 }
 

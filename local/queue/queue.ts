@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { QueueError } from './errors';
+import type { PersistedMessage, QueueJournal } from './journal';
 
 /**
  * One SQS standard queue, in memory: visibility timeouts, receive counts, redrive to a dead-letter
@@ -28,6 +29,8 @@ interface StoredMessage {
   receiveCount: number;
   firstReceiveTimestamp: number | undefined;
   visibleAt: number;
+  /** Hidden by a receive (a consumer's lease), rather than by a delay or ChangeMessageVisibility. */
+  leased: boolean;
   /** Only the latest receipt's handle may change the message's visibility or delete it. */
   latestReceipt: { handle: string; receivedAt: number } | undefined;
   /** The queue a dead letter was moved from. */
@@ -73,11 +76,25 @@ export class LocalQueue {
   private readonly messages = new Map<string, StoredMessage>();
   private readonly waiters = new Set<() => void>();
 
+  /** `journal`: where every change is recorded (local mode with DATA_DIR); none keeps it in memory only. */
   constructor(
     readonly name: string,
     readonly settings: QueueSettings,
     readonly deadLetter: DeadLetterTarget | undefined,
+    private readonly journal?: QueueJournal,
   ) {}
+
+  /**
+   * Takes back what the journal kept. The consumers that held leases died with the process that
+   * kept this queue, so leased messages are visible at once; delays and retry delays stand.
+   */
+  restore(messages: Iterable<PersistedMessage>): void {
+    const now = Date.now();
+    for (const message of messages) {
+      const visibleAt = message.leased ? Math.min(message.visibleAt, now) : message.visibleAt;
+      this.messages.set(message.messageId, { ...message, visibleAt, leased: false, latestReceipt: undefined });
+    }
+  }
 
   send(body: string, delayMs: number): SentMessage {
     const now = Date.now();
@@ -89,10 +106,12 @@ export class LocalQueue {
       receiveCount: 0,
       firstReceiveTimestamp: undefined,
       visibleAt: now + delayMs,
+      leased: false,
       latestReceipt: undefined,
       deadLetterSourceQueue: undefined,
     };
     this.messages.set(message.messageId, message);
+    this.journal?.put(this.name, persisted(message));
     if (delayMs === 0) this.notify();
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
@@ -112,13 +131,17 @@ export class LocalQueue {
       if (this.deadLetter && message.receiveCount >= this.deadLetter.maxReceiveCount) {
         this.messages.delete(message.messageId);
         const { queue } = this.deadLetter;
-        queue.accept({ ...message, visibleAt: now, latestReceipt: undefined, deadLetterSourceQueue: this.name });
+        const moved = { ...message, visibleAt: now, leased: false, latestReceipt: undefined, deadLetterSourceQueue: this.name };
+        queue.accept(moved);
+        this.journal?.move(this.name, queue.name, persisted(moved));
         continue;
       }
       message.receiveCount += 1;
       message.firstReceiveTimestamp ??= now;
       message.visibleAt = now + visibilityTimeoutMs;
+      message.leased = true;
       message.latestReceipt = { handle: newReceiptHandle(message.messageId), receivedAt: now };
+      this.journal?.put(this.name, persisted(message));
       received.push({
         messageId: message.messageId,
         md5OfBody: message.md5OfBody,
@@ -157,7 +180,9 @@ export class LocalQueue {
   /** As SQS documents: a stale receipt handle "succeeds, but the message will not be deleted". */
   delete(receiptHandle: string): void {
     const message = this.messages.get(messageIdOf(receiptHandle));
-    if (message?.latestReceipt?.handle === receiptHandle) this.messages.delete(message.messageId);
+    if (message?.latestReceipt?.handle !== receiptHandle) return;
+    this.messages.delete(message.messageId);
+    this.journal?.delete(this.name, message.messageId);
   }
 
   changeVisibility(receiptHandle: string, timeoutMs: number): void {
@@ -183,6 +208,8 @@ export class LocalQueue {
       );
     }
     message.visibleAt = now + timeoutMs;
+    message.leased = false;
+    this.journal?.put(this.name, persisted(message));
     // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them
     // to look again, or a retry delayed by 4 s would wait out a poll's whole 20 s.
     this.notify();
@@ -190,6 +217,7 @@ export class LocalQueue {
 
   purge(): void {
     this.messages.clear();
+    this.journal?.purge(this.name);
   }
 
   counts(): QueueCounts {
@@ -211,7 +239,9 @@ export class LocalQueue {
 
   private dropExpired(now: number): void {
     for (const message of this.messages.values()) {
-      if (message.sentTimestamp + this.settings.retentionMs <= now) this.messages.delete(message.messageId);
+      if (message.sentTimestamp + this.settings.retentionMs > now) continue;
+      this.messages.delete(message.messageId);
+      this.journal?.delete(this.name, message.messageId);
     }
   }
 
@@ -241,4 +271,9 @@ export class LocalQueue {
       signal.addEventListener('abort', wake, { once: true });
     });
   }
+}
+
+function persisted(message: StoredMessage): PersistedMessage {
+  const { latestReceipt: _receipt, ...kept } = message;
+  return kept;
 }

@@ -1,5 +1,6 @@
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../aws-account';
 import { QueueError } from './errors';
+import type { PersistedQueues, QueueJournal } from './journal';
 import { LocalQueue, type DeadLetterTarget } from './queue';
 
 export interface LocalQueueDefinition {
@@ -16,9 +17,11 @@ export const localQueueArn = (name: string): string =>
 export class QueueRegistry {
   private readonly queues = new Map<string, LocalQueue>();
 
+  /** `kept`: the journal queues record their changes in, and what it held at start. */
   constructor(
     readonly endpoint: string,
     definitions: readonly LocalQueueDefinition[],
+    kept?: { journal: QueueJournal; restored: PersistedQueues },
   ) {
     const byName = new Map(definitions.map((definition) => [definition.name, definition]));
     if (byName.size !== definitions.length) throw new Error('local queue names must be unique');
@@ -38,7 +41,8 @@ export class QueueRegistry {
         };
       }
       const { visibilityTimeoutMs, retentionMs } = definition;
-      const queue = new LocalQueue(definition.name, { visibilityTimeoutMs, retentionMs }, deadLetter);
+      const queue = new LocalQueue(definition.name, { visibilityTimeoutMs, retentionMs }, deadLetter, kept?.journal);
+      queue.restore(kept?.restored.get(definition.name)?.values() ?? []);
       this.queues.set(definition.name, queue);
       return queue;
     };

@@ -259,9 +259,29 @@ describe('webhook alarms', () => {
     return [id ?? '', alarm?.Properties];
   };
 
-  it('are one alarm on the dead-letter queue and one on the fan-out failures, on one topic', () => {
+  const functionIds = resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id);
+  const errorsAlarmOn = (functionId: string): [string, Record<string, unknown> | undefined] => {
+    const found = alarms.filter(
+      ([, alarm]) =>
+        at(alarm.Properties, 'MetricName') === 'Errors' &&
+        JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: functionId } }]),
+    );
+    expect(found).toHaveLength(1);
+    const [id, alarm] = found[0] ?? [];
+    return [id ?? '', alarm?.Properties];
+  };
+  const iteratorAgeAlarm = (): [string, Record<string, unknown> | undefined] => {
+    const found = alarms.filter(([, alarm]) => at(alarm.Properties, 'MetricName') === 'IteratorAge');
+    expect(found).toHaveLength(1);
+    const [id, alarm] = found[0] ?? [];
+    return [id ?? '', alarm?.Properties];
+  };
+
+  it('are one alarm per queue that must stay empty, one on the fan-out\'s iterator age and one per function, on one topic', () => {
     expect(resourcesOfType(template, 'AWS::SNS::Topic')).toHaveLength(1);
-    expect(alarms).toHaveLength(2);
+    // Every route's function and both pipeline functions.
+    expect(functionIds).toHaveLength(ROUTES.length + 2);
+    expect(alarms).toHaveLength(2 + 1 + functionIds.length);
   });
 
   it.each([
@@ -284,7 +304,48 @@ describe('webhook alarms', () => {
     expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
   });
 
+  it('alarms once the fan-out reads the secrets stream 15 minutes behind, and reads no data as caught up', () => {
+    const [, alarm] = iteratorAgeAlarm();
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fanOutId } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 15 * 60 * 1000,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+  });
+
+  it.each([
+    ...ROUTES.map((route) => [`route ${route.name}`, () => routeFunctionId(template, route)] as const),
+    ['fan-out', () => fanOutId] as const,
+    ['delivery', () => deliveryId] as const,
+  ])('the %s function alarms on its first error in a minute and tells the topic', (_, functionId) => {
+    const [, alarm] = errorsAlarmOn(functionId());
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
+  });
+
   it('lets exactly these alarms publish to the topic, and nobody publish without TLS', () => {
+    const publishers = [
+      alarmOn(QUEUES.deadLetters),
+      alarmOn(QUEUES.fanOutFailures),
+      iteratorAgeAlarm(),
+      ...functionIds.map(errorsAlarmOn),
+    ].map(([id]) => getAtt(id, 'Arn'));
     const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
     expect(policies).toHaveLength(1);
     expect(at(policies[0]?.[1].Properties, 'Topics')).toEqual([{ Ref: topicId }]);
@@ -300,7 +361,7 @@ describe('webhook alarms', () => {
       {
         Sid: expect.any(String),
         Action: 'sns:Publish',
-        Condition: { ArnLike: { 'aws:SourceArn': [alarmOn(QUEUES.deadLetters), alarmOn(QUEUES.fanOutFailures)].map(([id]) => getAtt(id, 'Arn')) } },
+        Condition: { ArnLike: { 'aws:SourceArn': publishers } },
         Effect: 'Allow',
         Principal: { Service: 'cloudwatch.amazonaws.com' },
         Resource: { Ref: topicId },
@@ -328,6 +389,7 @@ describe('webhook outputs', () => {
   it.each([
     ['WebhookQueueUrl', { Ref: queueId(QUEUES.jobs) }, '--queue-url'],
     ['WebhookDeadLetterQueueUrl', { Ref: queueId(QUEUES.deadLetters) }, 'npm run dlq -- list --dlq-url'],
+    ['WebhookFanOutFailureQueueUrl', { Ref: queueId(QUEUES.fanOutFailures) }, 'npm run dlq -- replay --failures-url'],
     ['WebhookAlarmTopicArn', { Ref: topicId }, 'SNS topic'],
   ])('%s is output, with a description saying what it is for', (name, value, described) => {
     expect(outputs[name]).toEqual({ Value: value, Description: expect.stringContaining(described) });

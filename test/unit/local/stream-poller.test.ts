@@ -160,3 +160,64 @@ test('failing stream reads back off, and stop() does not wait out the backoff', 
   poller = undefined;
   expect(Date.now() - stopping).toBeLessThan(200);
 });
+
+test('records given up on are handed over with their shard, and reading goes on past them', async () => {
+  serveShards([{ ShardId: 'shard-1' }]);
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:TRIM_HORIZON' }).resolves({
+    Records: [record('fine', '1'), record('poison', '2')],
+    NextShardIterator: 'shard-1:next',
+  });
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:next' }).resolves({
+    Records: [record('after', '3')],
+    NextShardIterator: 'shard-1:rest',
+  });
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:rest' }).resolves({ Records: [], NextShardIterator: 'shard-1:rest' });
+  const givenUp: { shardId: string; keys: string[]; invocations: number }[] = [];
+
+  await start({
+    retryAttempts: 1,
+    handler: async (event: DynamoDBStreamEvent) => {
+      const failed = event.Records.filter((each) => each.dynamodb?.Keys?.pk?.S === 'poison');
+      delivered.push(...event.Records.filter((each) => !failed.includes(each)).map((each) => each.dynamodb?.Keys?.pk?.S ?? ''));
+      return { batchItemFailures: failed.map((each) => ({ itemIdentifier: each.dynamodb?.SequenceNumber ?? '' })) };
+    },
+    onGiveUp: async ({ shardId, records, invocations }) => {
+      givenUp.push({ shardId, keys: records.map((each) => each.dynamodb?.Keys?.pk?.S ?? ''), invocations });
+    },
+  });
+
+  await eventually(() => expect(delivered).toEqual(['fine', 'after']));
+  expect(givenUp).toEqual([{ shardId: 'shard-1', keys: ['poison'], invocations: 2 }]);
+});
+
+test('a checkpoint resumes each shard it knows after its sequence number, and is saved once a batch is done', async () => {
+  serveShards([{ ShardId: 'shard-1' }, { ShardId: 'shard-2' }]);
+  // The general answer first: aws-sdk-client-mock lets later, narrower ones take precedence.
+  streams.on(GetRecordsCommand).resolves({ Records: [], NextShardIterator: 'shard-1:rest' });
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:AFTER_SEQUENCE_NUMBER:7' }).resolves({
+    Records: [record('after-checkpoint', '8')],
+    NextShardIterator: 'shard-1:rest',
+  });
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-2:LATEST' }).resolves({
+    Records: [record('new-shard', '20')],
+    NextShardIterator: 'shard-2:rest',
+  });
+  const saved = new Map([['shard-1', '7']]);
+  const saves: string[] = [];
+
+  await start({
+    startingPosition: 'LATEST',
+    checkpoint: {
+      positionOf: (shardId) => saved.get(shardId),
+      save: (shardId, sequenceNumber) => {
+        // Saved only once the batch's invocation is over.
+        saves.push(`${shardId}@${sequenceNumber} after ${delivered.join(',')}`);
+        saved.set(shardId, sequenceNumber);
+      },
+    },
+  });
+
+  await eventually(() => expect(saved).toEqual(new Map([['shard-1', '8'], ['shard-2', '20']])));
+  expect(delivered).toEqual(['after-checkpoint', 'new-shard']);
+  expect(saves).toEqual(['shard-1@8 after after-checkpoint', 'shard-2@20 after after-checkpoint,new-shard']);
+});

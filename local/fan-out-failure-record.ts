@@ -1,0 +1,70 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+
+/**
+ * What Lambda's on-failure destination receives when a DynamoDB stream batch runs out of retries:
+ * the invocation's context and the batch's place in the stream (DDBStreamBatchInfo), never its
+ * records. Local mode's stream poller sends the same to its on-failure queue, and `npm run dlq --
+ * replay` reads it back from either. Only what a replay needs is checked; the rest is Lambda's.
+ */
+
+export const fanOutFailureRecordSchema = z.object({
+  DDBStreamBatchInfo: z.object({
+    shardId: z.string().min(1),
+    startSequenceNumber: z.string().regex(/^\d+$/),
+    endSequenceNumber: z.string().regex(/^\d+$/),
+    streamArn: z.string().min(1),
+    batchSize: z.number().int().positive(),
+    approximateArrivalOfFirstRecord: z.string().optional(),
+    approximateArrivalOfLastRecord: z.string().optional(),
+  }),
+  timestamp: z.string().optional(),
+});
+
+export type FanOutFailureRecord = z.infer<typeof fanOutFailureRecordSchema>;
+
+export interface FailedBatch {
+  functionArn: string;
+  streamArn: string;
+  shardId: string;
+  /** In stream order, as the batch held them. */
+  records: readonly DynamoDBRecord[];
+  invocations: number;
+}
+
+const arrivalOf = (record: DynamoDBRecord | undefined): string | undefined => {
+  const seconds = record?.dynamodb?.ApproximateCreationDateTime;
+  return seconds === undefined ? undefined : new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+};
+
+/** The record as Lambda shapes it for an exhausted batch (condition RetryAttemptsExhausted). */
+export function fanOutFailureRecord(batch: FailedBatch, now = new Date()): FanOutFailureRecord & Record<string, unknown> {
+  const first = batch.records[0];
+  const last = batch.records.at(-1);
+  const sequenceNumber = (record: DynamoDBRecord | undefined): string => {
+    const value = record?.dynamodb?.SequenceNumber;
+    if (value === undefined) throw new Error('a failed stream batch has a record without a sequence number');
+    return value;
+  };
+  return {
+    requestContext: {
+      requestId: randomUUID(),
+      functionArn: batch.functionArn,
+      condition: 'RetryAttemptsExhausted',
+      approximateInvokeCount: batch.invocations,
+    },
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+    version: '1.0',
+    timestamp: now.toISOString(),
+    DDBStreamBatchInfo: {
+      shardId: batch.shardId,
+      startSequenceNumber: sequenceNumber(first),
+      endSequenceNumber: sequenceNumber(last),
+      ...(arrivalOf(first) ? { approximateArrivalOfFirstRecord: arrivalOf(first) } : {}),
+      ...(arrivalOf(last) ? { approximateArrivalOfLastRecord: arrivalOf(last) } : {}),
+      batchSize: batch.records.length,
+      streamArn: batch.streamArn,
+    },
+  };
+}

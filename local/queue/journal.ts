@@ -1,0 +1,141 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The local queue service's messages on disk (local mode with DATA_DIR), so that a process killed
+ * outright loses none: every change is appended to a log before the SQS call that made it is
+ * answered, and the log is folded into a snapshot at start and whenever it grows large.
+ *
+ * An append-only log rather than rewriting the queues to a temp file and renaming it on every
+ * change: a change costs one small write whatever the queues hold, where a rewrite costs all of
+ * it (docs/decisions/local-queue-durability.md has the figures). The snapshot, written rarely, is
+ * the one written to a temp file and renamed, so that it is whole or absent. Writes are not
+ * fsynced: they survive the death of the process (the page cache keeps them), not of the machine.
+ */
+
+/** A message as kept: all but its receipt, which dies with the consumer that held it. */
+export interface PersistedMessage {
+  messageId: string;
+  body: string;
+  md5OfBody: string;
+  sentTimestamp: number;
+  receiveCount: number;
+  firstReceiveTimestamp: number | undefined;
+  visibleAt: number;
+  /** Hidden by a receive (a consumer's lease), rather than by a delay or ChangeMessageVisibility. */
+  leased: boolean;
+  deadLetterSourceQueue: string | undefined;
+}
+
+type JournalEntry =
+  | { queue: string; put: PersistedMessage }
+  | { queue: string; deleted: string }
+  | { queue: string; purged: true };
+
+/** What the service's queues held, by queue name, in send order. */
+export type PersistedQueues = Map<string, Map<string, PersistedMessage>>;
+
+const LOG_FILE = 'queues.log';
+const SNAPSHOT_FILE = 'queues.json';
+/** The log is folded into the snapshot past this size: a restart replays at most this much. */
+const COMPACT_AFTER_BYTES = 16 * 1024 * 1024;
+
+export class QueueJournal {
+  private fd: number;
+  private logBytes = 0;
+
+  private constructor(
+    private readonly directory: string,
+    private readonly state: PersistedQueues,
+  ) {
+    this.fd = this.compact();
+  }
+
+  /** Reads what `directory` holds (creating it if need be) and starts a fresh log beside a new snapshot. */
+  static open(directory: string): { journal: QueueJournal; restored: PersistedQueues } {
+    mkdirSync(directory, { recursive: true });
+    const state = readSnapshot(path.join(directory, SNAPSHOT_FILE));
+    for (const entry of readLog(path.join(directory, LOG_FILE))) apply(state, entry);
+    const journal = new QueueJournal(directory, state);
+    return { journal, restored: copyOf(state) };
+  }
+
+  put(queue: string, message: PersistedMessage): void {
+    this.append([{ queue, put: { ...message } }]);
+  }
+
+  /** One write for both: a message moved to a dead-letter queue is in one of them, whenever the process dies. */
+  move(from: string, to: string, message: PersistedMessage): void {
+    this.append([
+      { queue: to, put: { ...message } },
+      { queue: from, deleted: message.messageId },
+    ]);
+  }
+
+  delete(queue: string, messageId: string): void {
+    this.append([{ queue, deleted: messageId }]);
+  }
+
+  purge(queue: string): void {
+    this.append([{ queue, purged: true }]);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private append(entries: JournalEntry[]): void {
+    for (const entry of entries) apply(this.state, entry);
+    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    writeSync(this.fd, text);
+    this.logBytes += Buffer.byteLength(text);
+    if (this.logBytes > COMPACT_AFTER_BYTES) {
+      closeSync(this.fd);
+      this.fd = this.compact();
+    }
+  }
+
+  /**
+   * Writes the state as the new snapshot (temp file, then rename), then empties the log. Dying
+   * between the two leaves the old log beside the new snapshot: replaying it again ends in the
+   * same state, as every entry sets a message whole or removes it.
+   */
+  private compact(): number {
+    const snapshot = path.join(this.directory, SNAPSHOT_FILE);
+    const temporary = `${snapshot}.tmp`;
+    const queues = Object.fromEntries([...this.state].map(([name, messages]) => [name, [...messages.values()]]));
+    writeFileSync(temporary, JSON.stringify({ queues }));
+    renameSync(temporary, snapshot);
+    this.logBytes = 0;
+    return openSync(path.join(this.directory, LOG_FILE), 'w');
+  }
+}
+
+function apply(state: PersistedQueues, entry: JournalEntry): void {
+  let messages = state.get(entry.queue);
+  if (!messages) state.set(entry.queue, (messages = new Map()));
+  if ('put' in entry) messages.set(entry.put.messageId, entry.put);
+  else if ('deleted' in entry) messages.delete(entry.deleted);
+  else messages.clear();
+}
+
+function readSnapshot(file: string): PersistedQueues {
+  const state: PersistedQueues = new Map();
+  if (!existsSync(file)) return state;
+  const { queues } = JSON.parse(readFileSync(file, 'utf8')) as { queues: Record<string, PersistedMessage[]> };
+  for (const [name, messages] of Object.entries(queues)) {
+    state.set(name, new Map(messages.map((message) => [message.messageId, message])));
+  }
+  return state;
+}
+
+/** The log's entries. Each ends in a newline: a last one without it was cut short by the process dying. */
+function readLog(file: string): JournalEntry[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.map((line) => JSON.parse(line) as JournalEntry);
+}
+
+const copyOf = (state: PersistedQueues): PersistedQueues =>
+  new Map([...state].map(([name, messages]) => [name, new Map([...messages].map(([id, m]) => [id, { ...m }]))]));

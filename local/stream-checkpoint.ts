@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * Where local mode's stream poller got to, on disk (local mode with DATA_DIR), as Lambda's event
+ * source mapping keeps its own checkpoint: per shard, the last sequence number whose batch was fully
+ * fanned out (its jobs in the queue, itself on disk before it answered). A restart reads on from
+ * there instead of from LATEST, which skipped everything written while local mode was down or not
+ * yet fanned out when it died.
+ *
+ * The file is small and written whole after each batch: to a temp file, then renamed over the old
+ * one, so that it is always either the old checkpoint or the new one, never half of each.
+ */
+
+interface CheckpointFile {
+  /** A table created again has a new stream, whose sequence numbers mean nothing to the old one. */
+  streamArn: string;
+  shards: Record<string, string>;
+}
+
+export class StreamCheckpoint {
+  private readonly file: string;
+  private readonly shards: Map<string, string>;
+
+  /** `kept`: whether a checkpoint of this stream was found; without one, the caller decides where to start. */
+  readonly kept: boolean;
+
+  constructor(
+    directory: string,
+    private readonly streamArn: string,
+  ) {
+    mkdirSync(directory, { recursive: true });
+    this.file = path.join(directory, 'stream-checkpoint.json');
+    const saved = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as CheckpointFile) : undefined;
+    this.kept = saved?.streamArn === streamArn;
+    this.shards = new Map(this.kept && saved ? Object.entries(saved.shards) : []);
+  }
+
+  /** The last sequence number fully fanned out in `shardId`, if any. */
+  positionOf(shardId: string): string | undefined {
+    return this.shards.get(shardId);
+  }
+
+  save(shardId: string, sequenceNumber: string): void {
+    if (this.shards.get(shardId) === sequenceNumber) return;
+    this.shards.set(shardId, sequenceNumber);
+    const content: CheckpointFile = { streamArn: this.streamArn, shards: Object.fromEntries(this.shards) };
+    const temporary = `${this.file}.tmp`;
+    writeFileSync(temporary, JSON.stringify(content));
+    renameSync(temporary, this.file);
+  }
+}

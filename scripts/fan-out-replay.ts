@@ -1,0 +1,173 @@
+import {
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { FAN_OUT_BATCH_SIZE, FAN_OUT_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/webhooks';
+import { passesStreamEventFilter } from '../lambdas/stream/records';
+import { fanOutFailureRecordSchema, type FanOutFailureRecord } from '../local/fan-out-failure-record';
+import { lambdaContext } from '../local/lambda-context';
+import { lambdaRecord } from '../local/lambda-stream-record';
+import { describe } from '../local/poller-support';
+import { chunks, receiveUnseen } from './dlq-commands';
+
+/**
+ * `npm run dlq -- replay`: what the fan-out gave up on, fanned out again. Each message of the
+ * fan-out failure queue names a stream batch (shard, first and last sequence number), never its
+ * records; they are read back from the stream, which keeps them 24 hours, and handed to the
+ * fan-out handler in this process. A batch replayed in full leaves the queue; any other stays
+ * there, for another replay once its cause is fixed. Events already delivered are delivered again,
+ * under the same event id, as the contract allows.
+ *
+ * In this process rather than through Lambda Invoke: it runs against local mode too, which has no
+ * Lambda; a batch with large secrets can exceed Invoke's 6 MB payload; and it needs no function to
+ * be deployed and healthy (the one that gave up may be the one at fault). It takes the fan-out's
+ * settings and permissions instead (see the usage in dlq.ts).
+ */
+
+export type FanOutHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
+
+export interface ReplayOptions {
+  sqs: SQSClient;
+  streams: DynamoDBStreamsClient;
+  failuresQueueUrl: string;
+  fanOut: FanOutHandler;
+}
+
+export interface ReplayOutcome {
+  /** Failure records whose batch was fanned out in full, and deleted. */
+  replayed: number;
+  /** Stream records handed to the fan-out (those its filter lets through). */
+  records: number;
+  /** Failure records left in the queue, each with why. */
+  left: { messageId: string; why: string }[];
+}
+
+/** Attempts at each part of a batch, as Lambda retries from the first record that failed. */
+const ATTEMPTS = 3;
+/** GetRecords may answer empty before a shard's end; this many in a row means the range is not there. */
+const MAX_EMPTY_READS = 10;
+const REPLAY_FUNCTION_NAME = 'webhook-fan-out-replay';
+
+export async function replayFanOutFailures(options: ReplayOptions): Promise<ReplayOutcome> {
+  const outcome: ReplayOutcome = { replayed: 0, records: 0, left: [] };
+  const seen = new Set<string>();
+  const held = new Set<string>();
+  try {
+    for (;;) {
+      const { fresh, handles } = await receiveUnseen(options.sqs, options.failuresQueueUrl, seen);
+      for (const handle of handles) held.add(handle);
+      if (fresh.length === 0) break;
+      for (const message of fresh) {
+        seen.add(message.MessageId);
+        const result = await replayOne(message.Body ?? '', options);
+        if (typeof result !== 'number') {
+          outcome.left.push({ messageId: message.MessageId, why: result.why });
+          continue;
+        }
+        await options.sqs.send(new DeleteMessageCommand({ QueueUrl: options.failuresQueueUrl, ReceiptHandle: message.ReceiptHandle }));
+        held.delete(message.ReceiptHandle ?? '');
+        outcome.replayed += 1;
+        outcome.records += result;
+      }
+    }
+  } finally {
+    // What stays is visible again at once, for the alarm to go on showing and another replay to find.
+    for (const handles of chunks([...held])) {
+      await options.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: options.failuresQueueUrl,
+          Entries: handles.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 })),
+        }),
+      );
+    }
+  }
+  return outcome;
+}
+
+/** The number of records fanned out, or why the batch could not be. */
+async function replayOne(body: string, options: ReplayOptions): Promise<number | { why: string }> {
+  let failure: FanOutFailureRecord;
+  try {
+    failure = fanOutFailureRecordSchema.parse(JSON.parse(body));
+  } catch {
+    return { why: 'not a DynamoDB stream on-failure record (no valid DDBStreamBatchInfo)' };
+  }
+  const batch = failure.DDBStreamBatchInfo;
+  let records: StreamRecord[];
+  try {
+    records = await readRange(options.streams, batch);
+  } catch (error) {
+    if (error instanceof TrimmedDataAccessException) {
+      return { why: 'its records are past the stream\'s 24-hour retention: they cannot be replayed' };
+    }
+    throw error;
+  }
+  if (records.at(-1)?.dynamodb?.SequenceNumber !== batch.endSequenceNumber) {
+    return { why: `the stream holds no record ${batch.endSequenceNumber} in ${batch.shardId}` };
+  }
+  // As the event source mapping's filter would: the fan-out is only ever invoked with these.
+  const events = records.map((record) => lambdaRecord(record, batch.streamArn)).filter(passesStreamEventFilter);
+  for (const part of chunks(events, FAN_OUT_BATCH_SIZE)) {
+    const { failed, lastError } = await fanOutWithRetries(part, options.fanOut);
+    if (failed > 0) {
+      const cause = lastError === undefined ? 'reported as failed' : `last error: ${describe(lastError)}`;
+      return { why: `the fan-out still failed ${failed} of its records after ${ATTEMPTS} attempts (${cause})` };
+    }
+  }
+  return events.length;
+}
+
+/** Reads `shardId` from the batch's first sequence number up to its last, both included. */
+async function readRange(streams: DynamoDBStreamsClient, batch: FanOutFailureRecord['DDBStreamBatchInfo']): Promise<StreamRecord[]> {
+  const last = BigInt(batch.endSequenceNumber);
+  const records: StreamRecord[] = [];
+  let { ShardIterator: iterator } = await streams.send(
+    new GetShardIteratorCommand({
+      StreamArn: batch.streamArn,
+      ShardId: batch.shardId,
+      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+      SequenceNumber: batch.startSequenceNumber,
+    }),
+  );
+  for (let emptyReads = 0; iterator && emptyReads < MAX_EMPTY_READS; ) {
+    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+    for (const record of Records) {
+      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > last) return records;
+      records.push(record);
+    }
+    if (records.at(-1)?.dynamodb?.SequenceNumber === batch.endSequenceNumber) return records;
+    emptyReads = Records.length === 0 ? emptyReads + 1 : 0;
+    iterator = NextShardIterator;
+  }
+  return records;
+}
+
+/** Invokes the handler as Lambda would, again from the first failed record; says how many still fail. */
+async function fanOutWithRetries(
+  records: DynamoDBRecord[],
+  fanOut: FanOutHandler,
+): Promise<{ failed: number; lastError?: unknown }> {
+  let pending = records;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
+    const context = lambdaContext(REPLAY_FUNCTION_NAME, randomUUID(), FAN_OUT_FUNCTION_TIMEOUT_MS);
+    let failedFrom: number;
+    try {
+      const { batchItemFailures = [] } = await fanOut({ Records: pending }, context);
+      const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+      const index = pending.findIndex((record) => failed.has(record.dynamodb?.SequenceNumber ?? ''));
+      failedFrom = index === -1 ? pending.length : index;
+    } catch (error) {
+      lastError = error;
+      failedFrom = 0;
+    }
+    pending = pending.slice(failedFrom);
+  }
+  return { failed: pending.length, ...(lastError === undefined ? {} : { lastError }) };
+}

@@ -1,0 +1,167 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ENV } from '../../lambdas/definitions/env';
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { QUEUES, WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
+import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
+import { localDynamoDbClient } from '../../local/dynamodb-local';
+import { localSqsClient } from '../../local/queue-service';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { createKey, createSecret } from './support/api';
+import { testEnv } from './support/environment';
+import { startLocalServer, TSX_ARGS, type LocalServer } from './support/local-server';
+
+/**
+ * `npm run dlq -- replay` against local mode: a fan-out failure record, shaped as Lambda's
+ * on-failure destination sends it, names a batch of DynamoDB Local's real stream; the command reads
+ * the batch back and runs the fan-out on it, and the receiver gets the event again, same event id.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const SECRETS_TABLE_NAME = 'it-replay-secrets';
+const DELIVERY_WAIT_MS = 15_000;
+
+let server: LocalServer;
+let receiver: WebhookReceiver;
+/** The variables local mode prints for `npm run dlq -- replay`. */
+let replayEnv: Record<string, string>;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  server = await startLocalServer({
+    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
+    [KEYS_TABLE.envVar]: 'it-replay-keys',
+    [SECRETS_TABLE.envVar]: SECRETS_TABLE_NAME,
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+  });
+  const line = /Webhook fan-out failures: (.*) npm run dlq -- replay/.exec(server.output())?.[1] ?? '';
+  replayEnv = Object.fromEntries(line.split(' ').map((pair) => pair.split('=') as [string, string]));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+});
+
+function runDlq(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [...TSX_ARGS, 'scripts/dlq.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...replayEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Every record of the secrets table's stream so far, with the shard it is in. */
+async function streamRecords(): Promise<{ streamArn: string; shardId: string; records: StreamRecord[] }> {
+  const dynamo = localDynamoDbClient(testEnv('dynamodbEndpoint'));
+  const streams = new DynamoDBStreamsClient({ endpoint: testEnv('dynamodbEndpoint'), ...LOCAL_AWS_SETTINGS });
+  try {
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: SECRETS_TABLE_NAME }));
+    const streamArn = Table?.LatestStreamArn ?? '';
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    const shardId = StreamDescription?.Shards?.[0]?.ShardId ?? '';
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
+    );
+    const { Records = [] } = await streams.send(new GetRecordsCommand({ ShardIterator }));
+    return { streamArn, shardId, records: Records };
+  } finally {
+    dynamo.destroy();
+    streams.destroy();
+  }
+}
+
+/** As Lambda sends a batch that ran out of retries to an SQS on-failure destination (AWS Lambda developer guide). */
+const onFailureRecord = (streamArn: string, shardId: string, start: string, end: string, batchSize: number) => ({
+  requestContext: {
+    requestId: '316aa6d0-8154-4a0e-9af7-85d5f4a6bc81',
+    functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:webhook-fan-out',
+    condition: 'RetryAttemptsExhausted',
+    approximateInvokeCount: 11,
+  },
+  responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+  version: '1.0',
+  timestamp: new Date().toISOString(),
+  DDBStreamBatchInfo: {
+    shardId,
+    startSequenceNumber: start,
+    endSequenceNumber: end,
+    approximateArrivalOfFirstRecord: new Date().toISOString(),
+    approximateArrivalOfLastRecord: new Date().toISOString(),
+    batchSize,
+    streamArn,
+  },
+});
+
+async function sendFailure(body: unknown): Promise<void> {
+  const sqs = localSqsClient(replayEnv[ENV.sqsEndpoint] ?? '');
+  try {
+    await sqs.send(new SendMessageCommand({ QueueUrl: replayEnv[QUEUES.fanOutFailures.envVar], MessageBody: JSON.stringify(body) }));
+  } finally {
+    sqs.destroy();
+  }
+}
+
+async function failuresWaiting(): Promise<number> {
+  const sqs = localSqsClient(replayEnv[ENV.sqsEndpoint] ?? '');
+  try {
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: replayEnv[QUEUES.fanOutFailures.envVar],
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+  } finally {
+    sqs.destroy();
+  }
+}
+
+test('replay reads a failed batch back from the stream and fans it out again: the event arrives again, same id', async () => {
+  const { key } = await createKey({ webhook: receiver.url('/replayed') }, server.baseUrl);
+  await createSecret(key, { data: 'cmVwbGF5ZWQ=', views: 2 }, server.baseUrl);
+  const [first] = await receiver.waitFor('/replayed', 1, DELIVERY_WAIT_MS);
+
+  const { streamArn, shardId, records } = await streamRecords();
+  const sequenceNumbers = records.map((record) => record.dynamodb?.SequenceNumber ?? '');
+  await sendFailure(onFailureRecord(streamArn, shardId, sequenceNumbers[0] ?? '', sequenceNumbers.at(-1) ?? '', records.length));
+
+  const replay = await runDlq(['replay']);
+  expect(replay).toEqual({ code: 0, stdout: 'replayed 1 failed batch (1 stream record fanned out again)\n', stderr: '' });
+  const [, again] = await receiver.waitFor('/replayed', 2, DELIVERY_WAIT_MS);
+  expect(again?.headers[WEBHOOK_HEADERS.eventId]).toBe(first?.headers[WEBHOOK_HEADERS.eventId]);
+  expect(again?.body).toBe(first?.body);
+  expect(await failuresWaiting()).toBe(0);
+});
+
+test('a record that names no batch of the stream, or is no failure record at all, stays in the queue and fails the command', async () => {
+  const { streamArn, shardId, records } = await streamRecords();
+  const last = records.at(-1)?.dynamodb?.SequenceNumber ?? '0';
+  const beyond = (BigInt(last) + 1000n).toString().padStart(last.length, '0');
+  await sendFailure(onFailureRecord(streamArn, shardId, last, beyond, 2));
+  await sendFailure({ not: 'a failure record' });
+
+  const replay = await runDlq(['replay']);
+  expect(replay.code).toBe(1);
+  expect(replay.stdout).toContain('replayed 0 failed batches');
+  expect(replay.stderr).toContain(`the stream holds no record ${beyond} in ${shardId}`);
+  expect(replay.stderr).toContain('not a DynamoDB stream on-failure record');
+  expect(await failuresWaiting()).toBe(2);
+});
