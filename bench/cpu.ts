@@ -1,4 +1,4 @@
-import { readProcessTable, readStat, readThreads, type ProcessStat, type ThreadStat } from './process-table';
+import { readProcessTable, readStat, readThreads, type ProcessStat, type ThreadStat } from '../test/support/process-table';
 
 /**
  * CPU time spent by each process taking part in a measurement: the bench process itself (the load

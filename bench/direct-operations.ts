@@ -1,7 +1,7 @@
 import { createApiKey } from '../lambdas/core/keys';
 import { claim, createSecret, revoke } from '../lambdas/core/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
-import { dataFilling } from '../test/integration/support/api';
+import { dataFilling } from '../test/support/api';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 import { readRawChunks, writeRawChunks } from './raw-chunks';
 

@@ -6,7 +6,7 @@ import { ensureTables } from '../local/create-tables';
 import { startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-local';
 import { freePort } from '../local/free-port';
 import { localTableName } from '../local/local-tables';
-import { startLocalServer, startTsxServer, type LocalServer } from '../test/integration/support/local-server';
+import { startLocalServer, startTsxServer, type LocalServer } from '../test/support/local-server';
 import { cpuMeter, type CpuMeter } from './cpu';
 
 /**

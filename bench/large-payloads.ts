@@ -1,7 +1,7 @@
 import { MAX_BODY_BYTES } from '../lambdas/definitions/limits';
 import { USAGE_HEADERS } from '../local/dynamodb-usage';
 import { sleep } from '../local/poller-support';
-import { api, dataFilling } from '../test/integration/support/api';
+import { api, dataFilling } from '../test/support/api';
 import type { DirectOperation } from './direct-operations';
 import { freshKey } from './fixtures';
 import { deleteRawChunks, readRawChunks, writeRawChunks } from './raw-chunks';

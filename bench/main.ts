@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
 import { measureColdStarts } from './cold-start';
-import type { LocalServer } from '../test/integration/support/local-server';
+import type { LocalServer } from '../test/support/local-server';
 import { startBenchEnvironment } from './environment';
 import { measureLargePayloads } from './large-payloads';
 import { deliveryMsFromLog, measureFanOutMs } from './pipeline-handlers';

@@ -6,7 +6,7 @@ import { webhookJobOf } from '../lambdas/webhooks/events';
 import { localDynamoDbClient } from '../local/dynamodb-local';
 import { startStreamPoller } from '../local/stream-poller';
 import { STREAM_POLL_INTERVAL_MS } from '../local/webhook-pipeline';
-import { api, createKey, createSecret } from '../test/integration/support/api';
+import { api, createKey, createSecret } from '../test/support/api';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { percentile, ratio } from './stats';
 

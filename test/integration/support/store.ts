@@ -10,7 +10,7 @@ import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey } from '../../../lambdas/core/api-keys';
 import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
-import { testEnv } from './environment';
+import { testEnv } from '../../support/environment';
 
 /**
  * Direct access to the DynamoDB Local behind the server: to look at what is stored, and to age
