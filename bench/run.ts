@@ -20,8 +20,8 @@ import { prepareWarmLatency, warmUp } from './warm-latency';
 /** Each budget is judged on the median of this many repetitions. */
 const REPETITIONS = 3;
 /** Unmeasured rounds of every route before anything is measured, and requests per route and side in each. */
-const WARM_UP_ROUNDS = 3;
-const WARM_UP_REQUESTS = 150;
+const WARM_UP_ROUNDS = 2;
+const WARM_UP_REQUESTS = 100;
 const FAN_OUT_INVOCATIONS = 60;
 const DELIVERY_INVOCATIONS = 30;
 const DOCS = path.resolve(__dirname, '../docs');

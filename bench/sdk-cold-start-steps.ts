@@ -10,7 +10,7 @@ import { median } from './stats';
  * The figures of docs/decisions/sdk-cold-start.md: each function built as the stack used to build
  * it and then with each of AWS's cold-start measures added in turn, every variant timed like the
  * bench times a function (bench/cold-start.ts), the variants' samples interleaved.
- * `npx tsx --conditions=import bench/sdk-cold-start-steps.ts` prints the record's table: per
+ * `npx tsx bench/sdk-cold-start-steps.ts` prints the record's table: per
  * function and variant, the bundle's size and the medians of the child's CPU time and of the
  * elapsed time from spawn to response.
  */
