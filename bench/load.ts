@@ -1,13 +1,10 @@
 import autocannon from 'autocannon';
-import { performance } from 'node:perf_hooks';
 
-/** Two ways to put the same load on DynamoDB Local: HTTP requests through local mode, or direct calls. */
+/** The warm-latency load: HTTP requests to local mode or the reference server, a few in flight at once. */
 
 /**
  * autocannon ends a run at its next sample tick after the last response: at its default of 1 s,
- * each run idled up to a second after its last response, and that second's background CPU (local
- * mode's stream poller, DynamoDB Local's own threads) counted into the HTTP sides' CPU per request,
- * which runs of direct calls do not have. Latencies are per response either way.
+ * each block would idle up to a second. Latencies are per response either way.
  */
 const SAMPLE_INTERVAL_MS = 10;
 
@@ -55,20 +52,4 @@ export function loadOverHttp(
       else failures.push(statusCode);
     });
   });
-}
-
-/** Runs `operations` (each once) `concurrency` at a time and returns each one's latency in ms. */
-export async function loadDirect(operations: readonly (() => Promise<unknown>)[], concurrency: number): Promise<number[]> {
-  const latencies: number[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < operations.length) {
-      const operation = operations[next++] as () => Promise<unknown>;
-      const started = performance.now();
-      await operation();
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return latencies;
 }

@@ -1,14 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { SECRET_ID_BYTES } from '../lambdas/definitions/limits';
+import { QUEUES } from '../lambdas/definitions/webhooks';
+import { randomUrlSafeId } from '../lambdas/core/random';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { lambdaContext } from '../local/lambda-context';
-import { headInsertEvent } from './cold-start/events';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { headInsertEvent, jobMessageEvent } from './cold-start/events';
 import { unsavedSecretHead } from './cold-start/fixtures';
 import { freshKey } from './fixtures';
 import { elapsedMs, median } from './stats';
 
 /**
- * Warm handler time of the fan-out for a one-record batch (a new secret of a key without a
- * webhook: one BatchGetItem), invoked in this process against DynamoDB Local. It feeds the cost
- * estimate; delivery's time comes from local mode's own `webhook attempt` log lines.
+ * Warm handler time of the two pipeline functions, invoked in this process against DynamoDB
+ * Local, for the cost model: the fan-out for a one-record batch (a new secret of a key without a
+ * webhook: one BatchGetItem), and the delivery of one job to a receiver on 127.0.0.1 that answers
+ * at once. The first third of the invocations warm the clients and the JIT and are not counted:
+ * Lambda bills warm ones far more often.
  */
+
+const CONTEXT_TIMEOUT_MS = 30_000;
+const warmMedian = (times: readonly number[]): number => median(times.slice(Math.floor(times.length / 3)));
+
 export async function measureFanOutMs(invocations: number): Promise<number> {
   const { handler } = await import('../lambdas/consumers/webhook-fan-out');
   const owner = await freshKey();
@@ -16,17 +28,37 @@ export async function measureFanOutMs(invocations: number): Promise<number> {
   for (let i = 0; i < invocations; i++) {
     const event = headInsertEvent(unsavedSecretHead(owner));
     const started = performance.now();
-    const response = await handler(event, lambdaContext('bench-fan-out', `bench-${i}`, 30_000));
+    const response = await handler(event, lambdaContext('bench-fan-out', `bench-${i}`, CONTEXT_TIMEOUT_MS));
     times.push(elapsedMs(started));
     if (response.batchItemFailures.length > 0) throw new Error('the fan-out reported a failure');
   }
-  // The first invocations warm the client and the JIT: Lambda bills warm ones far more often.
-  return median(times.slice(Math.floor(invocations / 3)));
+  return warmMedian(times);
 }
 
-/** Median `ms` of local mode's `webhook attempt` log lines (the delivery handler's own timing). */
-export function deliveryMsFromLog(serverOutput: string): number {
-  const times = [...serverOutput.matchAll(/"message":"webhook attempt".*?"ms":(\d+)/g)].map((match) => Number(match[1]));
-  if (times.length === 0) throw new Error('local mode logged no webhook attempt');
-  return median(times);
+/** The delivery function logs each attempt to stdout, as on Lambda: `invocations` lines of the bench's output. */
+export async function measureDeliveryMs(invocations: number): Promise<number> {
+  const { handler } = await import('../lambdas/consumers/webhook-delivery');
+  const receiver = await startWebhookReceiver();
+  try {
+    const owner = await freshKey(receiver.url('/bench-delivery'));
+    const times: number[] = [];
+    for (let i = 0; i < invocations; i++) {
+      const event = jobMessageEvent(
+        {
+          eventId: `evt_${randomBytes(16).toString('hex')}`,
+          owner: owner.keyHash,
+          event: { event: 'secret.created', timestamp: Date.now(), data: { id: randomUrlSafeId(SECRET_ID_BYTES) } },
+        },
+        `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:${QUEUES.jobs.id}`,
+      );
+      const started = performance.now();
+      const response = await handler(event, lambdaContext('bench-delivery', `bench-${i}`, CONTEXT_TIMEOUT_MS));
+      times.push(elapsedMs(started));
+      if (response.batchItemFailures.length > 0) throw new Error('the delivery reported a failure');
+    }
+    if (receiver.received('/bench-delivery').length !== invocations) throw new Error('the receiver missed deliveries');
+    return warmMedian(times);
+  } finally {
+    await receiver.stop();
+  }
 }

@@ -1,24 +1,25 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runDirectOperation, type DirectOperation } from './direct-operations';
+import { runReferenceOperation, type ReferenceOperation } from './reference-operations';
 
 /**
- * The reference: a bare Node HTTP server that makes a route's DynamoDB calls (or the 5 MiB
- * baselines' raw chunk calls) and answers what they read as JSON, `{}` when they read nothing. No
- * API Gateway event, no middleware, no validation, no response shaping: what any HTTP API in front
- * of the same calls would cost on this machine at the least. A child process of the bench, as local
- * mode is; it prints its address once it listens.
+ * The reference: a bare Node HTTP server that makes a route's DynamoDB calls
+ * (bench/reference-operations.ts) and answers what they read as JSON, `{}` when they read nothing.
+ * No API Gateway event, no middleware, no validation, no response shaping: what any HTTP API in
+ * front of the same calls would cost on this machine at the least, the floor of the warm-latency
+ * and 5 MiB budgets. A child process of the bench, as local mode is; it prints its address once
+ * it listens.
  */
 
-async function readOperation(request: IncomingMessage): Promise<DirectOperation> {
+async function readOperation(request: IncomingMessage): Promise<ReferenceOperation> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as DirectOperation;
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReferenceOperation;
 }
 
 const server = createServer((request, response) => {
   readOperation(request)
-    .then(runDirectOperation)
+    .then(runReferenceOperation)
     .then(
       (answer) => {
         const body = Buffer.from(JSON.stringify(answer));

@@ -12,19 +12,32 @@ export const median = (samples: readonly number[]): number => percentile(samples
 /** To 0.01: how the report shows milliseconds and ratios. */
 export const hundredths = (value: number): number => Math.round(value * 100) / 100;
 
-/** measured ÷ baseline, rounded as the report shows it. */
-export const ratio = (measured: number, baseline: number): number => hundredths(measured / baseline);
+/** Milliseconds since `started` (a performance.now() reading), to 0.01 ms. */
+export const elapsedMs = (started: number): number => hundredths(performance.now() - started);
 
-export interface Verdict {
-  ratio: number;
+/** One figure over the bench's repetitions: the median that is judged, and the spread. */
+export interface Repeated {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function repeated(values: readonly number[]): Repeated {
+  if (values.length === 0) throw new Error('no repetitions to summarise');
+  return { median: hundredths(median(values)), min: hundredths(Math.min(...values)), max: hundredths(Math.max(...values)) };
+}
+
+/** A ratio to its floor, one per repetition, judged by its median. */
+export interface Judged extends Repeated {
   budget: number;
   pass: boolean;
 }
 
-export const verdict = (measured: number, baseline: number, budget: number): Verdict => {
-  const value = ratio(measured, baseline);
-  return { ratio: value, budget, pass: value <= budget };
-};
+/** `ratios`: measured ÷ floor, one per repetition. */
+export function judge(ratios: readonly number[], budget: number): Judged {
+  const summary = repeated(ratios);
+  return { ...summary, budget, pass: summary.median <= budget };
+}
 
-/** Milliseconds since `started` (a performance.now() reading), to 0.01 ms. */
-export const elapsedMs = (started: number): number => hundredths(performance.now() - started);
+/** measured ÷ baseline, to 0.01. */
+export const ratio = (measured: number, baseline: number): number => hundredths(measured / baseline);

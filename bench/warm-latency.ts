@@ -1,30 +1,30 @@
-import { performance } from 'node:perf_hooks';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { NO_CPU, cpuSpent, cpuSum, type CpuMeter, type CpuMs } from './cpu';
-import { BENCH_WEBHOOK, SECRET_DATA_1KB, type DirectOperation, runDirectOperation } from './direct-operations';
+import { dataFilling } from '../test/support/api';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
-import { loadDirect, loadOverHttp, type HttpRequestSpec } from './load';
-import { hundredths, percentile, verdict, type Verdict } from './stats';
+import { loadOverHttp, type HttpRequestSpec } from './load';
+import { BENCH_WEBHOOK, type ReferenceOperation } from './reference-operations';
+import type { RepeatedMeasurement } from './repeated-measurement';
+import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repeated } from './stats';
 
 /**
  * Warm latency per route under load: requests through local mode (HTTP server, API Gateway's
- * event, the route's handler) against the same DynamoDB calls made straight from this process
- * to the same DynamoDB Local, through the same store and domain functions. The difference is what
- * the API layer adds on top of DynamoDB. A third side, the reference, makes the same calls behind
- * a bare HTTP server: the part of that difference that any HTTP API would pay on this machine.
+ * event, the route's handler) against the reference server making the same DynamoDB calls
+ * (bench/reference-server.ts), both loaded alike by autocannon against the same DynamoDB Local.
+ * The difference is what the API layer adds to the least any HTTP API over these calls costs.
  */
 
-export const WARM_LATENCY_BUDGET = 1.25;
-/** Requests in flight at once, on every side. */
+export const WARM_LATENCY_BUDGET = { p50: 1.1, p99: 1.25 } as const;
+/** Requests in flight at once, on both sides. */
 export const CONNECTIONS = 4;
-const WARM_UP_REQUESTS = 100;
-/** The order of one round of measured blocks: each side twice, mirrored, so that drift falls on all alike. */
-const ROUND = ['direct', 'http', 'reference', 'reference', 'http', 'direct'] as const;
-const ROUNDS = 2;
-const BLOCKS_PER_SIDE = ROUNDS * 2;
+/** Measured requests per route, side and repetition, in two blocks. */
+export const REQUESTS_PER_REPETITION = 300;
+/** Untimed, per route and side, before each repetition's blocks: the route's own code paths get hot again. */
+const ROUTE_WARM_UP_REQUESTS = 25;
+/** One repetition's blocks: each side twice, mirrored, so that drift falls on both alike. */
+const BLOCKS = ['localMode', 'reference', 'reference', 'localMode'] as const;
+const BLOCKS_PER_SIDE = BLOCKS.length / 2;
 
-type Side = (typeof ROUND)[number];
-const SIDES: readonly Side[] = ['direct', 'http', 'reference'];
+type Side = (typeof BLOCKS)[number];
 
 /** Where local mode and the reference server listen. */
 export interface Origins {
@@ -32,59 +32,42 @@ export interface Origins {
   reference: string;
 }
 
+/** Each side's requests for one repetition, fresh fixtures for each where a request consumes one. */
 interface Workload {
-  requests: HttpRequestSpec[];
-  direct: DirectOperation[];
-  /** The same calls as the direct side's, made behind the reference server. */
-  reference: DirectOperation[];
-}
-
-/** How many requests or operations each side takes, warm-up included. */
-interface SideCounts {
-  http: number;
-  direct: number;
-  reference: number;
+  localMode: HttpRequestSpec[];
+  reference: ReferenceOperation[];
 }
 
 interface LoadScenario {
   name: string;
-  /** Each side's requests or operations, each with fresh fixtures where it consumes one. */
-  prepare(counts: SideCounts): Promise<Workload>;
+  prepare(perSide: number): Promise<Workload>;
 }
 
+const SECRET_DATA_1KB = dataFilling(1024);
 const SECRET_BODY_1KB = JSON.stringify({ data: SECRET_DATA_1KB });
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const bearer = (fixture: FreshKey): Record<string, string> => ({ authorization: `Bearer ${fixture.key}` });
-const path = (route: string): string => API_BASE_PATH + route;
+const apiPath = (route: string): string => API_BASE_PATH + route;
 const times = <T>(count: number, make: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => make(index));
 /** Request `index` uses key `index mod keys`: each key stays under its rate limit. */
 const keyAt = (keys: readonly FreshKey[], index: number): FreshKey => keys[index % keys.length] as FreshKey;
-
-/** Operations made from one pool of fixtures, the direct side's first. */
-const operationsBySide = (counts: SideCounts, make: (index: number) => DirectOperation): Pick<Workload, 'direct' | 'reference'> => {
-  const operations = times(counts.direct + counts.reference, make);
-  return { direct: operations.slice(0, counts.direct), reference: operations.slice(counts.direct) };
-};
 
 /** A keyed route that needs no per-request fixture beyond the key. */
 function keyedScenario(
   name: string,
   request: (key: FreshKey) => HttpRequestSpec,
-  operation: (keyHash: string) => DirectOperation,
+  operation: (keyHash: string) => ReferenceOperation,
   keysPerRequest: 'shared' | 'own',
 ): LoadScenario {
   return {
     name,
-    prepare: async (counts) => {
-      const keyCount = (count: number): number => (keysPerRequest === 'own' ? count : keysFor(count));
-      const [httpKeys, operationKeys] = await Promise.all([
-        makeKeys(keyCount(counts.http)),
-        makeKeys(keyCount(counts.direct + counts.reference)),
-      ]);
+    prepare: async (perSide) => {
+      const keyCount = keysPerRequest === 'own' ? perSide : keysFor(perSide);
+      const [localKeys, referenceKeys] = await Promise.all([makeKeys(keyCount), makeKeys(keyCount)]);
       return {
-        requests: times(counts.http, (i) => request(keyAt(httpKeys, i))),
-        ...operationsBySide(counts, (i) => operation(keyAt(operationKeys, i).keyHash)),
+        localMode: times(perSide, (i) => request(keyAt(localKeys, i))),
+        reference: times(perSide, (i) => operation(keyAt(referenceKeys, i).keyHash)),
       };
     },
   };
@@ -94,21 +77,20 @@ function keyedScenario(
 function secretScenario(
   name: string,
   request: (key: FreshKey, id: string) => HttpRequestSpec,
-  operation: (keyHash: string, id: string) => DirectOperation,
+  operation: (keyHash: string, id: string) => ReferenceOperation,
 ): LoadScenario {
   return {
     name,
-    prepare: async (counts) => {
-      const operations = counts.direct + counts.reference;
-      const [httpKeys, operationKeys] = await Promise.all([makeKeys(keysFor(counts.http)), makeKeys(keysFor(operations))]);
-      const [httpSecrets, operationSecrets] = await Promise.all([
-        makeSecrets(httpKeys, counts.http, SECRET_DATA_1KB, 1),
-        makeSecrets(operationKeys, operations, SECRET_DATA_1KB, 1),
+    prepare: async (perSide) => {
+      const [localKeys, referenceKeys] = await Promise.all([makeKeys(keysFor(perSide)), makeKeys(keysFor(perSide))]);
+      const [localSecrets, referenceSecrets] = await Promise.all([
+        makeSecrets(localKeys, perSide, SECRET_DATA_1KB, 1),
+        makeSecrets(referenceKeys, perSide, SECRET_DATA_1KB, 1),
       ]);
       // Secret i is owned by key i mod keys (makeSecrets assigns owners in turn).
       return {
-        requests: times(counts.http, (i) => request(keyAt(httpKeys, i), httpSecrets[i] as string)),
-        ...operationsBySide(counts, (i) => operation(keyAt(operationKeys, i).keyHash, operationSecrets[i] as string)),
+        localMode: times(perSide, (i) => request(keyAt(localKeys, i), localSecrets[i] as string)),
+        reference: times(perSide, (i) => operation(keyAt(referenceKeys, i).keyHash, referenceSecrets[i] as string)),
       };
     },
   };
@@ -117,97 +99,72 @@ function secretScenario(
 export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   {
     name: 'GET /health',
-    prepare: async (counts) => ({
-      requests: times(counts.http, () => ({ method: 'GET', path: path('/health'), headers: {} })),
-      ...operationsBySide(counts, () => ({ call: 'ping' })),
+    prepare: async (perSide) => ({
+      localMode: times(perSide, () => ({ method: 'GET', path: apiPath('/health'), headers: {} })),
+      reference: times(perSide, () => ({ call: 'ping' })),
     }),
   },
   {
     name: 'POST /keys',
-    // Local mode's key creations all come from 127.0.0.1: each other side has an address of its
-    // own too, so that every side's key-creation log grows alike.
-    prepare: async (counts) => ({
-      requests: times(counts.http, () => ({ method: 'POST', path: path('/keys'), headers: {} })),
-      direct: times(counts.direct, () => ({ call: 'createKey', clientAddress: '192.0.2.1' })),
-      reference: times(counts.reference, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
+    // Local mode's key creations all come from 127.0.0.1; the reference's from an address of its
+    // own, so that both sides' key-creation logs grow alike.
+    prepare: async (perSide) => ({
+      localMode: times(perSide, () => ({ method: 'POST', path: apiPath('/keys'), headers: {} })),
+      reference: times(perSide, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
     }),
   },
   keyedScenario(
     'GET /keys',
-    (key) => ({ method: 'GET', path: path('/keys'), headers: bearer(key) }),
+    (key) => ({ method: 'GET', path: apiPath('/keys'), headers: bearer(key) }),
     (keyHash) => ({ call: 'readKey', keyHash }),
     'shared',
   ),
   keyedScenario(
     'PATCH /keys',
-    (key) => ({ method: 'PATCH', path: path('/keys'), headers: { ...bearer(key), ...JSON_HEADERS }, body: JSON.stringify({ webhook: BENCH_WEBHOOK }) }),
+    (key) => ({ method: 'PATCH', path: apiPath('/keys'), headers: { ...bearer(key), ...JSON_HEADERS }, body: JSON.stringify({ webhook: BENCH_WEBHOOK }) }),
     (keyHash) => ({ call: 'setWebhook', keyHash }),
     'shared',
   ),
   keyedScenario(
     'DELETE /keys',
-    (key) => ({ method: 'DELETE', path: path('/keys'), headers: bearer(key) }),
+    (key) => ({ method: 'DELETE', path: apiPath('/keys'), headers: bearer(key) }),
     (keyHash) => ({ call: 'deleteKey', keyHash }),
     'own',
   ),
   keyedScenario(
     'POST /secrets 1 KB',
-    (key) => ({ method: 'POST', path: path('/secrets'), headers: { ...bearer(key), ...JSON_HEADERS }, body: SECRET_BODY_1KB }),
-    (keyHash) => ({ call: 'createSecret', keyHash }),
+    (key) => ({ method: 'POST', path: apiPath('/secrets'), headers: { ...bearer(key), ...JSON_HEADERS }, body: SECRET_BODY_1KB }),
+    (keyHash) => ({ call: 'createSecret', keyHash, data: SECRET_DATA_1KB }),
     'shared',
   ),
   secretScenario(
     'GET /secrets/:id 1 KB (last view)',
-    (key, id) => ({ method: 'GET', path: path(`/secrets/${id}`), headers: bearer(key) }),
+    (key, id) => ({ method: 'GET', path: apiPath(`/secrets/${id}`), headers: bearer(key) }),
     (keyHash, id) => ({ call: 'claim', keyHash, id }),
   ),
   secretScenario(
     'DELETE /secrets/:id 1 KB',
-    (key, id) => ({ method: 'DELETE', path: path(`/secrets/${id}`), headers: bearer(key) }),
+    (key, id) => ({ method: 'DELETE', path: apiPath(`/secrets/${id}`), headers: bearer(key) }),
     (keyHash, id) => ({ call: 'revoke', keyHash, id }),
   ),
 ];
 
-export interface LatencyFigures {
-  p50: number;
-  p99: number;
-  samples: number;
-}
-
-/** CPU ms per measured request, by process. */
-export interface CpuPerRequest extends CpuMs {
-  total: number;
-}
-
 export interface WarmLatencyResult {
   name: string;
-  http: LatencyFigures;
-  direct: LatencyFigures;
-  reference: LatencyFigures;
-  /** The budget's verdicts: local mode against direct. */
-  p50: Verdict;
-  p99: Verdict;
-  /** Where the machine's CPU went on each side; absent off Linux. */
-  cpu?: Record<Side, CpuPerRequest>;
+  /** ms: each repetition's percentile, over the repetitions. */
+  localMode: { p50: Repeated; p99: Repeated };
+  reference: { p50: Repeated; p99: Repeated };
+  /** local mode ÷ reference, one ratio per repetition. */
+  p50: Judged;
+  p99: Judged;
 }
 
-const figures = (latencies: readonly number[]): LatencyFigures => ({
-  p50: hundredths(percentile(latencies, 50)),
-  p99: hundredths(percentile(latencies, 99)),
-  samples: latencies.length,
+const referenceRequest = (operation: ReferenceOperation): HttpRequestSpec => ({
+  method: 'POST',
+  path: '/',
+  headers: JSON_HEADERS,
+  body: JSON.stringify(operation),
 });
-
-function perRequest(spent: CpuMs, requests: number): CpuPerRequest {
-  const each = (ms: number): number => hundredths(ms / requests);
-  return {
-    bench: each(spent.bench),
-    localMode: each(spent.localMode),
-    reference: each(spent.reference),
-    dynamoDb: each(spent.dynamoDb),
-    dynamoDbCompiler: each(spent.dynamoDbCompiler),
-    total: each(spent.bench + spent.localMode + spent.reference + spent.dynamoDb),
-  };
-}
 
 /** Hands out a list in slices, each item at most once. */
 function slicer<T>(items: readonly T[]): (amount: number) => T[] {
@@ -219,120 +176,66 @@ function slicer<T>(items: readonly T[]): (amount: number) => T[] {
   };
 }
 
-const referenceRequest = (operation: DirectOperation): HttpRequestSpec => ({
-  method: 'POST',
-  path: '/',
-  headers: JSON_HEADERS,
-  body: JSON.stringify(operation),
+/** One repetition of `scenario`: a warm-up of the route on both sides, then the blocks (see BLOCKS); each side's latencies in ms. */
+async function runScenario(scenario: LoadScenario, origins: Origins, requests: number): Promise<Record<Side, number[]>> {
+  const block = Math.ceil(requests / BLOCKS_PER_SIDE);
+  // autocannon builds each connection's next request ahead: every run needs a spare per connection.
+  const runs = BLOCKS_PER_SIDE + 1;
+  const workload = await scenario.prepare(ROUTE_WARM_UP_REQUESTS + BLOCKS_PER_SIDE * block + runs * CONNECTIONS);
+  const next = { localMode: slicer(workload.localMode), reference: slicer(workload.reference.map(referenceRequest)) };
+  const run = (side: Side, amount: number): Promise<number[]> =>
+    loadOverHttp(origins[side], next[side](amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
+      throw new Error(`${scenario.name}, ${side}: ${error.message}`);
+    });
+  await run('localMode', ROUTE_WARM_UP_REQUESTS);
+  await run('reference', ROUTE_WARM_UP_REQUESTS);
+  const latencies: Record<Side, number[]> = { localMode: [], reference: [] };
+  for (const side of BLOCKS) latencies[side].push(...(await run(side, block)));
+  return latencies;
+}
+
+/**
+ * Every route on both sides, unmeasured, `rounds` times: a fresh DynamoDB Local's JVM compiles its
+ * hot paths for its first tens of thousands of requests (DynamoDB itself is never cold like that).
+ */
+export async function warmUp(origins: Origins, rounds: number, requests: number): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of LOAD_SCENARIOS) await runScenario(scenario, origins, requests);
+  }
+}
+
+interface Percentiles {
+  p50: number;
+  p99: number;
+}
+
+const percentiles = (latencies: readonly number[]): Percentiles => ({
+  p50: hundredths(percentile(latencies, 50)),
+  p99: hundredths(percentile(latencies, 99)),
 });
 
-type SideRunners = Record<Side, (amount: number) => Promise<number[]>>;
-
-/**
- * Prepares `scenario` for `perSide` requests on each side and returns each side's runner: it
- * sends the next `amount` of them and returns their latencies in ms.
- */
-async function sideRunners(scenario: LoadScenario, origins: Origins, perSide: number): Promise<SideRunners> {
-  // autocannon builds each connection's next request ahead: every HTTP run needs a spare per connection.
-  const httpPerSide = perSide + (BLOCKS_PER_SIDE + 1) * CONNECTIONS;
-  const workload = await scenario.prepare({ http: httpPerSide, direct: perSide, reference: httpPerSide });
-  const nextRequests = slicer(workload.requests);
-  const nextDirect = slicer(workload.direct);
-  const nextReference = slicer(workload.reference.map(referenceRequest));
-  const overHttp = (origin: string, take: (amount: number) => HttpRequestSpec[], amount: number): Promise<number[]> =>
-    loadOverHttp(origin, take(amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
-      throw new Error(`${scenario.name}: ${error.message}`);
-    });
+export function prepareWarmLatency(origins: Origins): RepeatedMeasurement<WarmLatencyResult[]> {
+  const repetitions: Record<Side, Percentiles>[][] = LOAD_SCENARIOS.map(() => []);
   return {
-    direct: (amount) => loadDirect(nextDirect(amount).map((operation) => () => runDirectOperation(operation)), CONNECTIONS),
-    http: (amount) => overHttp(origins.localMode, nextRequests, amount),
-    reference: (amount) => overHttp(origins.reference, nextReference, amount),
-  };
-}
-
-export interface WarmUpRound {
-  seconds: number;
-  /** What DynamoDB Local's JIT compiler threads spent in the round; absent off Linux. */
-  compilerMs?: number;
-}
-
-export interface WarmUpResult {
-  requestsPerRound: number;
-  rounds: WarmUpRound[];
-  /** Whether the last round's compiling fell under WARM_UP_SETTLED_SHARE of it; null off Linux. */
-  settled: boolean | null;
-}
-
-/** A warm-up round whose JIT compiling took under this share of its time finds the JVM warm. */
-export const WARM_UP_SETTLED_SHARE = 0.05;
-const WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE = 100;
-const WARM_UP_MAX_ROUNDS = 8;
-
-/**
- * Before anything is measured: rounds of every route on every side, until DynamoDB Local's JVM
- * has stopped compiling. A fresh JVM compiles its hot paths for its first tens of thousands of
- * requests, with up to a core of this machine's two; DynamoDB itself is never cold like that.
- * Without a CPU meter (off Linux) it runs every round.
- */
-export async function warmUntilCompiled(origins: Origins, cpu: CpuMeter | undefined): Promise<WarmUpResult> {
-  const rounds: WarmUpRound[] = [];
-  let settled: boolean | null = cpu ? false : null;
-  while (rounds.length < WARM_UP_MAX_ROUNDS && settled !== true) {
-    const started = performance.now();
-    const before = cpu?.read();
-    for (const scenario of LOAD_SCENARIOS) {
-      const run = await sideRunners(scenario, origins, WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE);
-      for (const side of SIDES) await run[side](WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    if (before && cpu) {
-      const compilerMs = cpuSpent(before, cpu.read()).dynamoDbCompiler;
-      rounds.push({ seconds: hundredths(seconds), compilerMs });
-      settled = compilerMs <= WARM_UP_SETTLED_SHARE * seconds * 1000;
-    } else rounds.push({ seconds: hundredths(seconds) });
-  }
-  return { requestsPerRound: WARM_UP_REQUESTS_PER_ROUTE_AND_SIDE * LOAD_SCENARIOS.length * SIDES.length, rounds, settled };
-}
-
-/**
- * Each scenario: a warm-up on every side, then the measured requests in blocks (see ROUND). The
- * CPU each side's blocks cost every process is summed too: with more requests in flight than
- * cores, latency follows the CPU a request costs the whole machine.
- */
-export async function measureWarmLatency(origins: Origins, requestsPerScenario: number, cpu: CpuMeter | undefined): Promise<WarmLatencyResult[]> {
-  const results: WarmLatencyResult[] = [];
-  const block = Math.ceil(requestsPerScenario / BLOCKS_PER_SIDE);
-  for (const scenario of LOAD_SCENARIOS) {
-    const run = await sideRunners(scenario, origins, WARM_UP_REQUESTS + BLOCKS_PER_SIDE * block);
-    const latencies: Record<Side, number[]> = { direct: [], http: [], reference: [] };
-    const cpuBySide: Record<Side, CpuMs> = { direct: NO_CPU, http: NO_CPU, reference: NO_CPU };
-    for (const side of SIDES) await run[side](WARM_UP_REQUESTS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const side of ROUND) {
-        const before = cpu?.read();
-        latencies[side].push(...(await run[side](block)));
-        if (before && cpu) cpuBySide[side] = cpuSum(cpuBySide[side], cpuSpent(before, cpu.read()));
+    measureOnce: async () => {
+      for (const [index, scenario] of LOAD_SCENARIOS.entries()) {
+        const latencies = await runScenario(scenario, origins, REQUESTS_PER_REPETITION);
+        repetitions[index]?.push({ localMode: percentiles(latencies.localMode), reference: percentiles(latencies.reference) });
       }
-    }
-    const http = figures(latencies.http);
-    const direct = figures(latencies.direct);
-    results.push({
-      name: scenario.name,
-      http,
-      direct,
-      reference: figures(latencies.reference),
-      p50: verdict(http.p50, direct.p50, WARM_LATENCY_BUDGET),
-      p99: verdict(http.p99, direct.p99, WARM_LATENCY_BUDGET),
-      ...(cpu
-        ? {
-            cpu: {
-              direct: perRequest(cpuBySide.direct, latencies.direct.length),
-              http: perRequest(cpuBySide.http, latencies.http.length),
-              reference: perRequest(cpuBySide.reference, latencies.reference.length),
-            },
-          }
-        : {}),
-    });
-  }
-  return results;
+    },
+    result: () =>
+      LOAD_SCENARIOS.map((scenario, index) => {
+        const measured = repetitions[index] ?? [];
+        const figure = (side: Side, p: keyof Percentiles): Repeated => repeated(measured.map((each) => each[side][p]));
+        const ratios = (p: keyof Percentiles): number[] => measured.map((each) => ratio(each.localMode[p], each.reference[p]));
+        return {
+          name: scenario.name,
+          localMode: { p50: figure('localMode', 'p50'), p99: figure('localMode', 'p99') },
+          reference: { p50: figure('reference', 'p50'), p99: figure('reference', 'p99') },
+          p50: judge(ratios('p50'), WARM_LATENCY_BUDGET.p50),
+          p99: judge(ratios('p99'), WARM_LATENCY_BUDGET.p99),
+        };
+      }),
+    stop: async () => undefined,
+  };
 }

@@ -32,9 +32,23 @@ const esbuildTarget = (runtime: Runtime): string => {
 const REQUIRE_SHIM =
   "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 
+/**
+ * Packages replaced in every bundle, by a module of ours. The SDK's clients all import the default
+ * credential provider chain (@aws-sdk/credential-provider-node, with the SSO and STS clients it
+ * uses), a third of a function's bundle, which the functions never call: their clients take their
+ * credentials from the environment (lambdas/aws/sdk-settings.ts). Measured in
+ * docs/decisions/sdk-cold-start.md. The path is relative to the project root, where CDK runs
+ * esbuild (locally: esbuild is a devDependency, so CDK never falls back to its Docker build).
+ */
+const ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './lambdas/aws/no-credential-chain.ts',
+};
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
 /** The options both builds share, all required so that esbuildOptionsFor can read every one. */
 type SharedBundlingOptions = Required<
-  Pick<BundlingOptions, 'format' | 'target' | 'minify' | 'mainFields' | 'externalModules' | 'banner' | 'sourceMap'>
+  Pick<BundlingOptions, 'format' | 'target' | 'minify' | 'mainFields' | 'externalModules' | 'banner' | 'sourceMap' | 'esbuildArgs'>
 >;
 
 export const BUNDLING: SharedBundlingOptions = {
@@ -50,6 +64,7 @@ export const BUNDLING: SharedBundlingOptions = {
   // Lambda ignores source maps unless NODE_OPTIONS=--enable-source-maps, which slows cold starts and
   // every stack trace; without that flag a map would only enlarge the asset.
   sourceMap: false,
+  esbuildArgs: { '--alias': Object.entries(ALIASES).map(([name, replacement]) => `${name}=${replacement}`) },
 };
 
 const ESBUILD_FORMAT: Record<OutputFormat, Format> = { [OutputFormat.ESM]: 'esm', [OutputFormat.CJS]: 'cjs' };
@@ -68,5 +83,6 @@ export function esbuildOptionsFor(entry: string, outdir: string): BuildOptions {
     external: [...BUNDLING.externalModules],
     banner: { js: BUNDLING.banner },
     sourcemap: BUNDLING.sourceMap,
+    alias: Object.fromEntries(Object.entries(ALIASES).map(([name, replacement]) => [name, path.resolve(PROJECT_ROOT, replacement)])),
   };
 }

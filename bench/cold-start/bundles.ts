@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build } from 'esbuild';
-import { BUNDLE_FILE_NAME, esbuildOptionsFor } from '../../lib/bundling';
+import { build, type BuildOptions } from 'esbuild';
+import { esbuildOptionsFor } from '../../lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
-const BASELINE_ENTRY = path.join(__dirname, 'baseline.ts');
 const RUNNER_ENTRY = path.join(__dirname, 'runner.ts');
 
 export interface BuiltBundle {
@@ -15,17 +14,20 @@ export interface BuiltBundle {
 const kilobytes = (file: string): number => Math.round((fs.statSync(file).size / 1024) * 10) / 10;
 
 /**
- * A function's bundle exactly as the stack builds it (esbuildOptionsFor), so that the bench times
- * the artefact Lambda runs. `entry` is relative to the repository root or absolute.
+ * `entry` (relative to the repository root, or absolute) built exactly as the stack builds a
+ * function (esbuildOptionsFor), so that the bench times the artefact Lambda runs; `adjust` lets
+ * the record of docs/decisions/sdk-cold-start.md build the variants it compares.
  */
-export async function buildFunctionBundle(entry: string, outdir: string): Promise<BuiltBundle> {
-  await build({ ...esbuildOptionsFor(path.resolve(REPO_ROOT, entry), outdir), logLevel: 'silent' });
-  const file = path.join(outdir, BUNDLE_FILE_NAME);
-  return { file, kb: kilobytes(file) };
+export async function buildBundle(
+  entry: string,
+  outdir: string,
+  adjust: (options: BuildOptions) => BuildOptions = (options) => options,
+): Promise<BuiltBundle> {
+  const options = adjust(esbuildOptionsFor(path.resolve(REPO_ROOT, entry), outdir));
+  if (!options.outfile) throw new Error(`the build of ${entry} names no outfile`);
+  await build({ ...options, logLevel: 'silent' });
+  return { file: options.outfile, kb: kilobytes(options.outfile) };
 }
-
-/** The baseline goes through the same build as the functions: only its entry differs. */
-export const buildBaselineBundle = (outdir: string): Promise<BuiltBundle> => buildFunctionBundle(BASELINE_ENTRY, outdir);
 
 /** The child-process runner, as plain JavaScript that `node` runs without a loader. */
 export async function buildRunner(outdir: string): Promise<string> {

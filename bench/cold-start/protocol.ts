@@ -12,4 +12,9 @@ export interface RunnerReport {
   importedAtMs: number;
   /** Response in hand. */
   answeredAtMs: number;
+  /**
+   * CPU time (user and system) of the child until then, Node's own start-up included: what the
+   * bundle costs, far less disturbed by other processes on a shared machine than the elapsed time.
+   */
+  cpuMs: number;
 }

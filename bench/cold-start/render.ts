@@ -1,50 +1,43 @@
-import type { ColdStartResult, ColdStartRow, ColdStartTimes } from './result';
+import type { Repeated } from '../stats';
+import type { ColdStartResult } from './result';
 
 /** The cold-start section of docs/performance.md. */
 
-const spread = (times: ColdStartTimes): string =>
-  `${times.medianMs.toFixed(1)} (${times.minMs.toFixed(0)}–${times.maxMs.toFixed(0)})`;
-
-const phases = (times: ColdStartTimes): string => `${times.importedAtMs.toFixed(1)} / ${times.answeredAtMs.toFixed(1)}`;
-
-function tableRow(row: ColdStartRow, verdictCell: string, overFirstCall: string): string {
-  const cells = [
-    row.handler,
-    row.bundleKb.toFixed(1),
-    spread(row.baseline),
-    spread(row.measured),
-    phases(row.measured),
-    row.ratio.toFixed(2),
-    `≤ ${row.budget.toFixed(2)}`,
-    verdictCell,
-    overFirstCall,
-  ];
-  return `| ${cells.join(' | ')} |`;
-}
+const spread = (figure: Repeated, digits: number): string =>
+  `${figure.median.toFixed(digits)} (${figure.min.toFixed(digits)}–${figure.max.toFixed(digits)})`;
 
 export function renderColdStarts(result: ColdStartResult): string {
   return [
-    '## Cold start per function',
+    '## 2. Cold start per function',
     '',
-    "Each sample is a fresh `node` that imports one bundle, built with the stack's own esbuild options, and hands " +
-      "its handler one request, timed from the spawn until the child reports the (successful) response; every " +
-      'request has a fixture of its own, and the pipeline functions reach a real queue and webhook receiver. ' +
-      `The baseline bundle (${result.baselineBundleKb.toFixed(1)} KB) only constructs a DynamoDB document client and ` +
-      `answers at once, through the same runner and environment; ${result.runs} of its samples alternate with ` +
-      "each row's after an untimed warm-up, and the ratio is of the two medians. " +
-      'The reference row adds one GetItem through that SDK client: the SDK does one-off work on its first call ' +
-      '(middleware, endpoint rules, serde, credentials), so its ratio is the floor of any function that calls ' +
-      "DynamoDB through the SDK. The functions call DynamoDB and SQS through the service's own small signed client " +
-      "instead (`lambdas/aws/aws-json-client.ts`, see the README), and the last column divides each function's ratio by the reference's.",
+    "Each sample is a fresh `node` that imports one bundle, built with the stack's own esbuild options (`lib/bundling.ts`), " +
+      'and hands its handler one request; every request has a fixture of its own, and the pipeline functions reach a ' +
+      "real queue and webhook receiver. A function's floor (`bench/cold-start/floor/`) is built the same way, builds the " +
+      "same SDK clients with the same settings (the functions' own `lambdas/store/dynamo.ts`, `lambdas/queue/sqs.ts`) and " +
+      `makes the same first call, and nothing else. In each of ${result.repetitions} repetitions, spread over the run, ` +
+      `${result.samplesPerRepetition} samples of each bundle alternate; a repetition's ratio is of the two medians. ` +
+      "The budget judges the child's CPU time until the response is in hand (Node's own start-up included), which " +
+      "other processes on this shared machine barely move; the elapsed time from spawn to response, which they can double, " +
+      'is shown beside it. Times in ms, median of the repetitions (min–max).',
     '',
-    '| Bundle | KB | Baseline ms, median (min–max) | Bundle ms, median (min–max) | Imported / answered at ms | Ratio | Budget | Result | ÷ reference |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
-    tableRow(result.firstCall, 'reference', '1.00'),
-    ...result.handlers.map((row) => tableRow(row, row.pass ? 'pass' : '**miss**', row.ratioToFirstCall.toFixed(2))),
-    '',
-    '"Imported / answered at": medians on the child\'s own clock from its process start, when the bundle was ' +
-      'imported (module initialisation done) and when the response was in hand. The functions set up their ' +
-      'clients at their first call, the baseline and the reference at import.',
+    '| function | KB | floor KB | CPU ms | floor CPU ms | ratio | budget | verdict | elapsed ms | floor elapsed ms | elapsed ratio |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    ...result.rows.map(
+      (row) =>
+        `| ${[
+          row.name,
+          row.bundleKb.toFixed(1),
+          row.floor.kb.toFixed(1),
+          spread(row.cpu.functionMs, 1),
+          spread(row.cpu.floorMs, 1),
+          spread(row.cpu.ratio, 2),
+          `≤ ${row.cpu.ratio.budget.toFixed(2)}`,
+          row.cpu.ratio.pass ? 'pass' : '**miss**',
+          spread(row.elapsed.functionMs, 1),
+          spread(row.elapsed.floorMs, 1),
+          spread(row.elapsed.ratio, 2),
+        ].join(' | ')} |`,
+    ),
     '',
   ].join('\n');
 }

@@ -44,10 +44,11 @@ async function main(): Promise<void> {
   if (typeof loaded.handler !== 'function') throw new Error(`${bundle} exports no handler`);
   const response = await (loaded.handler as Handler)(event, lambdaContext(SAMPLE_FUNCTION_NAME, 'cold-start-request', TIMEOUT_MS));
   const answeredAtMs = performance.now();
+  const cpu = process.cpuUsage();
 
   const failure = failureOf(response);
   if (failure !== undefined) throw new Error(`the handler did not succeed: ${failure}`);
-  const report: RunnerReport = { importedAtMs, answeredAtMs };
+  const report: RunnerReport = { importedAtMs, answeredAtMs, cpuMs: (cpu.user + cpu.system) / 1000 };
   writeSync(REPORT_FD, `${JSON.stringify(report)}\n`);
   // The SDK keeps sockets open; a Lambda would be frozen here, a sample just ends.
   process.exit(0);

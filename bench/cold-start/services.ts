@@ -12,17 +12,20 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../test/support/w
 export interface ColdStartServices {
   /**
    * What the stack sets besides the tables (site URL, queue URL), pointed at these stand-ins; added
-   * to every sample's environment, the baseline's too.
+   * to every sample's environment, the floors' too.
    */
   env: Record<string, string>;
   receiver: WebhookReceiver;
   jobsQueueArn: string;
+  /** Where the floor of a function that sends to SQS sends its message: never read. */
+  floorQueueUrl: string;
   /** Removes and counts the jobs queued since the last call. */
   takeQueuedJobs(): Promise<number>;
   stop(): Promise<void>;
 }
 
 const JOBS_QUEUE = 'cold-start-webhook-jobs';
+const FLOOR_QUEUE = 'cold-start-floor';
 const QUEUE_SETTINGS = { visibilityTimeoutMs: 60_000, retentionMs: 60 * 60 * 1000 };
 /** Route functions need one; the links it forms are never followed. */
 const SITE_URL = 'https://secrets.bench.invalid';
@@ -31,7 +34,9 @@ const SQS_MAX_RECEIVE = 10;
 export async function startColdStartServices(): Promise<ColdStartServices> {
   const receiver = await startWebhookReceiver();
   try {
-    const queues = await startLocalQueueService({ queues: [{ name: JOBS_QUEUE, ...QUEUE_SETTINGS }] });
+    const queues = await startLocalQueueService({
+      queues: [JOBS_QUEUE, FLOOR_QUEUE].map((name) => ({ name, ...QUEUE_SETTINGS })),
+    });
     const sqs = localSqsClient(queues.endpoint);
     const queueUrl = queues.queueUrl(JOBS_QUEUE);
 
@@ -58,6 +63,7 @@ export async function startColdStartServices(): Promise<ColdStartServices> {
       },
       receiver,
       jobsQueueArn: queues.queueArn(JOBS_QUEUE),
+      floorQueueUrl: queues.queueUrl(FLOOR_QUEUE),
       takeQueuedJobs,
       stop: async () => {
         sqs.destroy();

@@ -7,13 +7,32 @@ import { randomUrlSafeId } from '../../lambdas/core/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
 import { SECRET_DATA, freshKey, freshSecret, type FreshKey } from '../fixtures';
 import { unsavedSecretHead } from './fixtures';
+import type { FirstDynamoDbCall, FloorEvent } from './floor/calls';
 import type { ColdStartServices } from './services';
 
-/** One function to time: its handler module, and how to set up and check each sample's one request. */
+const FLOOR_ENTRIES = {
+  dynamodb: path.join(__dirname, 'floor/dynamodb.ts'),
+  dynamodbAndSqs: path.join(__dirname, 'floor/dynamodb-and-sqs.ts'),
+} as const;
+
+/**
+ * A function's cold-start floor: a bundle, built the same way, that builds the same SDK clients
+ * and makes the same first call(s), and does nothing else. Declared per function below, as read
+ * from its code (a function whose first call changes needs its floor changed with it).
+ */
+export interface ColdStartFloor {
+  entry: string;
+  event: FloorEvent;
+}
+
+const dynamoDbFloor = (dynamodb: FirstDynamoDbCall): ColdStartFloor => ({ entry: FLOOR_ENTRIES.dynamodb, event: { dynamodb } });
+
+/** One function to time: its handler module, its floor, and how to set up and check each sample's one request. */
 export interface ColdStartTarget {
   name: string;
   /** Handler module, relative to the repository root or absolute. */
   entry: string;
+  floor: ColdStartFloor;
   /** Writes a fresh fixture and returns the event of the sample's one request. */
   nextEvent(): Promise<unknown>;
   /** Throws unless the request just sent had its effect (a 2xx alone can hide a skipped step). */
@@ -51,12 +70,20 @@ const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
 
 const nothingToConfirm = async (): Promise<void> => undefined;
 
+/**
+ * Each route's first DynamoDB call: the health check reads, a key's creation counts the address in
+ * its creation log, and every keyed route starts by counting the request against the key.
+ */
+const ROUTE_FIRST_CALLS: Readonly<Record<string, FirstDynamoDbCall>> = { health: 'GetItem' };
+const KEYED_ROUTE_FIRST_CALL: FirstDynamoDbCall = 'UpdateItem';
+
 function routeTarget(route: RouteDefinition): ColdStartTarget {
   const request = ROUTE_REQUESTS[route.name];
   if (!request) throw new Error(`no cold-start request is defined for route ${route.name}`);
   return {
     name: route.name,
     entry: routeEntry(route),
+    floor: dynamoDbFloor(ROUTE_FIRST_CALLS[route.name] ?? KEYED_ROUTE_FIRST_CALL),
     nextEvent: async () => routeEvent(route, await request()),
     confirm: nothingToConfirm,
   };
@@ -69,6 +96,8 @@ function fanOutTarget(services: ColdStartServices): ColdStartTarget {
   return {
     name: pipelineName(PIPELINE_ENTRIES.fanOut),
     entry: PIPELINE_ENTRIES.fanOut,
+    // It reads the owners' keys in one batch, then queues the job.
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: 'BatchGetItem', sqsQueueUrl: services.floorQueueUrl } },
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url('/fan-out-fixture'));
       return headInsertEvent(unsavedSecretHead(owner));
@@ -87,6 +116,8 @@ function deliveryTarget(services: ColdStartServices): ColdStartTarget {
   return {
     name: pipelineName(PIPELINE_ENTRIES.delivery),
     entry: PIPELINE_ENTRIES.delivery,
+    // It reads the owner's key, then posts to the receiver; its SQS client, built at load, only reschedules failures.
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: 'GetItem' } },
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url(receiverPath));
       sent += 1;
@@ -105,14 +136,6 @@ function deliveryTarget(services: ColdStartServices): ColdStartTarget {
     },
   };
 }
-
-/** Not a function of the stack: the baseline plus one GetItem, timed like one (see first-call.ts). */
-export const firstCallTarget = (): ColdStartTarget => ({
-  name: 'baseline + one GetItem',
-  entry: path.join(__dirname, 'first-call.ts'),
-  nextEvent: async () => ({}),
-  confirm: nothingToConfirm,
-});
 
 /** Every function of the stack: the routes in table order, then the webhook pipeline. */
 export const coldStartTargets = (services: ColdStartServices): ColdStartTarget[] => [

@@ -1,3 +1,4 @@
+import { fromEnv } from '@aws-sdk/credential-provider-env';
 import type { NodeHttpHandlerOptions } from '@smithy/types';
 
 /**
@@ -18,9 +19,15 @@ const REQUEST_HANDLER: NodeHttpHandlerOptions = {
   httpsAgent: { keepAlive: true },
 };
 
-/** The settings of every SDK client the functions build; `endpoint` only where local mode sets one. */
+/**
+ * The settings of every SDK client the functions build; `endpoint` only where local mode sets one.
+ * Credentials come from the environment, as Lambda provides them (and `npm start` sets them): the
+ * SDK's default chain would find them there first too, but naming the source lets the bundles
+ * leave the rest of the chain out (lib/bundling.ts, docs/decisions/sdk-cold-start.md).
+ */
 export const sdkClientSettings = (endpoint: string | undefined) => ({
   maxAttempts: SDK_MAX_ATTEMPTS,
   requestHandler: REQUEST_HANDLER,
+  credentials: fromEnv(),
   ...(endpoint ? { endpoint } : {}),
 });

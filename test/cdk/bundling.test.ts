@@ -10,6 +10,8 @@ import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
 import { BUNDLE_FILE_NAME, BUNDLING, esbuildOptionsFor } from '../../lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
+/** What @aws-sdk/credential-provider-node's default provider throws when no source has credentials. */
+const CREDENTIAL_CHAIN_MESSAGE = 'Could not load credentials from any providers';
 
 /** Imports a bundle in a fresh Node process, as the Lambda runtime does, and reports its handler's type. */
 function handlerTypeOf(bundle: string): string {
@@ -40,7 +42,18 @@ describe('function bundles', () => {
     await build({ ...esbuildOptionsFor(path.join(REPO_ROOT, entry), outdir), logLevel: 'silent' });
 
     const bundle = path.join(outdir, BUNDLE_FILE_NAME);
-    expect(fs.readFileSync(bundle, 'utf8').startsWith(BUNDLING.banner)).toBe(true);
+    const source = fs.readFileSync(bundle, 'utf8');
+    expect(source.startsWith(BUNDLING.banner)).toBe(true);
+    // The SDK's default credential provider chain is left out (lib/bundling.ts): its own error message is not there.
+    expect(source).not.toContain(CREDENTIAL_CHAIN_MESSAGE);
     expect(handlerTypeOf(bundle)).toBe('function');
   });
+});
+
+test('the stack hands NodejsFunction the alias that keeps the credential chain out', () => {
+  const [alias] = [BUNDLING.esbuildArgs['--alias']].flat();
+  const replacement = String(alias).split('=')[1] ?? '';
+  expect(String(alias)).toMatch(/^@aws-sdk\/credential-provider-node=/);
+  expect(path.resolve(REPO_ROOT, replacement)).toBe(esbuildOptionsFor('entry.ts', 'out').alias?.['@aws-sdk/credential-provider-node']);
+  expect(fs.existsSync(path.resolve(REPO_ROOT, replacement))).toBe(true);
 });

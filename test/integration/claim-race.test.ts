@@ -1,7 +1,7 @@
 import './support/store-access';
 import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
 import { randomUrlSafeId } from '../../lambdas/core/random';
-import { base64Of } from './support/api';
+import { base64Of } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';
 import { dynamo } from '../../lambdas/store/dynamo';

@@ -16,9 +16,9 @@ import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
 import { localDynamoDbClient } from '../../local/dynamodb-local';
 import { localSqsClient } from '../../local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { createKey, createSecret } from './support/api';
-import { testEnv } from './support/environment';
-import { startLocalServer, TSX_ARGS, type LocalServer } from './support/local-server';
+import { createKey, createSecret } from '../support/api';
+import { testEnv } from '../support/environment';
+import { startLocalServer, TSX_ARGS, type LocalServer } from '../support/local-server';
 
 /**
  * `npm run dlq -- replay` against local mode: a fan-out failure record, shaped as Lambda's

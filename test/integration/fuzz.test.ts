@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { MAX_BODY_BYTES, RATE_LIMIT, SECRET_TTLS } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../../lambdas/http/headers';
-import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from './support/api';
+import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
 
 /**
  * Every route over HTTP against local mode, with requests fast-check makes up: odd methods, paths

@@ -1,7 +1,7 @@
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { startLocalServer } from './support/local-server';
-import { TEST_ENV } from './support/environment';
+import { startLocalServer } from '../support/local-server';
+import { TEST_ENV } from '../support/environment';
 import { freePort } from '../../local/free-port';
 
 /**

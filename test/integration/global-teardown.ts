@@ -1,5 +1,5 @@
 import type { RunningDynamoDb } from '../../local/dynamodb-local';
-import type { LocalServer } from './support/local-server';
+import type { LocalServer } from '../support/local-server';
 
 export default async function globalTeardown(): Promise<void> {
   const started = globalThis as unknown as { __localServer?: LocalServer; __dynamoDb?: RunningDynamoDb };

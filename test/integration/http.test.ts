@@ -1,6 +1,6 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
-import { api, createKey } from './support/api';
+import { api, createKey } from '../support/api';
 
 /** Contract, "HTTP behaviour": what every response carries, and what the gateway answers itself. */
 

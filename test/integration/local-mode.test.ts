@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readProcessTable } from '../../bench/process-table';
+import { readProcessTable } from '../support/process-table';
 import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { freePort } from '../../local/free-port';
 import { eventually } from '../support/eventually';
-import { api } from './support/api';
-import { startLocalServer, type LocalServer } from './support/local-server';
+import { api } from '../support/api';
+import { startLocalServer, type LocalServer } from '../support/local-server';
 
 /** `npm start` as a user runs it: its own DynamoDB Local, DATA_DIR, a clean stop. */
 

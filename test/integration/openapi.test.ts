@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES, RATE_LIMIT } from '../../lambdas/definitions/limits';
-import { api, createKey, freshClientAddress, type ApiRequest, type ApiResponse } from './support/api';
+import { api, createKey, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { undocumented } from '../support/openapi';
 
 /** Real answers of local mode against docs/openapi.json: statuses, headers and bodies. */

@@ -1,6 +1,6 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { RATE_LIMIT } from '../../lambdas/definitions/limits';
-import { api, createKey } from './support/api';
+import { api, createKey } from '../support/api';
 
 /** 100 requests per minute per key, sliding window, every authenticated request counted. */
 

@@ -1,4 +1,4 @@
-import { api, base64Of, createKey, createSecret } from './support/api';
+import { api, base64Of, createKey, createSecret } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**

@@ -2,10 +2,10 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from './support/api';
-import { testEnv } from './support/environment';
+import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
+import { testEnv } from '../support/environment';
 import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
-import { startLocalServer, type LocalServer } from './support/local-server';
+import { startLocalServer, type LocalServer } from '../support/local-server';
 import { closeStore, itemsOfSecret, storedKeyCreationLog, storedKeyItem } from './support/store';
 
 /**

@@ -1,5 +1,5 @@
-import { ROUND_TRIP_BUDGET, ROUND_TRIP_CASES, isBudgeted, usageOf } from '../../bench/round-trips';
-import { testEnv } from './support/environment';
+import { ROUND_TRIP_BUDGET, ROUND_TRIP_CASES, isBudgeted, usageOf } from '../support/round-trip-cases';
+import { testEnv } from '../support/environment';
 
 /**
  * Each route's DynamoDB calls, counted by local mode on the real engine: a design change that adds

@@ -1,6 +1,6 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
-import { api, createKey, createSecret, type CreatedKey } from './support/api';
-import { testEnv } from './support/environment';
+import { api, createKey, createSecret, type CreatedKey } from '../support/api';
+import { testEnv } from '../support/environment';
 import { closeStore, countSecretItemsOwnedBy, expireSecret, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { ERRORS } from '../../lambdas/definitions/errors';
-import { testEnv } from './support/environment';
+import { testEnv } from '../support/environment';
 
 /**
  * Requests Node's HTTP parser cannot parse never reach a route; local mode must still answer them

@@ -7,9 +7,9 @@ import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '../../lambdas/webhooks/signature';
 import { localSqsClient } from '../../local/queue-service';
-import { api, base64Of, createKey, createSecret, freshClientAddress } from './support/api';
-import { testEnv } from './support/environment';
-import { startLocalServer, type LocalServer } from './support/local-server';
+import { api, base64Of, createKey, createSecret, freshClientAddress } from '../support/api';
+import { testEnv } from '../support/environment';
+import { startLocalServer, type LocalServer } from '../support/local-server';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 import { signatureHeader } from '../../../lambdas/webhooks/signature';
-import { createKey } from '../support/api';
+import { createKey } from '../../support/api';
 import { linkFrom, onetime } from '../support/cli';
 
 /** client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */

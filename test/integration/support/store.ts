@@ -10,7 +10,7 @@ import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '../../../lambdas/core/api-keys';
 import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
-import { testEnv } from './environment';
+import { testEnv } from '../../support/environment';
 
 /**
  * Direct access to the DynamoDB Local behind the server: to look at what is stored, and to age

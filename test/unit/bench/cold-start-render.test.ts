@@ -1,23 +1,19 @@
 import { renderColdStarts } from '../../../bench/cold-start/render';
-import type { ColdStartResult, ColdStartTimes } from '../../../bench/cold-start/result';
+import type { ColdStartResult, ColdStartRow } from '../../../bench/cold-start/result';
+import { judge, repeated } from '../../../bench/stats';
 
-const times = (medianMs: number): ColdStartTimes => ({
-  medianMs,
-  minMs: medianMs - 2,
-  maxMs: medianMs + 3,
-  importedAtMs: medianMs - 30,
-  answeredAtMs: medianMs - 4,
+const row = (name: string, cpuRatios: number[]): ColdStartRow => ({
+  name,
+  bundleKb: 216.4,
+  floor: { entry: 'bench/cold-start/floor/dynamodb.ts', kb: 205.1 },
+  cpu: { functionMs: repeated([81, 80, 84]), floorMs: repeated([75, 74, 77]), ratio: judge(cpuRatios, 1.1) },
+  elapsed: { functionMs: repeated([120, 110, 160]), floorMs: repeated([100, 115, 140]), ratio: repeated([1.2, 0.96, 1.14]) },
 });
 
 const RESULT: ColdStartResult = {
-  runs: 11,
-  budget: 1.15,
-  baselineBundleKb: 333.7,
-  firstCall: { handler: 'baseline + one GetItem', bundleKb: 334.4, baseline: times(60), measured: times(84), ratio: 1.4, budget: 1.15, pass: false },
-  handlers: [
-    { handler: 'health', bundleKb: 348.4, baseline: times(60), measured: times(66), ratio: 1.1, budget: 1.15, pass: true, ratioToFirstCall: 0.79 },
-    { handler: 'keys-create', bundleKb: 386, baseline: times(60), measured: times(100), ratio: 1.67, budget: 1.15, pass: false, ratioToFirstCall: 1.19 },
-  ],
+  repetitions: 3,
+  samplesPerRepetition: 5,
+  rows: [row('health', [1.08, 1.05, 1.09]), row('keys-create', [1.12, 1.3, 1.05])],
 };
 
 describe('renderColdStarts', () => {
@@ -25,18 +21,22 @@ describe('renderColdStarts', () => {
   // The table's lines below its header and separator.
   const rows = markdown.split('\n').filter((line) => line.startsWith('| ')).slice(2);
 
-  test('a row for the reference, then one per function, in order', () => {
-    expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| baseline + one GetItem', '| health', '| keys-create']);
+  test('one row per function, in order', () => {
+    expect(rows.map((line) => line.split(' | ')[0])).toEqual(['| health', '| keys-create']);
   });
 
-  test('each row: KB, baseline and bundle median (min–max), phases, ratio, budget, verdict, ratio to the reference', () => {
-    expect(rows[0]).toBe('| baseline + one GetItem | 334.4 | 60.0 (58–63) | 84.0 (82–87) | 54.0 / 80.0 | 1.40 | ≤ 1.15 | reference | 1.00 |');
-    expect(rows[1]).toBe('| health | 348.4 | 60.0 (58–63) | 66.0 (64–69) | 36.0 / 62.0 | 1.10 | ≤ 1.15 | pass | 0.79 |');
-    expect(rows[2]).toContain('| 1.67 | ≤ 1.15 | **miss** | 1.19 |');
+  test('each row: sizes, CPU medians (min–max), the judged ratio, budget and verdict, then the elapsed times', () => {
+    expect(rows[0]).toBe(
+      '| health | 216.4 | 205.1 | 81.0 (80.0–84.0) | 75.0 (74.0–77.0) | 1.08 (1.05–1.09) | ≤ 1.10 | pass | 120.0 (110.0–160.0) | 115.0 (100.0–140.0) | 1.14 (0.96–1.20) |',
+    );
   });
 
-  test('says how it measured: the baseline bundle, the run count', () => {
-    expect(markdown).toContain('The baseline bundle (333.7 KB)');
-    expect(markdown).toContain('11 of its samples alternate');
+  test('a median over the budget misses, whatever the best repetition', () => {
+    expect(rows[1]).toContain('| 1.12 (1.05–1.30) | ≤ 1.10 | **miss** |');
+  });
+
+  test('says how it measured: repetitions and samples', () => {
+    expect(markdown).toContain('In each of 3 repetitions');
+    expect(markdown).toContain('5 samples of each bundle alternate');
   });
 });

@@ -1,41 +1,37 @@
 import { createApiKey } from '../lambdas/core/keys';
 import { claim, createSecret, revoke } from '../lambdas/core/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
-import { dataFilling } from '../test/integration/support/api';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
-import { readRawChunks, writeRawChunks } from './raw-chunks';
 
 /**
- * The DynamoDB calls each route makes, as plain data, run through the same store and domain
- * functions as the handlers, and the 5 MiB baselines' raw chunk writes and reads. The bench makes
- * them straight from its own process (the direct and raw baselines) and through the reference
- * server (the same calls behind a bare HTTP hop).
+ * What the reference server (bench/reference-server.ts) does for each route: the route's DynamoDB
+ * calls, through the same domain and store functions as the handlers, and nothing else (no
+ * validation, no response shaping). A secret's data travels in the operation, as it does in the
+ * route's request, and a claim answers it, so the reference parses and writes the same JSON.
  */
-export type DirectOperation =
+export type ReferenceOperation =
   | { call: 'ping' }
   | { call: 'createKey'; clientAddress: string }
   | { call: 'readKey'; keyHash: string }
   | { call: 'setWebhook'; keyHash: string }
   | { call: 'deleteKey'; keyHash: string }
-  | { call: 'createSecret'; keyHash: string }
+  | { call: 'createSecret'; keyHash: string; data: string }
   | { call: 'claim'; keyHash: string; id: string }
-  | { call: 'revoke'; keyHash: string; id: string }
-  | { call: 'writeChunks'; pk: string; data: string }
-  | { call: 'readChunks'; pk: string; chunks: number };
+  | { call: 'revoke'; keyHash: string; id: string };
 
-/** What an operation answers over HTTP: the data it read, if any. */
-export interface DirectAnswer {
+/** What an operation answers: a created secret's id, a claimed secret's data. */
+export interface ReferenceAnswer {
+  id?: string;
   data?: string;
 }
 
-export const SECRET_DATA_1KB = dataFilling(1024);
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
 const SITE_URL = 'http://localhost/bench';
 
 /** The authentication every keyed request starts with. */
 const authenticate = (keyHash: string): Promise<unknown> => authenticateAndCount(keyHash, Date.now());
 
-export async function runDirectOperation(operation: DirectOperation): Promise<DirectAnswer> {
+export async function runReferenceOperation(operation: ReferenceOperation): Promise<ReferenceAnswer> {
   switch (operation.call) {
     case 'ping':
       await pingKeysTable();
@@ -54,22 +50,20 @@ export async function runDirectOperation(operation: DirectOperation): Promise<Di
       await authenticate(operation.keyHash);
       await deleteKey(operation.keyHash);
       return {};
-    case 'createSecret':
+    case 'createSecret': {
       await authenticate(operation.keyHash);
-      await createSecret({ data: SECRET_DATA_1KB, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, Date.now());
-      return {};
-    case 'claim':
+      const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, Date.now());
+      return { id };
+    }
+    case 'claim': {
       await authenticate(operation.keyHash);
-      if (!(await claim(operation.id, Date.now()))) throw new Error('direct claim found no secret');
-      return {};
+      const claimed = await claim(operation.id, Date.now());
+      if (!claimed) throw new Error('the reference claim found no secret');
+      return { data: claimed.data };
+    }
     case 'revoke':
       await authenticate(operation.keyHash);
-      if (!(await revoke(operation.id, operation.keyHash, Date.now()))) throw new Error('direct revoke found no secret');
+      if (!(await revoke(operation.id, operation.keyHash, Date.now()))) throw new Error('the reference revoke found no secret');
       return {};
-    case 'writeChunks':
-      await writeRawChunks(operation.pk, operation.data);
-      return {};
-    case 'readChunks':
-      return { data: await readRawChunks(operation.pk, operation.chunks) };
   }
 }

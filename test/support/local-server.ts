@@ -10,7 +10,7 @@ export interface LocalServer {
   stop(): Promise<number | null>;
 }
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const START_TIMEOUT_MS = 60_000;
 /**

@@ -1,0 +1,130 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LocalServer } from '../test/support/local-server';
+import { prepareColdStarts } from './cold-start';
+import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
+import type { BenchEnvironment } from './environment';
+import { prepareLargePayloads } from './large-payloads';
+import { measureDeliveryMs, measureFanOutMs } from './pipeline-handlers';
+import type { RepeatedMeasurement } from './repeated-measurement';
+import { renderReport, type BenchResults } from './report';
+import { measureRoundTrips, type RoundTripResult } from './round-trips';
+import { prepareWarmLatency, warmUp } from './warm-latency';
+
+/**
+ * The measurements of `npm run bench` (bench/main.ts), in an environment already started, and
+ * docs/performance.md and docs/performance.json written from them.
+ */
+
+/** Each budget is judged on the median of this many repetitions. */
+const REPETITIONS = 3;
+/** Unmeasured rounds of every route before anything is measured, and requests per route and side in each. */
+const WARM_UP_ROUNDS = 2;
+const WARM_UP_REQUESTS = 100;
+const FAN_OUT_INVOCATIONS = 60;
+const DELIVERY_INVOCATIONS = 30;
+const DOCS = path.resolve(__dirname, '../docs');
+
+const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+  const started = Date.now();
+  console.log(`${name} ...`);
+  const result = await work();
+  console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+};
+
+function roundTripNamed(roundTrips: readonly RoundTripResult[], caseName: string): RoundTripResult {
+  const measured = roundTrips.find((result) => result.name === caseName);
+  if (!measured) throw new Error(`no round-trip case ${caseName}`);
+  return measured;
+}
+
+function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, costName: string, handlerMs: number): MeasuredRequest {
+  const measured = roundTripNamed(roundTrips, caseName);
+  return {
+    name: costName,
+    readUnits: measured.usage.readUnits,
+    writeUnits: measured.usage.writeUnits,
+    handlerMs,
+    requestBytes: /^(POST|PATCH)/.test(caseName) ? measured.payloadBytes : 0,
+    responseBytes: measured.responseBytes,
+  };
+}
+
+/** `started` and `loadAtStart`: when the bench began, before its environment was started. */
+export async function runBench(environment: BenchEnvironment, started: Date, loadAtStart: number[]): Promise<void> {
+  const withLocalMode = async <T>(requestLog: boolean, work: (server: LocalServer) => Promise<T>): Promise<T> => {
+    const server = await environment.startLocalMode({ requestLog });
+    try {
+      return await work(server);
+    } finally {
+      await server.stop();
+    }
+  };
+  // Local mode's request log and usage accounting have no counterpart in the deployed functions:
+  // every time is taken without them, and they count the calls and units afterwards.
+  const timed = await withLocalMode(false, async (server) => {
+    const origins = { localMode: new URL(server.baseUrl).origin, reference: environment.reference.baseUrl };
+    await step('warm-up of DynamoDB Local', () => warmUp(origins, WARM_UP_ROUNDS, WARM_UP_REQUESTS));
+    const warm = prepareWarmLatency(origins);
+    const large = await prepareLargePayloads({ localMode: server.baseUrl, reference: environment.reference.baseUrl });
+    const cold = await step('building the cold-start bundles', () => prepareColdStarts(environment));
+    const measurements: [string, RepeatedMeasurement<unknown>][] = [
+      ['warm latency', warm],
+      ['5 MiB payloads', large],
+      ['cold init per function', cold],
+    ];
+    try {
+      // Interleaved: a burst of load from elsewhere falls on one repetition of each figure.
+      for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
+        for (const [name, measurement] of measurements) {
+          await step(`${name}, repetition ${repetition} of ${REPETITIONS}`, () => measurement.measureOnce());
+        }
+      }
+      return { warmLatency: warm.result(), largePayloads: large.result(), coldStarts: cold.result() };
+    } finally {
+      for (const [, measurement] of measurements) await measurement.stop();
+    }
+  });
+  const roundTrips = await withLocalMode(true, (server) => step('DynamoDB round trips', () => measureRoundTrips(server.baseUrl)));
+  const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
+  const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
+
+  const deletionUnits = (size: string): number =>
+    roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
+  const warmP50 = (name: string): number => {
+    const measured = timed.warmLatency.find((result) => result.name === name);
+    if (!measured) throw new Error(`no warm-latency route ${name}`);
+    return measured.localMode.p50.median;
+  };
+  const costs = estimateCosts({
+    requests: [
+      costRequest(roundTrips, 'POST /secrets 1 KB', MEASURED_REQUESTS.create1Kb, warmP50('POST /secrets 1 KB')),
+      costRequest(roundTrips, 'GET /secrets/:id 1 KB, last view', MEASURED_REQUESTS.claim1Kb, warmP50('GET /secrets/:id 1 KB (last view)')),
+      costRequest(roundTrips, 'GET /keys', MEASURED_REQUESTS.readKey, warmP50('GET /keys')),
+      costRequest(roundTrips, 'POST /secrets 5 MiB', MEASURED_REQUESTS.create5MiB, timed.largePayloads.create.localModeMs.median),
+      costRequest(roundTrips, 'GET /secrets/:id 5 MiB, last view', MEASURED_REQUESTS.claim5MiB, timed.largePayloads.claim.localModeMs.median),
+    ],
+    pipeline: {
+      // A revocation deletes exactly what the fan-out deletes after the last view; less its authentication.
+      deletionWriteUnits: { secret1Kb: deletionUnits('1 KB'), secret5MiB: deletionUnits('5 MiB') },
+      fanOutMsPerBatch: fanOutMs,
+      deliveryMsPerJob: deliveryMs,
+    },
+  });
+
+  const results: BenchResults = {
+    startedAt: started.toISOString(),
+    durationS: Math.round((Date.now() - started.getTime()) / 1000),
+    repetitions: REPETITIONS,
+    load: { start: loadAtStart, end: os.loadavg() },
+    roundTrips,
+    ...timed,
+    costs,
+  };
+  await mkdir(DOCS, { recursive: true });
+  await writeFile(path.join(DOCS, 'performance.json'), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(path.join(DOCS, 'performance.md'), renderReport(results));
+  console.log(`wrote docs/performance.md and docs/performance.json in ${results.durationS} s`);
+}

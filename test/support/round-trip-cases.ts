@@ -1,0 +1,124 @@
+import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
+import { api, createKey, createSecret, dataFilling, freshClientAddress, type ApiResponse } from './api';
+
+/**
+ * One request per route and size, with the DynamoDB calls it makes, counted from local mode's
+ * usage headers. Shared by test/integration/round-trips.test.ts (which fails CI on any change)
+ * and `npm run bench` (which reports the calls and capacity against the budget).
+ */
+
+export const ROUND_TRIP_BUDGET = { calls: 2, upToPayloadBytes: 300 * 1024 } as const;
+
+export interface RoundTripCase {
+  name: string;
+  /** The request body, or for a claim the response body: the payload the budget's size limit is about. */
+  payloadBytes: number;
+  /** The calls the request makes with today's design. */
+  calls: number;
+  /** Sets up what the request needs (not measured), then sends it. */
+  send(baseUrl: string): Promise<ApiResponse>;
+}
+
+const KB = 1024;
+const SIZES = { '1 KB': KB, '300 KB': 300 * KB, '1 MB': 1_000_000, '5 MiB': MAX_BODY_BYTES } as const;
+type Size = keyof typeof SIZES;
+
+const freshKey = async (baseUrl: string): Promise<string> => (await createKey(undefined, baseUrl)).key;
+
+async function secretOf(baseUrl: string, size: Size, views: number): Promise<{ key: string; id: string }> {
+  const key = await freshKey(baseUrl);
+  const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, { views }), views }, baseUrl);
+  return { key, id };
+}
+
+const create = (size: Size, calls: number): RoundTripCase => ({
+  name: `POST /secrets ${size}`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const key = await freshKey(baseUrl);
+    return api('POST', '/secrets', { key, json: { data: dataFilling(SIZES[size]) }, baseUrl });
+  },
+});
+
+const claim = (size: Size, views: 1 | 2, calls: number): RoundTripCase => ({
+  name: `GET /secrets/:id ${size}, ${views === 1 ? 'last view' : 'views remain'}`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, size, views);
+    return api('GET', `/secrets/${id}`, { key, baseUrl });
+  },
+});
+
+const revoke = (size: Size, calls: number): RoundTripCase => ({
+  name: `DELETE /secrets/:id ${size}`,
+  // No body, but what it deletes is that large.
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, size, 1);
+    return api('DELETE', `/secrets/${id}`, { key, baseUrl });
+  },
+});
+
+export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
+  { name: 'GET /health', payloadBytes: 0, calls: 1, send: (baseUrl) => api('GET', '/health', { baseUrl }) },
+  {
+    name: 'POST /keys',
+    payloadBytes: 0,
+    calls: 2,
+    // From an address of its own: 127.0.0.1 has made the warm-latency runs' key creations this hour.
+    send: (baseUrl) => api('POST', '/keys', { baseUrl, localAddress: freshClientAddress() }),
+  },
+  {
+    name: 'GET /keys',
+    payloadBytes: 0,
+    calls: 1,
+    send: async (baseUrl) => api('GET', '/keys', { key: await freshKey(baseUrl), baseUrl }),
+  },
+  {
+    name: 'PATCH /keys',
+    payloadBytes: 40,
+    calls: 2,
+    send: async (baseUrl) =>
+      api('PATCH', '/keys', { key: await freshKey(baseUrl), json: { webhook: 'https://hooks.example.com/x' }, baseUrl }),
+  },
+  {
+    name: 'DELETE /keys',
+    payloadBytes: 0,
+    calls: 2,
+    send: async (baseUrl) => api('DELETE', '/keys', { key: await freshKey(baseUrl), baseUrl }),
+  },
+  create('1 KB', 2),
+  create('300 KB', 2),
+  claim('1 KB', 2, 2),
+  claim('1 KB', 1, 2),
+  claim('300 KB', 1, 2),
+  revoke('1 KB', 2),
+  create('1 MB', 3),
+  claim('1 MB', 2, 4),
+  claim('1 MB', 1, 4),
+  create('5 MiB', 3),
+  claim('5 MiB', 1, 4),
+  revoke('5 MiB', 3),
+];
+
+export const isBudgeted = (roundTripCase: RoundTripCase): boolean =>
+  roundTripCase.payloadBytes <= ROUND_TRIP_BUDGET.upToPayloadBytes;
+
+/** The usage local mode reported for one response; throws if the response did not come from a handler. */
+export function usageOf(response: ApiResponse): DynamoDbUsage {
+  const read = (header: string): number => {
+    const value = response.headers[header];
+    if (value === undefined) throw new Error(`no ${header} header: status ${response.status} ${response.raw.slice(0, 200)}`);
+    return Number(value);
+  };
+  return {
+    calls: read(USAGE_HEADERS.calls),
+    readUnits: read(USAGE_HEADERS.readUnits),
+    writeUnits: read(USAGE_HEADERS.writeUnits),
+  };
+}
+
