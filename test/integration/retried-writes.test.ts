@@ -1,5 +1,5 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
@@ -85,7 +85,7 @@ const chunkBatch = (kind: keyof ChunkRequest, id?: string) => (call: DynamoDbCal
 
 const claim = (key: string, id: string): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, baseUrl });
 const headOf = async (id: string): Promise<Record<string, unknown> | undefined> =>
-  (await itemsOfSecret(id, SECRETS)).find((item) => item.sk === 'head');
+  (await itemsOfSecret(id, SECRETS)).find((item) => item.sk === SECRET_HEAD_SK);
 
 describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s) after DynamoDB applied it', (kind) => {
   describe('POST /keys', () => {
