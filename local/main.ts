@@ -10,6 +10,7 @@ import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
+import { loadPages } from './pages';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
 import { startWebhookPipelineProcess } from './webhook-pipeline-process';
 
@@ -74,7 +75,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
   // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
   if (requestLog) measureDynamoDbUsage((await import('../lambdas/store/dynamo')).dynamo);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog });
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
 
   const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
+  console.log(`Pages at http://localhost:${port}/ (share) and ${env[ENV.siteUrl]}/<id> (reveal)`);
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }
 
