@@ -55,3 +55,14 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'strict-transport-security': 'max-age=63072000; includeSubDomains',
 } as const;
+
+/**
+ * Headers between the distribution and the API. Behind CloudFront, API Gateway sees an edge
+ * server's address; the distribution forwards the viewer's in `cloudfront-viewer-address`, and
+ * adds `originSecret`, a value generated at deploy time that only it and the functions know, so
+ * that a caller of the API's own URL cannot pass off an address of its choosing.
+ */
+export const EDGE_HEADERS = {
+  viewerAddress: 'cloudfront-viewer-address',
+  originSecret: 'x-origin-secret',
+} as const;
