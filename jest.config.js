@@ -1,9 +1,10 @@
 // @middy/* ships ESM only, exported under the `import` condition alone: map it to its entry files
-// and transpile them like our own sources so Jest's CommonJS loader can use them.
+// and transpile them like our own sources so Jest's CommonJS loader can use them. `mime` (the
+// client's filename helpers) ships ESM only too, and is transpiled the same way.
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|mime)/)'],
   moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
 };
 
@@ -21,5 +22,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
     },
+    // The pages in Chromium, each file against a local-mode server of its own (its links must name it).
+    { ...shared, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
   ],
 };

@@ -105,7 +105,17 @@ export class SecretsApi extends Construct {
    * depend on the stage, which depends on its deployment, its methods, and so on them.
    */
   urlForPathWithoutStageReference(path: string): string {
+    return `https://${this.domainName}${this.stagePath}${path}`;
+  }
+
+  /** The API's regional host name, built without a reference to the stage (see above). */
+  get domainName(): string {
     const stack = Stack.of(this);
-    return `https://${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}${path}`;
+    return `${this.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+  }
+
+  /** `/<stage>`: what comes before the resources' paths in every URL of the API. */
+  get stagePath(): string {
+    return `/${STAGE_NAME}`;
   }
 }

@@ -4,8 +4,10 @@ import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions
 
 /** What a deployment may choose, read from CDK context (`cdk.json` or `-c name=value`). */
 export interface SecretsStackConfig {
-  /** Base of secret links; absent: the API's own claim route. */
+  /** Base of secret links; absent: the distribution's URL (the custom domain's, if set). */
   readonly siteUrl?: string;
+  /** The distribution's own name, with its ACM certificate (which CloudFront requires in us-east-1). */
+  readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   readonly keysPerIpPerHour: number;
   /** Stage-wide ceiling, across all clients, in front of the per-key limits the handlers enforce. */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
@@ -28,6 +30,8 @@ const CONTEXT_KEYS = {
   webhookRetryBaseMs: 'webhookRetryBaseMs',
   alarmEmail: 'alarmEmail',
   secretsPointInTimeRecovery: 'secretsPointInTimeRecovery',
+  domainName: 'domainName',
+  certificateArn: 'certificateArn',
 } as const;
 
 /**
@@ -40,8 +44,10 @@ export const DEFAULT_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
 export function readStackConfig(node: Node): SecretsStackConfig {
   const siteUrl = optionalUrl(node, CONTEXT_KEYS.siteUrl);
   const alarmEmail = optionalEmail(node, CONTEXT_KEYS.alarmEmail);
+  const customDomain = optionalCustomDomain(node);
   return {
     ...(siteUrl === undefined ? {} : { siteUrl }),
+    ...(customDomain === undefined ? {} : { customDomain }),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     keysPerIpPerHour: boundedPositiveInteger(node, CONTEXT_KEYS.keysPerIpPerHour, KEY_CREATION_LIMIT.defaultPerIpPerHour, {
       value: KEY_CREATION_LIMIT.maxPerIpPerHour,
@@ -104,4 +110,28 @@ function optionalEmail(node: Node, key: string): string | undefined {
     throw new Error(`context ${key} must be an email address, got ${JSON.stringify(raw)}`);
   }
   return raw;
+}
+
+const optionalString = (node: Node, key: string): unknown => {
+  const raw: unknown = node.tryGetContext(key);
+  return raw === '' ? undefined : raw;
+};
+
+/** Both domainName and certificateArn, or neither: a name without its certificate cannot be served. */
+function optionalCustomDomain(node: Node): SecretsStackConfig['customDomain'] {
+  const domainName = optionalString(node, CONTEXT_KEYS.domainName);
+  const certificateArn = optionalString(node, CONTEXT_KEYS.certificateArn);
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error(`context ${CONTEXT_KEYS.domainName} and ${CONTEXT_KEYS.certificateArn} go together: set both, or neither`);
+  }
+  if (typeof domainName !== 'string' || !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(domainName)) {
+    throw new Error(`context ${CONTEXT_KEYS.domainName} must be a host name such as secrets.example.com, got ${JSON.stringify(domainName)}`);
+  }
+  if (typeof certificateArn !== 'string' || !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new Error(
+      `context ${CONTEXT_KEYS.certificateArn} must be the ARN of an ACM certificate in us-east-1 (CloudFront's region), got ${JSON.stringify(certificateArn)}`,
+    );
+  }
+  return { domainName, certificateArn };
 }

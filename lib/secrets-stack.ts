@@ -1,13 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
-import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { ROUTES } from '../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
+import { SecretsSite } from './site';
 import { tableFromDefinition } from './tables';
 import { WebhookAlarms } from './webhook-alarms';
 import { WebhookPipeline } from './webhook-pipeline';
@@ -17,8 +17,9 @@ export interface SecretsStackProps extends StackProps {
 }
 
 /**
- * The whole service: two tables, one function per route, the REST API in front of them, and the
- * webhook pipeline fed by the secrets table's stream, with alarms on what it could not deliver.
+ * The whole service: two tables, one function per route, the REST API in front of them, the
+ * pages and the API behind one CloudFront distribution, and the webhook pipeline fed by the
+ * secrets table's stream, with alarms on what it could not deliver.
  */
 export class SecretsStack extends Stack {
   constructor(scope: Construct, id: string, { config, ...stackProps }: SecretsStackProps) {
@@ -29,15 +30,23 @@ export class SecretsStack extends Stack {
       secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
     const api = new SecretsApi(this, 'Api', { throttle: config.throttle });
+    const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain });
 
     const environment = {
       [KEYS_TABLE.envVar]: tables.keys.tableName,
       [SECRETS_TABLE.envVar]: tables.secrets.tableName,
-      [ENV.siteUrl]: config.siteUrl ?? api.urlForPathWithoutStageReference(`${API_BASE_PATH}${secretLinkBasePath()}`),
+      [ENV.siteUrl]: config.siteUrl ?? site.url,
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
     };
+    // Only the routes that read the client's address learn the origin secret (a deploy-time
+    // reference, resolved by CloudFormation: the template holds none of it).
+    const originSecret = { [ENV.originSecret]: site.originSecret.secretValue.unsafeUnwrap() };
     const routeHandlers = ROUTES.map((route) => {
-      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
+      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
+        route,
+        tables,
+        environment: route.readsClientAddress ? { ...environment, ...originSecret } : environment,
+      });
       api.addRoute(route, handler);
       return handler;
     });
@@ -52,7 +61,18 @@ export class SecretsStack extends Stack {
       email: config.alarmEmail,
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, {base_url} in the spec', value: api.baseUrl });
+    new CfnOutput(this, 'SiteUrl', {
+      description: '{site_url}: the share page, secret links, and the API at <this URL>/api/v1 ({base_url}) on the same origin',
+      value: site.url,
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: 'Where a custom domain (context domainName) must point: a CNAME, or a Route 53 alias',
+      value: site.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The API at API Gateway\'s own URL; clients should use <SiteUrl>/api/v1, where POST /keys sees their address',
+      value: api.baseUrl,
+    });
     new CfnOutput(this, 'WebhookQueueUrl', {
       description: 'Webhook jobs queue, where dead letters go back to: npm run dlq -- redrive --dlq-url <WebhookDeadLetterQueueUrl> --queue-url <this URL>',
       value: jobs.queueUrl,
@@ -75,20 +95,10 @@ export class SecretsStack extends Stack {
       ...(config.secretsPointInTimeRecovery ? {} : { secretsWithoutRecovery: tables.secrets }),
       streamReader: webhooks.fanOut.role,
       fanOutFailures,
+      site,
+      customDomain: config.customDomain !== undefined,
     });
   }
-}
-
-const CLAIM_ROUTE_NAME = 'secrets-claim';
-const ID_SEGMENT = '/{id}';
-
-/** Without a site of its own, a secret's link is its claim route: `<claim path>/<id>`. */
-function secretLinkBasePath(): string {
-  const claim = ROUTES.find((route) => route.name === CLAIM_ROUTE_NAME);
-  if (!claim?.path.endsWith(ID_SEGMENT)) {
-    throw new Error(`route table has no ${CLAIM_ROUTE_NAME} route ending in ${ID_SEGMENT}`);
-  }
-  return claim.path.slice(0, -ID_SEGMENT.length);
 }
 
 const pascalCase = (name: string): string =>

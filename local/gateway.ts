@@ -4,9 +4,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ERRORS } from '../lambdas/definitions/errors';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
+import { API_PATH_PREFIX } from '../lambdas/definitions/site';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
 import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
 import { lambdaContext } from './lambda-context';
+import { servePage, type Pages } from './pages';
 import { proxyEvent } from './proxy-event';
 import { answerUnparsableRequests } from './unparsable-requests';
 
@@ -14,7 +16,8 @@ import { answerUnparsableRequests } from './unparsable-requests';
  * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
  * request becomes the event the stack delivers, each result becomes the HTTP response, and what
  * the gateway answers by itself (unknown route, body over its 10 MiB quota) uses the same JSON
- * error responses the stack configures.
+ * error responses the stack configures. Paths outside the API are the pages, served as the
+ * stack's CloudFront distribution serves them, on the same origin.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -94,6 +97,7 @@ function sendGatewayError(response: ServerResponse, statusCode: number, message:
 export interface GatewayOptions {
   log: (line: string) => void;
   requestLog: boolean;
+  pages: Pages;
 }
 
 /** The handler's result; when measured, also its DynamoDB usage and the headers that report it. */
@@ -119,13 +123,19 @@ async function invoke(
   };
 }
 
-export function createGateway(routes: readonly ServedRoute[], { log, requestLog }: GatewayOptions): Server {
+export function createGateway(routes: readonly ServedRoute[], { log, requestLog, pages }: GatewayOptions): Server {
   const server = createServer((request, response) => {
     void (async () => {
       const started = Date.now();
       const requestId = randomUUID();
       const url = new URL(request.url ?? '/', 'http://localhost');
       const path = url.pathname;
+      if (!path.startsWith(API_PATH_PREFIX)) {
+        servePage(pages, request, response, path);
+        // Not the path: a reveal page's path is a secret's id.
+        if (requestLog) log(`${request.method} (page) ${response.statusCode} ${Date.now() - started}ms`);
+        return;
+      }
       let match: { route: ServedRoute; parameters: Record<string, string> } | undefined;
       for (const route of routes) {
         const found = route.pattern.exec(path);

@@ -12,6 +12,7 @@ import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { localTableName } from './local-tables';
+import { loadPages } from './pages';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
 import { startWebhookPipelineProcess } from './webhook-pipeline-process';
 
@@ -81,7 +82,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
   // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
   if (requestLog) measureDynamoDbUsage((await import('../lambdas/store/dynamo')).dynamo);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog });
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
@@ -131,6 +132,7 @@ async function main(): Promise<void> {
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
   const failures = `${ENV.dynamodbEndpoint}=${env[ENV.dynamodbEndpoint]} ${KEYS_TABLE.envVar}=${localTableName(KEYS_TABLE)} ${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.fanOutFailures.envVar}=${webhooks.fanOutFailureQueueUrl}`;
   console.log(`Webhook fan-out failures: ${failures} npm run dlq -- replay`);
+  console.log(`Pages at http://localhost:${port}/ (share) and ${env[ENV.siteUrl]}/<id> (reveal)`);
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }
 

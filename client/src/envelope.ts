@@ -21,17 +21,24 @@ export type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 export const KEY_BYTES = 32;
 
+/**
+ * WebCrypto takes views of an ArrayBuffer: the DOM's types say so, Node's are laxer. This
+ * library's bytes never live in a SharedArrayBuffer, so the pages (typed against the DOM) and
+ * Node agree with this view of them.
+ */
+export const cryptoBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
+
 export const importKey = (raw: Uint8Array): Promise<AesKey> =>
-  crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
+  crypto.subtle.importKey('raw', cryptoBytes(raw), { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 
 export const randomBytes = (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length));
 
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
 export async function sealWithIv(key: AesKey, iv: Uint8Array, plaintext: Uint8Array, field: EnvelopeField): Promise<Uint8Array> {
   const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+    { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
     key,
-    plaintext,
+    cryptoBytes(plaintext),
   );
   const envelope = new Uint8Array(1 + IV_BYTES + sealed.byteLength);
   envelope[0] = ENVELOPE_VERSION;
@@ -48,9 +55,9 @@ export async function open(key: AesKey, envelope: Uint8Array, field: EnvelopeFie
   if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== ENVELOPE_VERSION) throw LinkError.undecryptable();
   try {
     const plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: envelope.subarray(1, 1 + IV_BYTES), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+      { name: 'AES-GCM', iv: cryptoBytes(envelope.subarray(1, 1 + IV_BYTES)), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
       key,
-      envelope.subarray(1 + IV_BYTES),
+      cryptoBytes(envelope.subarray(1 + IV_BYTES)),
     );
     return new Uint8Array(plaintext);
   } catch {

@@ -1,3 +1,4 @@
+import mime from 'mime';
 import { FILENAME_MAX_LENGTH } from '../../lambdas/definitions/limits';
 import { ENVELOPE_OVERHEAD } from './envelope';
 import { utf8 } from './utf8';
@@ -33,4 +34,16 @@ export function fitFilename(name: string): string {
   const extension = dot > 0 && name.length - dot <= MAX_EXTENSION_LENGTH ? name.slice(dot) : '';
   const stem = name.slice(0, name.length - extension.length);
   return truncateUtf8(stem, MAX_FILENAME_BYTES - byteLength(extension)) + extension;
+}
+
+/**
+ * The sender's name made safe to save under: its last path segment, without control characters; a
+ * neutral one from the media type when none is usable. The CLI writes files under it and the reveal
+ * page offers downloads under it.
+ */
+export function safeName(name: string | undefined, mimetype: string): string {
+  const cleaned = (name ?? '').split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
+  if (cleaned !== '' && cleaned !== '.' && cleaned !== '..') return cleaned;
+  const extension = mime.getExtension(mimetype);
+  return extension ? `secret.${extension}` : 'secret';
 }

@@ -15,5 +15,6 @@ export {
   type OnetimeErrorKind,
 } from './errors';
 export { AAD, ENVELOPE_VERSION } from './envelope';
+export { safeName } from './filename';
 export { makeLink, parseLink, secretIdOf } from './link';
 export { WEBHOOK_TOLERANCE_MS, verifyWebhook, type VerifyOptions } from './webhook';

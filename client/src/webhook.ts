@@ -10,6 +10,7 @@
  * accept a signature forever.
  */
 
+import { cryptoBytes } from './envelope';
 import { utf8 } from './utf8';
 
 /** The spec's receiver-side tolerance: 5 minutes. */
@@ -77,7 +78,7 @@ export async function verifyWebhook(
   signed.set(body, prefix.length);
   for (const signature of parsed.signatures) {
     // subtle.verify compares in constant time.
-    if (await crypto.subtle.verify('HMAC', key, signature, signed)) return true;
+    if (await crypto.subtle.verify('HMAC', key, cryptoBytes(signature), signed)) return true;
   }
   return false;
 }

@@ -7,6 +7,8 @@ export interface ServiceConfig {
   siteUrl: string;
   keysPerIpPerHour: number;
   webhookAllowLoopback: boolean;
+  /** Set by the stack on routes that read the client's address (EDGE_HEADERS); never logged. */
+  originSecret: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
@@ -21,6 +23,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     siteUrl: siteUrl.replace(/\/+$/, ''),
     keysPerIpPerHour,
     webhookAllowLoopback: allowsLoopbackWebhooks(env),
+    originSecret: env[ENV.originSecret] || undefined,
   };
 }
 

@@ -6,6 +6,8 @@ export const ENV = {
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   /** First webhook retry delay in ms; each later retry doubles it. */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /** The distribution's secret origin header (EDGE_HEADERS.originSecret); unset: no proxy is trusted. */
+  originSecret: 'ORIGIN_SECRET',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

@@ -18,6 +18,8 @@ export interface RouteDefinition {
   /** Path below /api/v1, with API Gateway's {param} syntax. */
   readonly path: string;
   readonly access: TableAccess;
+  /** Reads the client's address (http/client-address.ts): the stack gives it the distribution's origin secret. */
+  readonly readsClientAddress?: boolean;
 }
 
 const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
@@ -29,7 +31,13 @@ const routeTable = <const Name extends string>(
 
 export const ROUTES = routeTable([
   { name: 'health', method: 'GET', path: '/health', access: { keys: ['dynamodb:GetItem'] } },
-  { name: 'keys-create', method: 'POST', path: '/keys', access: { keys: ['dynamodb:UpdateItem', 'dynamodb:PutItem'] } },
+  {
+    name: 'keys-create',
+    method: 'POST',
+    path: '/keys',
+    access: { keys: ['dynamodb:UpdateItem', 'dynamodb:PutItem'] },
+    readsClientAddress: true,
+  },
   { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: AUTHENTICATE } },
   { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: AUTHENTICATE } },
   { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [...AUTHENTICATE, 'dynamodb:DeleteItem'] } },

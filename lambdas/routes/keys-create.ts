@@ -2,6 +2,7 @@ import { ERRORS } from '../definitions/errors';
 import { readConfig } from '../core/config';
 import { createApiKey } from '../core/keys';
 import { checkWebhookUrl } from '../core/webhook-url';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
 import { createKeyBody, type CreateKeyResponse } from '../http/schemas';
@@ -13,7 +14,7 @@ export const handler = publicRoute({ body: { schema: createKeyBody, required: fa
   if (webhook && !webhook.ok) throw new HttpError(400, webhook.error);
 
   const result = await createApiKey({
-    sourceIp: event.requestContext.identity.sourceIp,
+    sourceIp: clientAddress(event, config.originSecret),
     webhook: webhook?.url,
     perIpPerHour: config.keysPerIpPerHour,
     now,

@@ -20,15 +20,33 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG2',
   'AwsSolutions-APIG3',
   'AwsSolutions-APIG4',
+  'AwsSolutions-CFR1',
+  'AwsSolutions-CFR2',
+  'AwsSolutions-CFR3',
+  'AwsSolutions-CFR4',
   'AwsSolutions-COG4',
   'AwsSolutions-DDB3',
+  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+  'AwsSolutions-IAM5[Action::s3:Abort*]',
+  'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+  'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+  'AwsSolutions-IAM5[Action::s3:GetObject*]',
+  'AwsSolutions-IAM5[Action::s3:List*]',
   'AwsSolutions-IAM5[Resource::*]',
+  'AwsSolutions-IAM5[Resource::<SitePages600CC8A7.Arn>/*]',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+  'AwsSolutions-L1',
+  'AwsSolutions-S1',
+  'AwsSolutions-SMG4',
   'AwsSolutions-SQS3',
 ];
 
-function awsSolutionsReport(): PluginReport {
-  const assembly = synthesize().app.synth();
+/** aws-cdk-lib's singleton function behind BucketDeployment, configured by the library. */
+const BUCKET_DEPLOYMENT = /\/Custom::CDKBucketDeployment[0-9A-F]+\w*\//;
+
+function awsSolutionsReport(context: Record<string, unknown> = {}): PluginReport {
+  const assembly = synthesize(context).app.synth();
   const report: unknown = JSON.parse(fs.readFileSync(path.join(assembly.directory, VALIDATION_REPORT_FILE), 'utf8'));
   const plugins = (report as { pluginReports: PluginReport[] }).pluginReports;
   const awsSolutions = plugins.find((plugin) => plugin.pluginName === 'AwsSolutions');
@@ -49,13 +67,38 @@ describe('cdk-nag AwsSolutions', () => {
     for (const violation of report.suppressedViolations) expect(violation.reason.length).toBeGreaterThan(40);
   });
 
+  const pathsOf = (rule: string): string[] =>
+    report.suppressedViolations
+      .filter((violation) => violation.ruleName === rule)
+      .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
+
   it.each([
     ['AwsSolutions-IAM5[Resource::*]', /\/Webhooks\/FanOut\/Role\/DefaultPolicy\/Resource$/],
     ['AwsSolutions-SQS3', new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`)],
   ])('accepts %s only where the webhook pipeline needs it', (rule, path) => {
-    const paths = report.suppressedViolations
-      .filter((violation) => violation.ruleName === rule)
-      .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
-    expect(paths).toEqual([expect.stringMatching(path)]);
+    expect(pathsOf(rule).filter((found) => !BUCKET_DEPLOYMENT.test(found))).toEqual([expect.stringMatching(path)]);
+  });
+
+  it('accepts the IAM and runtime findings of the page deployment only on aws-cdk-lib\'s deployment function', () => {
+    const libraryRules = ACKNOWLEDGED_RULES.filter((rule) => /-(IAM5\[Action|IAM4\[Policy::.*AWSLambdaBasic|L1$)/.test(rule));
+    for (const rule of libraryRules) expect(pathsOf(rule)).toEqual([expect.stringMatching(BUCKET_DEPLOYMENT)]);
+  });
+
+  it('accepts the CloudFront findings on the distribution alone, and CFR4 only without a custom domain', () => {
+    for (const rule of ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4']) {
+      expect(pathsOf(rule)).toEqual([expect.stringMatching(/\/Site\/Distribution\/Resource$/)]);
+    }
+  });
+});
+
+describe('cdk-nag AwsSolutions with a custom domain', () => {
+  const report = awsSolutionsReport({
+    domainName: 'secrets.example.com',
+    certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d',
+  });
+
+  it('needs no CFR4 acknowledgement: the distribution requires TLS 1.2', () => {
+    expect(report.violations).toEqual([]);
+    expect(report.suppressedViolations.map((violation) => violation.ruleName)).not.toContain('AwsSolutions-CFR4');
   });
 });

@@ -1,5 +1,5 @@
 import { ENV } from '../../lambdas/definitions/env';
-import { API_BASE_PATH, KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { TABLES } from '../../lambdas/definitions/tables';
 import { synthesize } from './support/synth';
@@ -62,13 +62,24 @@ describe('functions', () => {
     expect(at(fn.Properties, 'Environment', 'Variables')).toHaveProperty(ENV.keysPerIpPerHour, String(KEY_CREATION_LIMIT.defaultPerIpPerHour));
   });
 
-  it.each(functions)('%s defaults SITE_URL to the API’s own claim route, built without a reference to the stage', (_, fn) => {
-    const restApiId = resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[0];
+  it.each(functions)('%s defaults SITE_URL to the CloudFront distribution serving the pages and the API', (_, fn) => {
+    const distributionId = resourcesOfType(template, 'AWS::CloudFront::Distribution')[0]?.[0];
     expect(at(fn.Properties, 'Environment', 'Variables', ENV.siteUrl)).toEqual({
-      'Fn::Join': [
-        '',
-        ['https://', { Ref: restApiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, `/live${API_BASE_PATH}/secrets`],
-      ],
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]],
     });
+  });
+
+  it.each(functions)('%s knows the origin secret only if it reads the client address', (id, fn) => {
+    const route = ROUTES.find((candidate) => routeFunctionId(template, candidate) === id);
+    const variables = at(fn.Properties, 'Environment', 'Variables');
+    if (route?.readsClientAddress) {
+      const secretId = resourcesOfType(template, 'AWS::SecretsManager::Secret')[0]?.[0];
+      // A dynamic reference: CloudFormation resolves it at deploy time, the template holds no value.
+      expect(variables).toHaveProperty(ENV.originSecret, {
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+      });
+    } else {
+      expect(variables).not.toHaveProperty(ENV.originSecret);
+    }
   });
 });

@@ -151,9 +151,10 @@ describe('the delivery’s event source mapping', () => {
 });
 
 describe('pipeline functions', () => {
-  it('are, with the route functions, every function of the stack', () => {
-    const expected = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId];
-    expect(new Set(expected).size).toBe(ROUTES.length + 2);
+  it('are, with the route functions and aws-cdk-lib\'s page deployment, every function of the stack', () => {
+    const pageDeployment = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    const expected = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId, pageDeployment?.[0]];
+    expect(new Set(expected).size).toBe(ROUTES.length + 3);
     expect(resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
   });
 

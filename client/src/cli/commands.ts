@@ -2,11 +2,12 @@ import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { OnetimeClient } from '../client';
 import { InputError } from '../errors';
+import { safeName } from '../filename';
 import { utf8 } from '../utf8';
 import { verifyWebhook, WEBHOOK_TOLERANCE_MS } from '../webhook';
 import type { OptionName, Values } from './arguments';
 import { readAll, readFileContent, readStdinText } from './input';
-import { resolveTarget, safeName, writeRevealed } from './output';
+import { resolveTarget, writeRevealed } from './output';
 import { fetchWithProgress } from './progress';
 import { requireApiKey, type Settings } from './settings';
 

@@ -1,6 +1,5 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import mime from 'mime';
 import { InputError } from '../errors';
 
 /**
@@ -31,14 +30,6 @@ export async function resolveTarget(output: string | undefined, force: boolean):
   if (await isFolder(output)) return { kind: 'folder', path: output };
   if (!force && (await exists(output))) throw new InputError(`${output} exists: use --force to overwrite it`);
   return { kind: 'file', path: output };
-}
-
-/** The sender's name made safe to create in a folder; a neutral one from the media type when none is usable. */
-export function safeName(name: string | undefined, mimetype: string): string {
-  const cleaned = (name ?? '').split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
-  if (cleaned !== '' && cleaned !== '.' && cleaned !== '..') return cleaned;
-  const extension = mime.getExtension(mimetype);
-  return extension ? `secret.${extension}` : 'secret';
 }
 
 const MAX_NUMBERED = 1000;

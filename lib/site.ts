@@ -1,0 +1,190 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import {
+  API_PATH_PREFIX,
+  EDGE_HEADERS,
+  PAGE_CACHE_CONTROL,
+  PAGE_FILES,
+  PAGE_HEADERS,
+  PAGES_BUILD_DIR,
+  REVEAL_PATH_PATTERN,
+} from '../lambdas/definitions/site';
+import type { SecretsApi } from './api';
+import type { SecretsStackConfig } from './config';
+
+const PAGES_DIR = path.resolve(__dirname, '..', PAGES_BUILD_DIR);
+
+export interface SecretsSiteProps {
+  readonly api: SecretsApi;
+  readonly customDomain?: SecretsStackConfig['customDomain'];
+}
+
+/**
+ * One origin for people and programs: a CloudFront distribution serving the pages from a private
+ * S3 bucket and the REST API under /api/*. A secret's link, `{site_url}/<id>`, is the reveal
+ * page (a CloudFront function rewrites it), and loading it never reaches the API.
+ */
+export class SecretsSite extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  readonly deployment: BucketDeployment;
+  /** Sent by the distribution to the API with every request; the functions that read the client's address check it. */
+  readonly originSecret: Secret;
+  /** `https://<host>`, without a trailing slash: `{site_url}`. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, { api, customDomain }: SecretsSiteProps) {
+    super(scope, id);
+    if (!existsSync(path.join(PAGES_DIR, PAGE_FILES.share))) {
+      throw new Error(`the pages are not built in ${PAGES_DIR}: run npm ci, or npm run build -w pages`);
+    }
+
+    // Readable by the distribution alone (origin access control): no website endpoint, no public
+    // access, TLS only. The bucket holds nothing but the built pages, which a deploy replaces.
+    this.bucket = new Bucket(this, 'Pages', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+    });
+
+    this.originSecret = new Secret(this, 'OriginSecret', {
+      description: 'Sent by the CloudFront distribution to the API; proves that its viewer address header is CloudFront\'s',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+
+    const apiOrigin = new HttpOrigin(api.domainName, {
+      // CloudFront asks for /api/v1/..., the API answers at /<stage>/api/v1/...
+      originPath: api.stagePath,
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      // Resolved by CloudFormation at deploy time: the value is in no template and no log.
+      customHeaders: { [EDGE_HEADERS.originSecret]: this.originSecret.secretValue.unsafeUnwrap() },
+    });
+
+    const certificate = customDomain && Certificate.fromCertificateArn(this, 'Certificate', customDomain.certificateArn);
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'One-time secrets: share and reveal pages, and the API under /api/',
+      defaultRootObject: PAGE_FILES.share,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(customDomain && certificate
+        ? { domainNames: [customDomain.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
+        : {}),
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: pageHeadersPolicy(this),
+        functionAssociations: [{ function: revealPathFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }],
+        compress: true,
+      },
+      additionalBehaviors: {
+        [`${API_PATH_PREFIX}*`]: {
+          origin: apiOrigin,
+          // A program that asked for http:// must not be redirected: its POST would come back as a GET.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Every viewer header (Authorization included) but Host, which API Gateway must see as its
+          // own, and CloudFront's headers, CloudFront-Viewer-Address among them.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        },
+      },
+    });
+
+    this.deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(PAGES_DIR)],
+      destinationBucket: this.bucket,
+      cacheControl: [CacheControl.fromString(PAGE_CACHE_CONTROL)],
+      // The edge keeps the files until a deploy replaces them.
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 256,
+    });
+
+    this.url = `https://${customDomain?.domainName ?? this.distribution.distributionDomainName}`;
+  }
+}
+
+/** The PAGE_HEADERS local mode sends, in the shape of a response headers policy; any header it cannot place fails synthesis. */
+function pageHeadersPolicy(scope: Construct): ResponseHeadersPolicy {
+  const {
+    'content-security-policy': contentSecurityPolicy,
+    'referrer-policy': referrerPolicy,
+    'x-frame-options': frameOption,
+    'strict-transport-security': hsts,
+    'x-content-type-options': contentTypeOptions,
+    ...custom
+  } = PAGE_HEADERS;
+  const hstsParts = /^max-age=(\d+)(; includeSubDomains)?$/.exec(hsts);
+  if (!hstsParts?.[1] || contentTypeOptions !== 'nosniff') throw new Error('PAGE_HEADERS has a value the headers policy cannot express');
+  return new ResponseHeadersPolicy(scope, 'PageHeaders', {
+    comment: 'Security headers of the share and reveal pages (lambdas/definitions/site.ts)',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy, override: true },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: enumMember(HeadersFrameOption, frameOption), override: true },
+      referrerPolicy: { referrerPolicy: enumMember(HeadersReferrerPolicy, referrerPolicy), override: true },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(Number(hstsParts[1])),
+        includeSubdomains: hstsParts[2] !== undefined,
+        override: true,
+      },
+    },
+    customHeadersBehavior: {
+      customHeaders: Object.entries(custom).map(([header, value]) => ({ header, value, override: true })),
+    },
+  });
+}
+
+function enumMember<T extends string>(members: Record<string, T>, value: string): T {
+  const member = Object.values(members).find((candidate) => candidate === value);
+  if (member === undefined) throw new Error(`no response headers policy setting for ${value}`);
+  return member;
+}
+
+/**
+ * `/<id>` → the reveal page; everything else goes to the bucket as asked. CloudFront functions
+ * run plain ES5.1-style JavaScript, so the pattern is written into the code from the definition.
+ */
+function revealPathFunction(scope: Construct): CloudFrontFunction {
+  return new CloudFrontFunction(scope, 'RevealPath', {
+    comment: "Serves a secret's link with the reveal page",
+    runtime: FunctionRuntime.JS_2_0,
+    code: FunctionCode.fromInline(
+      [
+        `var REVEAL_PATH = ${REVEAL_PATH_PATTERN.toString()};`,
+        'function handler(event) {',
+        '  var request = event.request;',
+        `  if (REVEAL_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.reveal}`)};`,
+        '  return request;',
+        '}',
+      ].join('\n'),
+    ),
+  });
+}

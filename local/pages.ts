@@ -1,0 +1,74 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REVEAL_PATH_PATTERN } from '../lambdas/definitions/site';
+
+/**
+ * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
+ * page (the CloudFront function's rewrite), any other path a file of the build, each with the
+ * headers of the stack's response headers policy. Read once at start-up: a dozen small files.
+ */
+
+export interface PageFile {
+  body: Buffer;
+  contentType: string;
+}
+
+export type Pages = ReadonlyMap<string, PageFile>;
+
+/** The kinds of file the pages' build writes; hand-listed rather than a media-type library for four entries. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+const ROOT = path.resolve(__dirname, '..');
+
+export function loadPages(directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
+  if (!existsSync(path.join(directory, PAGE_FILES.share))) {
+    throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);
+  }
+  return new Map(
+    readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => [
+        `/${entry.name}`,
+        {
+          body: readFileSync(path.join(directory, entry.name)),
+          contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
+        },
+      ]),
+  );
+}
+
+/** The file a path is answered with: CloudFront's default root object, and its function's rewrite of a secret's link. */
+export function pageFileFor(pathname: string): string {
+  if (pathname === '/') return `/${PAGE_FILES.share}`;
+  if (REVEAL_PATH_PATTERN.test(pathname)) return `/${PAGE_FILES.reveal}`;
+  return pathname;
+}
+
+function answer(response: ServerResponse, status: number, contentType: string, body: Buffer, headOnly: boolean): void {
+  response.writeHead(status, {
+    ...PAGE_HEADERS,
+    'content-type': contentType,
+    'cache-control': PAGE_CACHE_CONTROL,
+    'content-length': body.length,
+  });
+  response.end(headOnly ? undefined : body);
+}
+
+/** GET and HEAD, as the distribution's page behaviour allows; 404 for a path that is no file of the build. */
+export function servePage(pages: Pages, request: IncomingMessage, response: ServerResponse, pathname: string): void {
+  const headOnly = request.method === 'HEAD';
+  if (request.method !== 'GET' && !headOnly) {
+    response.setHeader('allow', 'GET, HEAD');
+    answer(response, 405, 'text/plain; charset=utf-8', Buffer.from('method not allowed\n'), false);
+    return;
+  }
+  const file = pages.get(pageFileFor(pathname));
+  if (!file) answer(response, 404, 'text/plain; charset=utf-8', Buffer.from('not found\n'), headOnly);
+  else answer(response, 200, file.contentType, file.body, headOnly);
+}
