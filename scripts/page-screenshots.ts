@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { startLocalServer } from '../test/integration/support/local-server';
+import { startLocalServer } from '../test/support/local-server';
 import { launchChromium } from '../test/support/browser';
 
 /**

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OnetimeClient, makeLink, parseLink } from '../../client/src';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { startLocalServer, type LocalServer } from '../integration/support/local-server';
+import { startLocalServer, type LocalServer } from '../support/local-server';
 import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
 
 /**

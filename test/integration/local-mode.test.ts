@@ -1,51 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readProcessTable } from '../support/process-table';
 import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { freePort } from '../../local/free-port';
 import { eventually } from '../support/eventually';
 import { api } from '../support/api';
 import { startLocalServer, type LocalServer } from '../support/local-server';
+import { liveProcesses, portIsOpen, processTree, type LiveProcess } from './support/processes';
 
 /** `npm start` as a user runs it: its own DynamoDB Local, DATA_DIR, a clean stop. */
 
-const portIsOpen = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
-/** Each live process's parent and command line (ended ones, zombies included, are left out). */
-function liveProcesses(): { pid: number; parent: number; command: string }[] {
-  return readProcessTable()
-    .filter((stat) => stat.state !== 'Z')
-    .flatMap(({ pid, parent }) => {
-      try {
-        return [{ pid, parent, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ') }];
-      } catch {
-        return []; // ended between the listing and the read
-      }
-    });
-}
-
 /** The webhook pipeline's process under `root` (local mode's process tree), if one runs. */
-function pipelineProcessUnder(root: number): { pid: number; parent: number } | undefined {
-  const processes = liveProcesses();
-  const descends = (pid: number): boolean => {
-    for (let at = processes.find((each) => each.pid === pid); at; at = processes.find((each) => each.pid === at?.parent)) {
-      if (at.pid === root) return true;
-    }
-    return false;
-  };
-  return processes.find((each) => each.command.includes('webhook-pipeline-entry') && descends(each.pid));
-}
+const pipelineProcessUnder = (root: number): LiveProcess | undefined =>
+  processTree(root).find((each) => each.command.includes('webhook-pipeline-entry'));
 
 const isLive = (pid: number): boolean => liveProcesses().some((each) => each.pid === pid);
 

@@ -10,7 +10,7 @@ export interface ProcessStat {
 }
 
 /** A /proc stat file: fields after the command (which may contain spaces) start with state, ppid. */
-function readStat(pid: number): ProcessStat | undefined {
+export function readStat(pid: number): ProcessStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
