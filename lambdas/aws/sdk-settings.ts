@@ -9,6 +9,13 @@ import type { NodeHttpHandlerOptions } from '@smithy/types';
 export const SDK_MAX_ATTEMPTS = 3;
 const CONNECTION_TIMEOUT_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 2_000;
+/**
+ * A batch call carries up to 16 MB (a 5 MiB secret's chunks in one BatchWriteItem or
+ * BatchGetItem): 2 s is plenty for DynamoDB, but a busy DynamoDB Local took longer and the
+ * retries of a timed-out batch then failed the create. Batches are safe to repeat; one attempt
+ * this long, and a retry, still fit the function's budget.
+ */
+export const BATCH_REQUEST_TIMEOUT_MS = 4_000;
 
 const REQUEST_HANDLER: NodeHttpHandlerOptions = {
   connectionTimeout: CONNECTION_TIMEOUT_MS,

@@ -1,11 +1,14 @@
 import type { BatchGetCommandInput, BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BATCH_REQUEST_TIMEOUT_MS } from '../aws/sdk-settings';
 import { dynamo } from './dynamo';
 
 /** DynamoDB's per-call item limits for BatchWriteItem and BatchGetItem. */
 const WRITE_BATCH_ITEMS = 25;
 const GET_BATCH_KEYS = 100;
 const MAX_ATTEMPTS = 6;
+/** Per-call options of every batch call: a longer request timeout (see BATCH_REQUEST_TIMEOUT_MS). */
+const BATCH_CALL = { requestTimeout: BATCH_REQUEST_TIMEOUT_MS };
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 type KeyList = NonNullable<BatchGetCommandInput['RequestItems']>[string]['Keys'];
@@ -24,7 +27,7 @@ export async function batchWriteAll(table: string, requests: WriteRequests): Pro
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
       if (attempt > 0) await backoff(attempt);
-      const { UnprocessedItems } = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      const { UnprocessedItems } = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }), BATCH_CALL);
       pending = UnprocessedItems?.[table] ?? [];
     }
   }
@@ -51,6 +54,7 @@ export async function batchGetAll<TItem>(
       if (attempt > 0) await backoff(attempt);
       const { Responses, UnprocessedKeys } = await dynamo.send(
         new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ...projection } } }),
+        BATCH_CALL,
       );
       found.push(...((Responses?.[table] ?? []) as TItem[]));
       pending = UnprocessedKeys?.[table]?.Keys ?? [];
