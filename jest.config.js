@@ -10,7 +10,8 @@ const shared = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 60_000,
+  // Files that start a local-mode server of their own wait for its DynamoDB Local in beforeAll.
+  testTimeout: 120_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },

@@ -31,7 +31,8 @@ beforeAll(async () => {
   await api()
     .share({ name: 'warm-up', bytes: new Uint8Array(3_000_000) })
     .catch(() => undefined);
-});
+  // Its own DynamoDB Local and Chromium start together: on a busy machine, well over a minute.
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -12,7 +12,8 @@ export interface LocalServer {
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const START_TIMEOUT_MS = 60_000;
+/** A busy machine can take over a minute to bring up a JVM for DynamoDB Local (it is given 120 s). */
+const START_TIMEOUT_MS = 150_000;
 /**
  * As package.json's scripts run tsx: Middy ships ESM only, exported under the `import` condition,
  * which tsx's CommonJS output otherwise cannot resolve (Node 24 then loads it with require(esm)).
