@@ -26,7 +26,7 @@ export async function measureFanOutMs(invocations: number): Promise<number> {
 
 /** Median `ms` of local mode's `webhook attempt` log lines (the delivery handler's own timing). */
 export function deliveryMsFromLog(serverOutput: string): number {
-  const times = [...serverOutput.matchAll(/"message":"webhook attempt".*?"ms":(\d+)/g)].map((match) => Number(match[1]));
+  const times = [...serverOutput.matchAll(/"message":"webhook attempt".*?"durationMs":(\d+)/g)].map((match) => Number(match[1]));
   if (times.length === 0) throw new Error('local mode logged no webhook attempt');
   return median(times);
 }

@@ -14,6 +14,7 @@ import {
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
 } from '../lambdas/definitions/webhooks';
+import { invocationScopes } from './invocation-scope';
 import { startQueuePoller, type QueuePoller } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
 import { startStreamPoller, type StreamPoller } from './stream-poller';
@@ -90,6 +91,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
       handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     };
+    // Delivery invocations run side by side: each in a scope of its own.
+    const inScope = await invocationScopes();
 
     streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
@@ -100,7 +103,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
       startingPosition: options.secretsTableIsNew ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-      handler: fanOut.handler,
+      handler: inScope(fanOut.handler),
       log: options.log,
     });
     queuePoller = startQueuePoller({
@@ -111,7 +114,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       batchSize: DELIVERY_BATCH_SIZE,
       concurrency: DELIVERY_CONCURRENCY,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
-      handler: delivery.handler,
+      handler: inScope(delivery.handler),
       log: options.log,
     });
   } catch (error) {

@@ -6,6 +6,10 @@ export const ENV = {
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   /** First webhook retry delay in ms; each later retry doubles it. */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /** Powertools Logger's level (one of LOG_LEVELS); the stack sets it from its context. */
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** Powertools Metrics: `true` prints no embedded-metric-format lines. */
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;
