@@ -6,6 +6,7 @@ import { ROUTES } from '../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
+import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
 import { tableFromDefinition } from './tables';
@@ -17,8 +18,9 @@ export interface SecretsStackProps extends StackProps {
 }
 
 /**
- * The whole service: two tables, one function per route, the REST API in front of them, and the
- * webhook pipeline fed by the secrets table's stream, with alarms on what it could not deliver.
+ * The whole service: two tables, one function per route, the REST API in front of them, the
+ * webhook pipeline fed by the secrets table's stream, with alarms on what it could not deliver,
+ * and a dashboard, with an alarm on the API's 5xx answers.
  */
 export class SecretsStack extends Stack {
   constructor(scope: Construct, id: string, { config, ...stackProps }: SecretsStackProps) {
@@ -37,13 +39,24 @@ export class SecretsStack extends Stack {
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
     };
     for (const route of ROUTES) {
-      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, { route, tables, environment });
+      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
+        route,
+        tables,
+        environment,
+        logLevel: config.logLevel,
+      });
       api.addRoute(route, handler);
     }
 
-    const webhooks = new WebhookPipeline(this, 'Webhooks', { tables, retryBaseMs: config.webhookRetryBaseMs });
+    const webhooks = new WebhookPipeline(this, 'Webhooks', {
+      tables,
+      retryBaseMs: config.webhookRetryBaseMs,
+      logLevel: config.logLevel,
+    });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
     const alarms = new WebhookAlarms(this, 'WebhookAlarms', { deadLetters, fanOutFailures, email: config.alarmEmail });
+    const monitoring = new Monitoring(this, 'Monitoring', { restApi: api.restApi, alarms: alarms.alarms });
+    alarms.notify(monitoring.serverErrorsAlarm);
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, {base_url} in the spec', value: api.baseUrl });
     new CfnOutput(this, 'WebhookQueueUrl', {
@@ -55,8 +68,13 @@ export class SecretsStack extends Stack {
       value: deadLetters.queueUrl,
     });
     new CfnOutput(this, 'WebhookAlarmTopicArn', {
-      description: 'SNS topic told when webhooks land in the dead-letter queue or the fan-out gives up on stream records; subscribe to it',
+      description:
+        'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue or the fan-out gives up on stream records; subscribe to it',
       value: alarms.topic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'CloudWatch dashboard: API traffic, errors and latency, secrets, webhooks, alarms',
+      value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboard.dashboardName}`,
     });
 
     acknowledgeNagFindings({

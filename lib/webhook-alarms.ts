@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Lazy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -18,9 +18,15 @@ export interface WebhookAlarmsProps {
   readonly email?: string;
 }
 
-/** Tells the operator, through an SNS topic, as soon as a webhook could not be delivered or produced. */
+/**
+ * Tells the operator, through an SNS topic, as soon as a webhook could not be delivered or
+ * produced; other alarms of the stack notify the same topic (notify()).
+ */
 export class WebhookAlarms extends Construct {
   readonly topic: Topic;
+  /** The dead-letter and fan-out failure alarms. */
+  readonly alarms: readonly Alarm[];
+  private readonly notified: Alarm[] = [];
 
   constructor(scope: Construct, id: string, { deadLetters, fanOutFailures, email }: WebhookAlarmsProps) {
     super(scope, id);
@@ -28,10 +34,10 @@ export class WebhookAlarms extends Construct {
     // Not encrypted at rest: notifications carry alarm names, states and queue metrics, nothing
     // confidential, and CloudWatch cannot publish to a topic under the AWS managed key, so it would
     // take a customer-managed KMS key, with its monthly cost, to encrypt them.
-    this.topic = new Topic(this, 'Topic', { displayName: 'One-time secrets: webhook alarms', enforceSSL: true });
+    this.topic = new Topic(this, 'Topic', { displayName: 'One-time secrets: alarms', enforceSSL: true });
     if (email) this.topic.addSubscription(new EmailSubscription(email));
 
-    const alarms = [
+    this.alarms = [
       queueHoldsMessagesAlarm(this, 'DeadLettersAlarm', deadLetters, [
         'Webhook jobs failed every delivery attempt and wait in the dead-letter queue, which keeps them',
         `${DEAD_LETTER_RETENTION_DAYS} days from when they were first queued. List them with`,
@@ -44,7 +50,7 @@ export class WebhookAlarms extends Construct {
         'stream keeps for 24 hours after they were written.',
       ]),
     ];
-    for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(this.topic));
+    for (const alarm of this.alarms) this.notify(alarm);
 
     // enforceSSL gives the topic a policy of its own, which replaces the default one under which the
     // account's alarms could publish: without this statement no notification would ever arrive.
@@ -53,9 +59,17 @@ export class WebhookAlarms extends Construct {
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
-        conditions: { ArnLike: { 'aws:SourceArn': alarms.map((alarm) => alarm.alarmArn) } },
+        conditions: {
+          ArnLike: { 'aws:SourceArn': Lazy.list({ produce: () => this.notified.map((alarm) => alarm.alarmArn) }) },
+        },
       }),
     );
+  }
+
+  /** Sends the alarm's state changes to the topic, which only the alarms named here may publish to. */
+  notify(alarm: Alarm): void {
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.notified.push(alarm);
   }
 }
 

@@ -23,7 +23,7 @@ export interface RouteDefinition {
   readonly path: string;
   readonly access: TableAccess;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
-  readonly counts?: Readonly<Partial<Record<number, MetricName>>>;
+  readonly counts?: Readonly<Record<number, MetricName>>;
 }
 
 const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
