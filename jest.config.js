@@ -1,10 +1,12 @@
 // @middy/* ships ESM only, exported under the `import` condition alone: map it to its entry files
 // and transpile them like our own sources so Jest's CommonJS loader can use them. `mime` (the
-// client's filename helpers) ships ESM only too, and is transpiled the same way.
+// client's filename helpers) ships ESM only too, and is transpiled the same way. Lambda's invoke
+// store (local mode's per-invocation scopes) loads node:async_hooks with import(), which Jest's
+// loader refuses in CommonJS; transpiled, it becomes a require.
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|mime)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|mime|@aws/lambda-invoke-store)/)'],
   moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
 };
 
@@ -13,7 +15,13 @@ module.exports = {
   // Files that start a local-mode server of their own wait for its DynamoDB Local in beforeAll.
   testTimeout: 120_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      // Keeps what the functions print (JSON log and metric lines) for the tests to read.
+      setupFilesAfterEnv: ['<rootDir>/test/unit/support/printed.ts'],
+    },
     { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
     {
       ...shared,

@@ -57,6 +57,9 @@ export class SecretsApi extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: API_LOG_RETENTION });
     this.restApi = new RestApi(this, 'RestApi', {
+      // API Gateway's metrics go by API name: the default, this construct's id, is shared by
+      // countless CDK apps' APIs, whose requests and errors would count in this stack's dashboard and alarm.
+      restApiName: Stack.of(this).stackName,
       description: 'One-time secrets API',
       endpointTypes: [EndpointType.REGIONAL],
       // Stage logging needs the account's API Gateway CloudWatch role, a per-region setting that

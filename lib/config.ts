@@ -1,5 +1,6 @@
 import type { Node } from 'constructs';
 import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevelName } from '../lambdas/definitions/observability';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions/webhooks';
 
 /** What a deployment may choose, read from CDK context (`cdk.json` or `-c name=value`). */
@@ -13,13 +14,15 @@ export interface SecretsStackConfig {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   /** First webhook retry delay; each later retry doubles it. */
   readonly webhookRetryBaseMs: number;
-  /** Subscribed to the webhook alarms' topic. */
+  /** Subscribed to the alarm topic. */
   readonly alarmEmail?: string;
   /**
    * Point-in-time recovery of the secrets table. Off by default: it would keep every consumed and
    * revoked secret's ciphertext restorable for 35 days, which "one-time" rules out.
    */
   readonly secretsPointInTimeRecovery: boolean;
+  /** Every function's Powertools Logger level (POWERTOOLS_LOG_LEVEL). */
+  readonly logLevel: LogLevelName;
 }
 
 const CONTEXT_KEYS = {
@@ -32,6 +35,7 @@ const CONTEXT_KEYS = {
   secretsPointInTimeRecovery: 'secretsPointInTimeRecovery',
   domainName: 'domainName',
   certificateArn: 'certificateArn',
+  logLevel: 'logLevel',
 } as const;
 
 /**
@@ -64,7 +68,16 @@ export function readStackConfig(node: Node): SecretsStackConfig {
       why: "the last retry's wait fits SQS's 12-hour visibility limit",
     }),
     secretsPointInTimeRecovery: optionalBoolean(node, CONTEXT_KEYS.secretsPointInTimeRecovery) ?? false,
+    logLevel: logLevel(node, CONTEXT_KEYS.logLevel),
   };
+}
+
+function logLevel(node: Node, key: string): LogLevelName {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return DEFAULT_LOG_LEVEL;
+  const level = LOG_LEVELS.find((name) => typeof raw === 'string' && name === raw.toUpperCase());
+  if (!level) throw new Error(`context ${key} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return level;
 }
 
 /** A positive integer no larger than `max.value`; the error says what the bound protects (`max.why`). */

@@ -5,6 +5,7 @@ import { ROUTES } from '../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
+import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
 import { SecretsSite } from './site';
@@ -19,7 +20,8 @@ export interface SecretsStackProps extends StackProps {
 /**
  * The whole service: two tables, one function per route, the REST API in front of them, the
  * pages and the API behind one CloudFront distribution, and the webhook pipeline fed by the
- * secrets table's stream, with alarms on what it could not deliver.
+ * secrets table's stream, with alarms on what it could not deliver, and a dashboard, with an alarm
+ * on the API's 5xx answers.
  */
 export class SecretsStack extends Stack {
   constructor(scope: Construct, id: string, { config, ...stackProps }: SecretsStackProps) {
@@ -46,12 +48,17 @@ export class SecretsStack extends Stack {
         route,
         tables,
         environment: route.readsClientAddress ? { ...environment, ...originSecret } : environment,
+        logLevel: config.logLevel,
       });
       api.addRoute(route, handler);
       return handler;
     });
 
-    const webhooks = new WebhookPipeline(this, 'Webhooks', { tables, retryBaseMs: config.webhookRetryBaseMs });
+    const webhooks = new WebhookPipeline(this, 'Webhooks', {
+      tables,
+      retryBaseMs: config.webhookRetryBaseMs,
+      logLevel: config.logLevel,
+    });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
     const alarms = new WebhookAlarms(this, 'WebhookAlarms', {
       deadLetters,
@@ -60,6 +67,8 @@ export class SecretsStack extends Stack {
       functions: [...routeHandlers, webhooks.fanOut.function, webhooks.delivery.function],
       email: config.alarmEmail,
     });
+    const monitoring = new Monitoring(this, 'Monitoring', { restApi: api.restApi, alarms: alarms.alarms });
+    alarms.notify(monitoring.serverErrorsAlarm);
 
     new CfnOutput(this, 'SiteUrl', {
       description: '{site_url}: the share page, secret links, and the API at <this URL>/api/v1 ({base_url}) on the same origin',
@@ -86,8 +95,12 @@ export class SecretsStack extends Stack {
       value: fanOutFailures.queueUrl,
     });
     new CfnOutput(this, 'WebhookAlarmTopicArn', {
-      description: 'SNS topic told when webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
+      description: 'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
       value: alarms.topic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'CloudWatch dashboard: API traffic, errors and latency, secrets, webhooks, alarms',
+      value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboard.dashboardName}`,
     });
 
     acknowledgeNagFindings({

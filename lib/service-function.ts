@@ -5,6 +5,8 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ENV } from '../lambdas/definitions/env';
+import type { LogLevelName } from '../lambdas/definitions/observability';
 import type { TableAccess } from '../lambdas/definitions/routes';
 import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './bundling';
 
@@ -21,6 +23,8 @@ export interface ServiceFunctionProps {
   readonly memorySizeMb: number;
   readonly timeout: Duration;
   readonly environment: Readonly<Record<string, string>>;
+  /** The Powertools Logger's level, POWERTOOLS_LOG_LEVEL in the environment. */
+  readonly logLevel: LogLevelName;
   /** Every table the access list may name. */
   readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
   readonly access: TableAccess;
@@ -59,7 +63,7 @@ export class ServiceFunction extends Construct {
       bundling: BUNDLING,
       role: this.role,
       logGroup,
-      environment: { ...props.environment },
+      environment: { ...props.environment, [ENV.logLevel]: props.logLevel },
     });
 
     for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Lazy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -31,10 +31,14 @@ export interface WebhookAlarmsProps {
 
 /**
  * Tells the operator, through an SNS topic, as soon as a webhook could not be delivered or produced,
- * the fan-out falls behind the stream, or any function of the stack fails an invocation.
+ * the fan-out falls behind the stream, or any function of the stack fails an invocation; other
+ * alarms of the stack notify the same topic (notify()).
  */
 export class WebhookAlarms extends Construct {
   readonly topic: Topic;
+  /** Every alarm made here: dead letters, fan-out failures and iterator age, each function's errors. */
+  readonly alarms: readonly Alarm[];
+  private readonly notified: Alarm[] = [];
 
   constructor(scope: Construct, id: string, { deadLetters, fanOutFailures, fanOut, functions, email }: WebhookAlarmsProps) {
     super(scope, id);
@@ -42,10 +46,10 @@ export class WebhookAlarms extends Construct {
     // Not encrypted at rest: notifications carry alarm names, states and queue metrics, nothing
     // confidential, and CloudWatch cannot publish to a topic under the AWS managed key, so it would
     // take a customer-managed KMS key, with its monthly cost, to encrypt them.
-    this.topic = new Topic(this, 'Topic', { displayName: 'One-time secrets: webhook alarms', enforceSSL: true });
+    this.topic = new Topic(this, 'Topic', { displayName: 'One-time secrets: alarms', enforceSSL: true });
     if (email) this.topic.addSubscription(new EmailSubscription(email));
 
-    const alarms = [
+    this.alarms = [
       queueHoldsMessagesAlarm(this, 'DeadLettersAlarm', deadLetters, [
         'Webhook jobs failed every delivery attempt and wait in the dead-letter queue, which keeps them',
         `${DEAD_LETTER_RETENTION_DAYS} days from when they were first queued. List them with`,
@@ -73,7 +77,7 @@ export class WebhookAlarms extends Construct {
       // Named after the function's construct (HealthRoute, FanOut, ...): stable as routes come and go.
       ...functions.map((fn) => functionErrorsAlarm(this, `${fn.node.scope?.node.id ?? fn.node.id}ErrorsAlarm`, fn)),
     ];
-    for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(this.topic));
+    for (const alarm of this.alarms) this.notify(alarm);
 
     // enforceSSL gives the topic a policy of its own, which replaces the default one under which the
     // account's alarms could publish: without this statement no notification would ever arrive.
@@ -82,9 +86,17 @@ export class WebhookAlarms extends Construct {
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
-        conditions: { ArnLike: { 'aws:SourceArn': alarms.map((alarm) => alarm.alarmArn) } },
+        conditions: {
+          ArnLike: { 'aws:SourceArn': Lazy.list({ produce: () => this.notified.map((alarm) => alarm.alarmArn) }) },
+        },
       }),
     );
+  }
+
+  /** Sends the alarm's state changes to the topic, which only the alarms named here may publish to. */
+  notify(alarm: Alarm): void {
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.notified.push(alarm);
   }
 }
 

@@ -5,6 +5,7 @@ import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
+import type { LogLevelName } from '../lambdas/definitions/observability';
 import type { TableAccess } from '../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import {
@@ -43,6 +44,7 @@ export interface WebhookPipelineProps {
   readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
   /** First retry delay, handed to the delivery function. */
   readonly retryBaseMs: number;
+  readonly logLevel: LogLevelName;
 }
 
 /**
@@ -55,7 +57,7 @@ export class WebhookPipeline extends Construct {
   readonly fanOut: ServiceFunction;
   readonly delivery: ServiceFunction;
 
-  constructor(scope: Construct, id: string, { tables, retryBaseMs }: WebhookPipelineProps) {
+  constructor(scope: Construct, id: string, { tables, retryBaseMs, logLevel }: WebhookPipelineProps) {
     super(scope, id);
     this.queues = webhookQueues(this);
     const { jobs, fanOutFailures } = this.queues;
@@ -71,6 +73,7 @@ export class WebhookPipeline extends Construct {
         [SECRETS_TABLE.envVar]: tables.secrets.tableName,
         [QUEUES.jobs.envVar]: jobs.queueUrl,
       },
+      logLevel,
       tables,
       access: PIPELINE_TABLE_ACCESS.fanOut,
     });
@@ -102,6 +105,7 @@ export class WebhookPipeline extends Construct {
         [QUEUES.jobs.envVar]: jobs.queueUrl,
         [ENV.webhookRetryBaseMs]: String(retryBaseMs),
       },
+      logLevel,
       tables,
       access: PIPELINE_TABLE_ACCESS.delivery,
     });

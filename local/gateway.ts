@@ -7,6 +7,7 @@ import { ROUTES, type RouteDefinition } from '../lambdas/definitions/routes';
 import { API_PATH_PREFIX } from '../lambdas/definitions/site';
 import { STANDARD_HEADERS } from '../lambdas/http/headers';
 import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
+import { invocationScopes } from './invocation-scope';
 import { lambdaContext } from './lambda-context';
 import { servePage, type Pages } from './pages';
 import { proxyEvent } from './proxy-event';
@@ -43,14 +44,19 @@ function compile(definition: RouteDefinition, handler: ProxyHandler): ServedRout
   return { definition, resource, pattern: new RegExp(`^${source}$`), parameterNames, handler };
 }
 
-/** Imports every route's handler module, as each Lambda would on its cold start. */
+/**
+ * Imports every route's handler module, as each Lambda would on its cold start; each invocation
+ * runs in a scope of its own, as the requests it serves run side by side.
+ */
 export async function loadRoutes(): Promise<ServedRoute[]> {
-  return Promise.all(
-    ROUTES.map(async (definition) => {
-      const module = (await import(`../lambdas/routes/${definition.name}`)) as { handler: ProxyHandler };
-      return compile(definition, module.handler);
-    }),
+  const loaded = await Promise.all(
+    ROUTES.map(async (definition) => ({
+      definition,
+      module: (await import(`../lambdas/routes/${definition.name}`)) as { handler: ProxyHandler },
+    })),
   );
+  const inScope = await invocationScopes();
+  return loaded.map(({ definition, module }) => compile(definition, inScope(module.handler)));
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -180,7 +186,7 @@ export function createGateway(routes: readonly ServedRoute[], { log, requestLog,
       if (!requestLog) return;
       // Logged by route template, never by raw path: a secret's id is the capability to read it.
       log(
-        `${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ` +
+        `gateway ${request.method} ${match?.route.resource ?? '(no route)'} ${response.statusCode} ` +
           `${Date.now() - started}ms ${usage.calls} DynamoDB calls (${usage.readUnits} RCU, ${usage.writeUnits} WCU)`,
       );
     })().catch((error: unknown) => {

@@ -21,7 +21,8 @@ export interface QueuePollerOptions {
   /**
    * Invocations run side by side in this one process, so they share the handler module's state,
    * which Lambda never does (one invocation at a time per execution environment). A handler run
-   * with more than 1 must keep per-invocation state out of module scope, as ours do.
+   * with more than 1 must keep per-invocation state out of module scope, as ours do (Powertools'
+   * in the invoke store: see invocation-scope.ts).
    */
   concurrency: number;
   timeoutMs: number;

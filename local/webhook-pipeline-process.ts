@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
+import { environmentBeforeScopes } from './invocation-scope';
 import type { LocalWebhookPipeline, WebhookPipelineOptions } from './webhook-pipeline';
 
 /**
@@ -21,7 +22,7 @@ const ENTRY = path.join(__dirname, 'webhook-pipeline-entry.ts');
 
 export function startWebhookPipelineProcess(options: PipelineProcessOptions): Promise<LocalWebhookPipeline> {
   // The same loader flags as this process (tsx's), so the entry runs from TypeScript as local mode does.
-  const child = fork(ENTRY, [JSON.stringify(options)], { execArgv: process.execArgv });
+  const child = fork(ENTRY, [JSON.stringify(options)], { execArgv: process.execArgv, env: environmentBeforeScopes(process.env) });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let ready = false;
   let stopping = false;

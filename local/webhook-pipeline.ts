@@ -17,6 +17,7 @@ import {
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
 import { fanOutFailureRecord } from './fan-out-failure-record';
+import { invocationScopes } from './invocation-scope';
 import { startQueuePoller, type QueuePoller } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
 import { StreamCheckpoint } from './stream-checkpoint';
@@ -111,6 +112,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
       handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     };
+    // Delivery invocations run side by side: each in a scope of its own.
+    const inScope = await invocationScopes();
 
     streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
@@ -122,7 +125,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-      handler: fanOut.handler,
+      handler: inScope(fanOut.handler),
       ...(checkpoint ? { checkpoint } : {}),
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
@@ -139,7 +142,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       batchSize: DELIVERY_BATCH_SIZE,
       concurrency: DELIVERY_CONCURRENCY,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
-      handler: delivery.handler,
+      handler: inScope(delivery.handler),
       log: options.log,
     });
   } catch (error) {

@@ -1,7 +1,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { readDeliveryConfig } from '../core/config';
+import { LOG_MESSAGES, METRIC_DIMENSIONS, METRICS, type MetricName } from '../definitions/observability';
+import { WEBHOOK_ATTEMPTS } from '../definitions/webhooks';
 import { retryWebhookJobAfter } from '../queue/webhook-jobs';
+import { telemetryMiddlewares } from '../telemetry/middleware';
+import { logger, metrics } from '../telemetry/powertools';
 import { attemptDelivery, delayAfterFailedAttempt, type DeliveryResult } from '../webhooks/delivery';
 import { parseWebhookJob } from '../webhooks/job';
 
@@ -11,6 +17,9 @@ import { parseWebhookJob } from '../webhooks/job';
  */
 const config = readDeliveryConfig();
 
+/** The event dimension of a message that is no webhook job. */
+const UNREADABLE_JOB = 'unreadable job';
+
 async function deliver(record: SQSRecord): Promise<void> {
   const started = Date.now();
   const attempt = Number(record.attributes.ApproximateReceiveCount);
@@ -19,24 +28,39 @@ async function deliver(record: SQSRecord): Promise<void> {
   const result: DeliveryResult = job
     ? await attemptDelivery(job, { allowLoopback: config.webhookAllowLoopback })
     : { outcome: 'failed', reason: 'message is not a webhook job' };
+  const event = job?.event.event ?? UNREADABLE_JOB;
+  const lastAttempt = attempt >= WEBHOOK_ATTEMPTS;
   // Never the URL, the secret's id or the signature: the event id is a digest safe to log.
-  console.log(
-    JSON.stringify({
-      message: 'webhook attempt',
-      eventId: job?.eventId,
-      event: job?.event.event,
-      attempt,
-      ...result,
-      ms: Date.now() - started,
-    }),
-  );
-  if (result.outcome !== 'failed') return;
+  const line = { eventId: job?.eventId, event, attempt, ...result, durationMs: Date.now() - started };
+  if (result.outcome !== 'failed') {
+    logger.info(LOG_MESSAGES.webhookAttempt, line);
+    if (result.outcome === 'delivered') count(event, METRICS.webhooksDelivered);
+    return;
+  }
+  if (lastAttempt) {
+    logger.error(LOG_MESSAGES.webhookAttempt, { ...line, deadLettered: true });
+    count(event, METRICS.webhookAttemptsFailed);
+    count(event, METRICS.webhooksDeadLettered);
+  } else {
+    logger.warn(LOG_MESSAGES.webhookAttempt, line);
+    count(event, METRICS.webhookAttemptsFailed);
+  }
   await retryWebhookJobAfter(record.receiptHandle, delayAfterFailedAttempt(attempt, config.retryBaseMs));
   throw new Error(`webhook attempt ${attempt} failed: ${result.reason}`);
 }
 
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+/**
+ * One EMF line per count: a batch mixes events, and an EMF line carries one value per dimension.
+ * Powertools' single-metric instance publishes the metric, and forgets its dimension, as it is added.
+ */
+function count(event: string, counted: MetricName): void {
+  metrics.singleMetric().addDimension(METRIC_DIMENSIONS.event, event).addMetric(counted, MetricUnit.Count, 1);
+}
+
+async function deliverBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   // Receivers failing is business as usual, not an error of this function: report, don't throw.
   // A processor per invocation: it holds the batch's state, and local mode runs invocations side by side.
   return processPartialResponse(event, deliver, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
 }
+
+export const handler = middy<SQSEvent, SQSBatchResponse>().use(telemetryMiddlewares()).handler(deliverBatch);

@@ -1,8 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { LOG_MESSAGES } from '../definitions/observability';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { deleteConsumedSecret } from '../store/secret-store';
 import { consumedSecretOf } from '../stream/consumed-secrets';
+import { telemetryMiddlewares } from '../telemetry/middleware';
+import { logger } from '../telemetry/powertools';
 import { webhookJobsOf } from '../webhooks/fan-out';
 
 /**
@@ -18,7 +22,8 @@ import { webhookJobsOf } from '../webhooks/fan-out';
 
 const untilTime = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
+async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
+  const started = Date.now();
   const jobs = await webhookJobsOf(event.Records);
   const processRecord = async (record: DynamoDBRecord): Promise<void> => {
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
@@ -29,5 +34,12 @@ export async function handler(event: DynamoDBStreamEvent, context: Context): Pro
     await deleteConsumedSecret(consumed);
   };
   // A processor per invocation: it holds one batch's state.
-  return processPartialResponse(event, processRecord, new BatchProcessor(EventType.DynamoDBStreams), { context });
+  const response = await processPartialResponse(event, processRecord, new BatchProcessor(EventType.DynamoDBStreams), { context });
+  // Counts only: records hold secret data and ids.
+  const line = { records: event.Records.length, jobs: jobs.size, failed: response.batchItemFailures.length, durationMs: Date.now() - started };
+  if (line.failed > 0) logger.warn(LOG_MESSAGES.streamBatch, line);
+  else logger.info(LOG_MESSAGES.streamBatch, line);
+  return response;
 }
+
+export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>().use(telemetryMiddlewares()).handler(fanOut);

@@ -8,6 +8,10 @@ export const ENV = {
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** The distribution's secret origin header (EDGE_HEADERS.originSecret); unset: no proxy is trusted. */
   originSecret: 'ORIGIN_SECRET',
+  /** Powertools Logger's level (one of LOG_LEVELS); the stack sets it from its context. */
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** Powertools Metrics: `true` prints no embedded-metric-format lines. */
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

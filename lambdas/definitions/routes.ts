@@ -1,6 +1,10 @@
+import { API_BASE_PATH } from './limits';
+import { METRICS, type MetricName } from './observability';
+
 /**
  * The route table: one Lambda per route. The stack creates a function and an API Gateway method
- * from each row; local mode serves the same handler module at the same path.
+ * from each row, and a dashboard of the metrics it counts; local mode serves the same handler
+ * module at the same path.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -20,6 +24,8 @@ export interface RouteDefinition {
   readonly access: TableAccess;
   /** Reads the client's address (http/client-address.ts): the stack gives it the distribution's origin secret. */
   readonly readsClientAddress?: boolean;
+  /** What an answer with this status counts as: the route builder adds 1 to that metric. */
+  readonly counts?: Readonly<Record<number, MetricName>>;
 }
 
 const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
@@ -46,6 +52,7 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: { keys: AUTHENTICATE, secrets: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'] },
+    counts: { 201: METRICS.secretsCreated },
   },
   {
     name: 'secrets-claim',
@@ -55,12 +62,14 @@ export const ROUTES = routeTable([
       keys: AUTHENTICATE,
       secrets: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
     },
+    counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
     access: { keys: AUTHENTICATE, secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
+    counts: { 200: METRICS.secretsRevoked },
   },
 ]);
 
@@ -68,3 +77,10 @@ export type RouteName = (typeof ROUTES)[number]['name'];
 
 /** Where each route's handler module lives, relative to the repository root. */
 export const routeEntry = (route: RouteDefinition): string => `lambdas/routes/${route.name}.ts`;
+
+/** The route's template as API Gateway names it (`GET /api/v1/secrets/{id}`): what logs and metrics say, never a path. */
+export const routeTemplate = (route: RouteDefinition): string => `${route.method} ${API_BASE_PATH}${route.path}`;
+
+/** The row serving a proxy event, found by its method and resource, which is the template, never the path. */
+export const routeOfRequest = (method: string, resource: string): RouteDefinition | undefined =>
+  ROUTES.find((route) => route.method === method && `${API_BASE_PATH}${route.path}` === resource);

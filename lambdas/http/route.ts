@@ -1,7 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
@@ -11,11 +10,13 @@ import { authenticateAndCount, type StoredKey } from '../store/key-store';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
 import { describeIssue } from './describe-issue';
+import { requestTelemetry } from './request-telemetry';
+import { telemetryMiddlewares } from '../telemetry/middleware';
 
 /**
  * Builds a route's Lambda handler: authentication and rate counting, body checks and parsing,
  * then the route's own function, all wrapped so that every outcome (errors included) leaves as
- * JSON with the contract's headers. Routes only see validated input.
+ * JSON with the contract's headers, and is logged and counted. Routes only see validated input.
  */
 
 export interface Caller {
@@ -36,14 +37,16 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-interface RouteContext extends Context {
+export interface RouteContext extends Context {
+  /** When the request arrived, and its id: API Gateway's, as x-request-id and the log's correlation id. */
   requestTime: number;
+  requestId: string;
   caller?: Caller;
   rateLimitHeaders?: Record<string, string>;
   body?: unknown;
 }
 
-type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
+export type RouteRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
 
 export interface RouteInput<TBody> {
   event: APIGatewayProxyEvent;
@@ -58,22 +61,19 @@ function bodyByteLength(event: APIGatewayProxyEvent): number {
   return Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
-/** Outermost layer: every response gets the standard headers and the request id; errors become JSON. */
+/** Every response gets the standard headers and the request id; errors become JSON. Inside requestTelemetry, which logs the result. */
 function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
-  const decorate = (request: Request): void => {
+  const decorate = (request: RouteRequest): void => {
     const response = request.response;
     if (!response) return;
     response.headers = {
       ...response.headers,
       ...STANDARD_HEADERS,
       ...request.context.rateLimitHeaders,
-      'x-request-id': request.event.requestContext?.requestId ?? randomUUID(),
+      'x-request-id': request.context.requestId,
     };
   };
   return {
-    before: (request) => {
-      request.context.requestTime = Date.now();
-    },
     after: decorate,
     onError: (request) => {
       const error = request.error;
@@ -84,8 +84,7 @@ function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
           body: JSON.stringify({ error: error.message }),
         };
       } else {
-        // Only the error's name and message: never the event, whose body may hold secret data.
-        console.error(JSON.stringify({ level: 'error', name: error?.name, message: error?.message }));
+        // requestTelemetry logs it with the request's line.
         request.response = { statusCode: 500, body: JSON.stringify({ error: ERRORS.internal }) };
       }
       decorate(request);
@@ -179,7 +178,10 @@ function buildRoute<TBody>(
   options: RouteOptions<TBody>,
   run: (input: RouteInput<TBody>, context: RouteContext) => Promise<JsonResponse>,
 ) {
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>().use(envelope());
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>()
+    .use(telemetryMiddlewares())
+    .use(requestTelemetry())
+    .use(envelope());
   if (authenticate) handler.use(authentication());
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));

@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV } from '../../lambdas/definitions/env';
 import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
+import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES } from '../../lambdas/definitions/webhooks';
 import { synthesize } from './support/synth';
@@ -54,6 +55,17 @@ describe('context', () => {
     expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(ENV.webhookRetryBaseMs, String(LARGEST_RETRY_BASE_MS));
   });
 
+  it('logLevel becomes every function’s POWERTOOLS_LOG_LEVEL, in any case; INFO without it', () => {
+    const levels = (context: Record<string, unknown>): unknown[] => {
+      const { stack, template } = synthesize(context);
+      const { fanOutId, deliveryId } = pipelineOf(stack, template);
+      const ids = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId];
+      return ids.map((id) => at(resource(template, id).Properties, 'Environment', 'Variables', ENV.logLevel));
+    };
+    expect(new Set(levels({}))).toEqual(new Set([DEFAULT_LOG_LEVEL]));
+    expect(new Set(levels({ logLevel: 'debug' }))).toEqual(new Set(['DEBUG']));
+  });
+
   it('alarmEmail subscribes that address to the alarm topic', () => {
     const { template } = synthesize({ alarmEmail: 'ops+webhooks@example.co.uk' });
     expect(resourcesOfType(template, 'AWS::SNS::Subscription').map(([, subscription]) => at(subscription.Properties, 'Endpoint'))).toEqual([
@@ -77,6 +89,8 @@ describe('context', () => {
     ['alarmEmail', 'Ops <ops@example.com>'],
     ['alarmEmail', 'ops@example.com, dev@example.com'],
     ['alarmEmail', 42],
+    ['logLevel', 'verbose'],
+    ['logLevel', 3],
   ])('refuses %s=%j', (key, value) => {
     expect(() => synthesize({ [key]: value })).toThrow(key);
   });

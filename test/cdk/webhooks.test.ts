@@ -1,5 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ENV } from '../../lambdas/definitions/env';
+import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../../lambdas/definitions/tables';
 import {
@@ -19,6 +20,7 @@ import {
 import { actionsByResource, roleOf } from './support/iam';
 import { synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
+import { apiServerErrorsAlarmId } from './support/monitoring';
 import { getAtt, pipelineOf, queueLogicalId } from './support/webhooks';
 
 const { stack, template } = synthesize();
@@ -183,16 +185,18 @@ describe('pipeline functions', () => {
     expect(users.map(([id]) => id)).toEqual([functionId]);
   });
 
-  it('fan-out learns the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
+  it('fan-out learns the log level, the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
     expect(variablesOf(fanOutId)).toEqual({
+      [ENV.logLevel]: DEFAULT_LOG_LEVEL,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [SECRETS_TABLE.envVar]: { Ref: secretsTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
     });
   });
 
-  it('delivery learns the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
+  it('delivery learns the log level, the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
     expect(variablesOf(deliveryId)).toEqual({
+      [ENV.logLevel]: DEFAULT_LOG_LEVEL,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
       [ENV.webhookRetryBaseMs]: String(WEBHOOK_RETRY_BASE_MS.aws),
@@ -250,7 +254,7 @@ describe('pipeline roles', () => {
 
 describe('webhook alarms', () => {
   const [topicId] = resourcesOfType(template, 'AWS::SNS::Topic')[0] ?? [];
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => at(alarm.Properties, 'Namespace') === 'AWS/SQS');
   const alarmOn = (queue: (typeof QUEUES)[keyof typeof QUEUES]): [string, Record<string, unknown> | undefined] => {
     const found = alarms.filter(([, alarm]) =>
       JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'QueueName', Value: getAtt(queueId(queue), 'QueueName') }]),
@@ -342,13 +346,14 @@ describe('webhook alarms', () => {
     expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
   });
 
-  it('lets exactly these alarms publish to the topic, and nobody publish without TLS', () => {
+  it('lets exactly these alarms and the API’s 5xx alarm publish to the topic, and nobody publish without TLS', () => {
     const publishers = [
       alarmOn(QUEUES.deadLetters),
       alarmOn(QUEUES.fanOutFailures),
       iteratorAgeAlarm(),
       ...functionIds.map(errorsAlarmOn),
     ].map(([id]) => getAtt(id, 'Arn'));
+    publishers.push(getAtt(apiServerErrorsAlarmId(template), 'Arn'));
     const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
     expect(policies).toHaveLength(1);
     expect(at(policies[0]?.[1].Properties, 'Topics')).toEqual([{ Ref: topicId }]);

@@ -7,6 +7,8 @@ import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '../../../local/lambda-context';
 import { handler } from '../../../lambdas/consumers/webhook-delivery';
+import { LOG_MESSAGES, METRICS, SERVICE_NAME } from '../../../lambdas/definitions/observability';
+import { WEBHOOK_ATTEMPTS } from '../../../lambdas/definitions/webhooks';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { webhookEventId } from '../../../lambdas/webhooks/events';
 import type { WebhookJob } from '../../../lambdas/webhooks/job';
@@ -16,6 +18,7 @@ import { TEST_ENV } from '../support/env';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 import { sqsEvent, sqsRecord } from '../support/sqs-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
+import { printedLines, printedMetrics, printedText } from '../support/printed';
 
 const ddb = mockDocumentClient();
 const sqs = mockClient(SQSClient);
@@ -47,8 +50,6 @@ afterAll(() => receiver.stop());
 afterEach(() => jest.restoreAllMocks());
 
 beforeEach(() => {
-  // One JSON line per attempt; the test of logs below reads them.
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
   receiver.clear();
   ddb.reset();
   sqs.reset();
@@ -196,20 +197,48 @@ describe('a message that is not a webhook job', () => {
   });
 });
 
+describe('metrics', () => {
+  const countOf = (metric: string, event: string): number =>
+    printedMetrics()
+      .filter((line) => line.event === event && line.service === SERVICE_NAME)
+      .reduce((sum, line) => sum + Number(line[metric] ?? 0), 0);
+
+  test('count deliveries and failed attempts by event; a key without a webhook counts nothing', async () => {
+    const expired = { ...jobFor(OK.hash, 0), event: { ...jobFor(OK.hash, 0).event, event: 'secret.expired' as const } };
+
+    await deliver(messageOf(jobFor(OK.hash)), messageOf(expired), messageOf(jobFor(FAILING.hash), 2), messageOf(jobFor(NO_WEBHOOK.hash)));
+
+    expect(countOf(METRICS.webhooksDelivered, 'secret.viewed')).toBe(1);
+    expect(countOf(METRICS.webhooksDelivered, 'secret.expired')).toBe(1);
+    expect(countOf(METRICS.webhookAttemptsFailed, 'secret.viewed')).toBe(1);
+    expect(countOf(METRICS.webhooksDeadLettered, 'secret.viewed')).toBe(0);
+    expect(printedMetrics()).toHaveLength(3);
+  });
+
+  test('a failed last attempt counts as failed and dead-lettered, and is logged as an error', async () => {
+    const job = jobFor(FAILING.hash);
+
+    await deliver(messageOf(job, WEBHOOK_ATTEMPTS));
+
+    expect(countOf(METRICS.webhookAttemptsFailed, 'secret.viewed')).toBe(1);
+    expect(countOf(METRICS.webhooksDeadLettered, 'secret.viewed')).toBe(1);
+    expect(printedLines()).toContainEqual(
+      expect.objectContaining({ level: 'ERROR', message: LOG_MESSAGES.webhookAttempt, eventId: job.eventId, deadLettered: true }),
+    );
+  });
+});
+
 describe('logs', () => {
   test('never carry the webhook URL, the signing secret, the signature or the secret id', async () => {
-    const logged: string[] = [];
-    const capture = (...args: unknown[]): void => {
-      logged.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
-    };
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) jest.spyOn(console, method).mockImplementation(capture);
     const delivered = jobFor(OK.hash, 2);
 
     await deliver(messageOf(delivered), messageOf(jobFor(FAILING.hash, 1), 3), messageOf(jobFor(NO_WEBHOOK.hash, 0)), sqsRecord('{', 1));
 
     // The attempts are logged, under the event id, which is safe to log.
-    expect(logged.some((line) => line.includes(delivered.eventId))).toBe(true);
-    const all = logged.join('\n');
+    expect(printedLines()).toContainEqual(
+      expect.objectContaining({ message: LOG_MESSAGES.webhookAttempt, eventId: delivered.eventId, outcome: 'delivered' }),
+    );
+    const all = printedText();
     const signatures = receiver.received().map((request) => String(request.headers['x-svc-signature']));
     for (const secret of [URL_TOKEN, new URL(receiver.origin).host, OK.webhookSecret, FAILING.webhookSecret, SECRET_ID, ...signatures]) {
       expect(all).not.toContain(secret);

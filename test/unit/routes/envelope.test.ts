@@ -118,7 +118,6 @@ const scenarios: [number, string, () => Promise<InvokeResult>][] = [
     500,
     'GET /keys when DynamoDB fails',
     () => {
-      jest.spyOn(console, 'error').mockImplementation(() => undefined);
       ddb.on(UpdateCommand).rejects(throttled());
       return invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', headers: bearer(apiKeyFixture().key), requestId: 'rid-500' }));
     },
@@ -127,7 +126,6 @@ const scenarios: [number, string, () => Promise<InvokeResult>][] = [
     503,
     'GET /health when DynamoDB fails',
     () => {
-      jest.spyOn(console, 'error').mockImplementation(() => undefined);
       ddb.on(GetCommand).rejects(throttled());
       return invoke(health, apiEvent({ method: 'GET', path: '/health', requestId: 'rid-503' }));
     },
@@ -150,7 +148,6 @@ describe.each(scenarios)('a %d response (%s)', (status, _label, run) => {
 });
 
 test('a 500 says only "internal server error"', async () => {
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
   ddb.on(UpdateCommand).rejects(throttled());
   const response = await invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', headers: bearer(apiKeyFixture().key) }));
   expect(response.statusCode).toBe(500);

@@ -29,7 +29,6 @@ test('200 healthy/connected with integer latency and a ms timestamp, without cre
 });
 
 test('503 unhealthy/disconnected when the store does not answer', async () => {
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
   ddb.on(GetCommand).rejects(throttled());
   const response = await check();
   expect(response.statusCode).toBe(503);

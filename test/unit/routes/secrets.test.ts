@@ -13,6 +13,7 @@ import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '..
 import { TEST_ENV } from '../support/env';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
 import { apiKeyFixture, keyItem, serveKeyItem } from '../support/key-item';
+import { printedLines, printedText } from '../support/printed';
 
 const ddb = mockDocumentClient();
 const now = 1_750_000_004_000;
@@ -182,9 +183,7 @@ describe('POST /secrets', () => {
     expect(headPut()?.Item).toMatchObject({ chunks: Math.ceil(data.length / DATA_CHUNK_BYTES) });
   });
 
-  test('a DynamoDB failure: 500 internal server error, and nothing logged holds the data or the API key', async () => {
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const logs = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  test('a DynamoDB failure: 500 internal server error, logged with the error, and nothing logged holds the data or the API key', async () => {
     ddb.on(PutCommand).rejects(throttled());
     const data = Buffer.from('the launch codes are 0000').toString('base64');
 
@@ -193,19 +192,25 @@ describe('POST /secrets', () => {
     expect(response.statusCode).toBe(500);
     expect(response.body).toEqual({ error: ERRORS.internal });
     expectStandardHeaders(response, 'rid-500');
-    expect(errors).toHaveBeenCalled();
-    const logged = JSON.stringify([...errors.mock.calls, ...logs.mock.calls]);
-    expect(logged).not.toContain(data);
-    expect(logged).not.toContain(caller.key);
+    expect(printedLines()).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        correlation_id: 'rid-500',
+        status: 500,
+        error: { name: throttled().name, message: throttled().message },
+      }),
+    );
+    expect(printedText()).not.toContain(data);
+    expect(printedText()).not.toContain(caller.key);
   });
 
   test('a failure writing chunks: 500, the data not logged, and no head written', async () => {
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     ddb.on(BatchWriteCommand).rejects(throttled());
     const data = 'QUJD'.repeat(DATA_CHUNK_BYTES / 4 + 1);
     const response = await post(JSON.stringify({ data }));
     expect(response.statusCode).toBe(500);
-    expect(JSON.stringify(errors.mock.calls)).not.toContain(data.slice(0, 64));
+    expect(printedLines()).toContainEqual(expect.objectContaining({ level: 'ERROR', status: 500 }));
+    expect(printedText()).not.toContain(data.slice(0, 64));
     expect(headPut()).toBeUndefined();
   });
 });

@@ -15,12 +15,19 @@ export interface EventOptions {
 
 let counter = 0;
 
+/** API Gateway's `resource`: the route template, each path parameter's value put back as `{name}`. */
+const resourceOf = (path: string, pathParameters: Record<string, string> | null | undefined): string =>
+  Object.entries(pathParameters ?? {}).reduce(
+    (resource, [name, value]) => (value === '' ? resource : resource.replace(`/${value}`, `/{${name}}`)),
+    path,
+  );
+
 /** An API Gateway REST (v1) proxy event as the gateway hands it to the function. */
 export function apiEvent(options: EventOptions): APIGatewayProxyEvent {
   counter += 1;
   return proxyEvent({
     method: options.method,
-    resource: `/api/v1${options.path}`,
+    resource: `/api/v1${resourceOf(options.path, options.pathParameters)}`,
     path: `/api/v1${options.path}`,
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name, [value]])),
     pathParameters: options.pathParameters ?? null,

@@ -1,0 +1,111 @@
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  Stats,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName, SERVICE_NAME } from '../lambdas/definitions/observability';
+import { ROUTES, routeTemplate } from '../lambdas/definitions/routes';
+
+/** Each point of the dashboard's graphs, and of the 5xx alarm. */
+const PERIOD = Duration.minutes(5);
+
+/**
+ * One 5xx can be one request cut off by its timeout, and shows on the dashboard and in the
+ * function's log. Five within five minutes is a failing dependency or a bug.
+ */
+export const API_5XX_ALARM_THRESHOLD = 5;
+
+const WIDGET_WIDTH = 12;
+
+export interface MonitoringProps {
+  readonly restApi: RestApi;
+  /** The stack's other alarms, shown beside the API's. */
+  readonly alarms: readonly Alarm[];
+}
+
+/**
+ * The service at a glance: the API's traffic, errors and latency (API Gateway's metrics, which
+ * count what the gateway answers by itself too), what the functions count (secrets, claims,
+ * webhooks) and every alarm; and the alarm on the API's 5xx answers.
+ */
+export class Monitoring extends Construct {
+  readonly dashboard: Dashboard;
+  readonly serverErrorsAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, { restApi, alarms }: MonitoringProps) {
+    super(scope, id);
+
+    const serverErrors = restApi.metricServerError({ period: PERIOD, statistic: Stats.SUM });
+    this.serverErrorsAlarm = new Alarm(this, 'ApiServerErrorsAlarm', {
+      alarmDescription: [
+        `The API answered ${API_5XX_ALARM_THRESHOLD} or more requests with a 5xx within 5 minutes. The functions log each`,
+        'one at ERROR with its route and the error (CloudWatch Logs Insights: level = "ERROR"); the gateway',
+        'access log has those it answered itself (timeouts, throttling of the integration).',
+      ].join(' '),
+      metric: serverErrors,
+      threshold: API_5XX_ALARM_THRESHOLD,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      // No requests, no datapoint: nothing failed.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      widgets: [
+        [
+          graph('API requests and errors', [
+            restApi.metricCount({ period: PERIOD, statistic: Stats.SUM, label: 'requests' }),
+            restApi.metricClientError({ period: PERIOD, statistic: Stats.SUM, label: '4xx' }),
+            serverErrors.with({ label: '5xx' }),
+          ]),
+          graph('API latency (ms)', [
+            restApi.metricLatency({ period: PERIOD, statistic: Stats.p(50), label: 'p50' }),
+            restApi.metricLatency({ period: PERIOD, statistic: Stats.p(99), label: 'p99' }),
+          ]),
+        ],
+        [
+          graph('Secrets', routeCountMetrics()),
+          graph('Webhooks', [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(name))),
+        ],
+        [new AlarmStatusWidget({ title: 'Alarms', alarms: [this.serverErrorsAlarm, ...alarms], width: 2 * WIDGET_WIDTH })],
+      ],
+    });
+  }
+}
+
+const graph = (title: string, left: IMetric[]): GraphWidget => new GraphWidget({ title, left, width: WIDGET_WIDTH });
+
+/** What the route table says each route counts, under the dimensions the route builder gives it. */
+const routeCountMetrics = (): Metric[] =>
+  ROUTES.flatMap((route) =>
+    Object.values(route.counts ?? {}).map(
+      (metricName) =>
+        new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensionsMap: { service: SERVICE_NAME, [METRIC_DIMENSIONS.route]: routeTemplate(route) },
+          period: PERIOD,
+          statistic: Stats.SUM,
+          label: metricName,
+        }),
+    ),
+  );
+
+/** A webhook count summed over its event dimension, whatever events it has seen. */
+const webhookTotal = (metricName: MetricName): MathExpression =>
+  new MathExpression({
+    expression: `SUM(SEARCH('{${METRICS_NAMESPACE},${METRIC_DIMENSIONS.event},service} service="${SERVICE_NAME}" MetricName="${metricName}"', '${Stats.SUM}', ${PERIOD.toSeconds()}))`,
+    usingMetrics: {},
+    label: metricName,
+    period: PERIOD,
+  });
