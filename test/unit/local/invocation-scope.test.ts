@@ -29,6 +29,9 @@ async function interleaved(handler: ProxyHandler): Promise<void> {
 }
 
 test('requests served side by side each log their own request id as correlation id', async () => {
+  // As a local-mode process starts: no invoke store yet. Run in band, Jest hands this file the
+  // globals of its own process, where the integration project's setup made one with its SDK calls.
+  Object.assign(globalThis, { awslambda: {} });
   prepareInvocationScopes();
   // As local mode loads them (local/gateway.ts): the module first, then the scopes.
   const route = 'health';
