@@ -11,6 +11,7 @@ import { watchLaunchers } from './launcher-watch';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
+import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
@@ -94,6 +95,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
 }
 
 async function main(): Promise<void> {
+  prepareInvocationScopes();
   const env = process.env;
   // The handlers' client reads region and credentials from the environment, as on Lambda.
   env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;

@@ -1,3 +1,4 @@
+import { prepareInvocationScopes } from './invocation-scope';
 import { STOP_PIPELINE, type PipelineProcessOptions, type PipelineProcessReport } from './webhook-pipeline-process';
 import { startWebhookPipeline, type LocalWebhookPipeline } from './webhook-pipeline';
 
@@ -35,6 +36,7 @@ process.on('SIGINT', () => undefined);
 process.on('SIGHUP', () => undefined);
 process.on('SIGTERM', () => void stop());
 
+prepareInvocationScopes();
 startWebhookPipeline({ ...options, log: (line) => console.log(line) }).then(
   (started) => {
     pipeline = started;

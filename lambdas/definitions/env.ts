@@ -10,8 +10,6 @@ export const ENV = {
   originSecret: 'ORIGIN_SECRET',
   /** Powertools Logger's level (one of LOG_LEVELS); the stack sets it from its context. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
-  /** Powertools Metrics: `true` prints no embedded-metric-format lines. */
-  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

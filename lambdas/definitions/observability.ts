@@ -36,7 +36,7 @@ export const METRIC_DIMENSIONS = {
 } as const;
 
 /** The Logger's level names, as POWERTOOLS_LOG_LEVEL takes them. */
-export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** The stack's default level: a line per request or batch, and every warning and error. */

@@ -90,7 +90,7 @@ test('GET /health answers 503 unhealthy/disconnected when the data store stops a
   }
 });
 
-test('LOCAL_REQUEST_LOG=off serves the same API without the request log and the x-local usage headers', async () => {
+test('LOCAL_REQUEST_LOG=off serves the same API without the gateway’s request line and the x-local usage headers', async () => {
   const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
   const servers = await Promise.all([
     startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint }),
@@ -104,9 +104,12 @@ test('LOCAL_REQUEST_LOG=off serves the same API without the request log and the 
     expect(fromLogged.headers[USAGE_HEADERS.calls]).toBe('2');
     expect(Object.keys(fromQuiet.headers).filter((name) => name.startsWith('x-local-'))).toEqual([]);
     // The line is written once the response has left; a quiet server would have written it by then too.
-    await eventually(() => expect(logged.output()).toMatch(/POST \/api\/v1\/keys 201 \d+ms 2 DynamoDB calls/));
+    await eventually(() => expect(logged.output()).toMatch(/gateway POST \/api\/v1\/keys 201 \d+ms 2 DynamoDB calls/));
     await api('GET', '/health', { baseUrl: quiet.baseUrl });
-    expect(quiet.output()).not.toContain('/api/v1/keys');
+    // The function's own line stays, as on Lambda; the gateway adds none.
+    await eventually(() => expect(quiet.output()).toContain('"route":"GET /api/v1/health"'));
+    expect(quiet.output()).toContain('"route":"POST /api/v1/keys"');
+    expect(quiet.output()).not.toContain('gateway POST');
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     await dynamoDb.stop();

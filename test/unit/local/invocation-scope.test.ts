@@ -2,7 +2,7 @@ import '../support/env';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LOG_MESSAGES } from '../../../lambdas/definitions/observability';
 import type { ProxyHandler } from '../../../local/gateway';
-import { invocationScopes } from '../../../local/invocation-scope';
+import { invocationScopes, prepareInvocationScopes } from '../../../local/invocation-scope';
 import { lambdaContext } from '../../../local/lambda-context';
 import { mockDocumentClient } from '../support/dynamo';
 import { apiEvent } from '../support/events';
@@ -29,6 +29,10 @@ async function interleaved(handler: ProxyHandler): Promise<void> {
 }
 
 test('requests served side by side each log their own request id as correlation id', async () => {
+  // As a local-mode process starts: no invoke store yet. Run in band, Jest hands this file the
+  // globals of its own process, where the integration project's setup made one with its SDK calls.
+  Object.assign(globalThis, { awslambda: {} });
+  prepareInvocationScopes();
   // As local mode loads them (local/gateway.ts): the module first, then the scopes.
   const route = 'health';
   const { handler } = (await import(`../../../lambdas/routes/${route}`)) as { handler: ProxyHandler };
