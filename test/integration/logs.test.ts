@@ -3,9 +3,9 @@ import { DATA_CHUNK_BYTES } from '../../lambdas/definitions/limits';
 import { LOG_MESSAGES, METRICS } from '../../lambdas/definitions/observability';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { api, base64Of, freshClientAddress, type ApiRequest, type ApiResponse } from './support/api';
-import { testEnv } from './support/environment';
-import { startLocalServer, type LocalServer } from './support/local-server';
+import { api, base64Of, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
+import { testEnv } from '../support/environment';
+import { startLocalServer, type LocalServer } from '../support/local-server';
 
 /**
  * Everything local mode and its webhook pipeline print during a full session (keys, secrets of
