@@ -169,8 +169,9 @@ function enumMember<T extends string>(members: Record<string, T>, value: string)
 }
 
 /**
- * `/<id>` → the reveal page; everything else goes to the bucket as asked. CloudFront functions
- * run plain ES5.1-style JavaScript, so the pattern is written into the code from the definition.
+ * `/<id>` → the reveal page; everything else goes to the bucket as asked. A CloudFront function is
+ * source text run by CloudFront's own runtime, with no modules to import: the pattern and the
+ * file name are written into it from the shared definitions.
  */
 function revealPathFunction(scope: Construct): CloudFrontFunction {
   return new CloudFrontFunction(scope, 'RevealPath', {

@@ -1,4 +1,3 @@
-import './zod-without-eval';
 import { LinkError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { describeFailure, formatBytes, withKeyForOneAction } from './service';

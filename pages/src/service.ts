@@ -46,17 +46,26 @@ async function mintKey(): Promise<string> {
   return (await client().createKey()).key;
 }
 
-/** Runs `action` with the session's key, minting it first if needed, and once more with a fresh key if the stored one is refused. */
-export async function withSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
+/**
+ * The action's result with the session's key; undefined when there is none, or when the service
+ * refused it (it is then forgotten, and nothing was done with it).
+ */
+async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> {
   const stored = storedKey();
-  if (stored !== undefined) {
-    try {
-      return await action(client(stored));
-    } catch (error) {
-      if (!isRefusedKey(error)) throw error;
-      storeKey(undefined);
-    }
+  if (stored === undefined) return undefined;
+  try {
+    return { value: await action(client(stored)) };
+  } catch (error) {
+    if (!isRefusedKey(error)) throw error;
+    storeKey(undefined);
+    return undefined;
   }
+}
+
+/** Runs `action` with the session's key, minted (and kept for the session) when there is none. */
+export async function withSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
+  const done = await withStoredKey(action);
+  if (done) return done.value;
   const minted = await mintKey();
   storeKey(minted);
   return action(client(minted));
@@ -64,15 +73,8 @@ export async function withSessionKey<T>(action: (client: OnetimeClient) => Promi
 
 /** Runs `action` with the session's key if there is one; otherwise with a key minted for it alone, revoked afterwards. */
 export async function withKeyForOneAction<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
-  const stored = storedKey();
-  if (stored !== undefined) {
-    try {
-      return await action(client(stored));
-    } catch (error) {
-      if (!isRefusedKey(error)) throw error;
-      storeKey(undefined);
-    }
-  }
+  const done = await withStoredKey(action);
+  if (done) return done.value;
   const minted = client(await mintKey());
   try {
     return await action(minted);
