@@ -12,7 +12,8 @@ export interface LocalServer {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const START_TIMEOUT_MS = 60_000;
+/** Local mode took 45 s to start (DynamoDB Local's JVM most of it) on this 2-core machine under other suites. */
+const START_TIMEOUT_MS = 120_000;
 /**
  * As package.json's scripts run tsx: Middy ships ESM only, exported under the `import` condition,
  * which tsx's CommonJS output otherwise cannot resolve (Node 24 then loads it with require(esm)).
