@@ -56,8 +56,8 @@ export class QueueJournal {
     mkdirSync(directory, { recursive: true });
     const state = readSnapshot(path.join(directory, SNAPSHOT_FILE));
     for (const entry of readLog(path.join(directory, LOG_FILE))) apply(state, entry);
-    const journal = new QueueJournal(directory, state);
-    return { journal, restored: copyOf(state) };
+    // Shared with the journal: queues copy each message they restore, and never change these maps.
+    return { journal: new QueueJournal(directory, state), restored: state };
   }
 
   put(queue: string, message: PersistedMessage): void {
@@ -136,6 +136,3 @@ function readLog(file: string): JournalEntry[] {
   lines.pop();
   return lines.map((line) => JSON.parse(line) as JournalEntry);
 }
-
-const copyOf = (state: PersistedQueues): PersistedQueues =>
-  new Map([...state].map(([name, messages]) => [name, new Map([...messages].map(([id, m]) => [id, { ...m }]))]));
