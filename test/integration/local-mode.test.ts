@@ -38,6 +38,7 @@ test('runs the webhook pipeline in a process of its own, which ends when local m
   }
 });
 
+// Two starts of DynamoDB Local, up to ~45 s each on a 2-core host busy with other suites.
 test('starts its own DynamoDB Local, keeps data in DATA_DIR across restarts, stops everything on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ots-data-'));
   try {
@@ -72,7 +73,7 @@ test('starts its own DynamoDB Local, keeps data in DATA_DIR across restarts, sto
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-});
+}, 180_000);
 
 test('GET /health answers 503 unhealthy/disconnected when the data store stops answering', async () => {
   const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
