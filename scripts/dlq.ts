@@ -118,6 +118,9 @@ async function replay(sqs: SQSClient, failuresQueueUrl: string, queueUrlOption: 
     env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
     env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
   }
+  // stdout is this command's result: the handler's per-batch info lines stay out of it, while its
+  // warnings and errors (which Powertools writes to stderr) still show. An operator's level wins.
+  env[ENV.logLevel] ??= 'WARN';
   const streams = new DynamoDBStreamsClient(dynamoDbEndpoint ? { endpoint: dynamoDbEndpoint, ...LOCAL_AWS_SETTINGS } : {});
   // Imported once the environment is set: the handler's clients are built when its module loads.
   const { handler } = (await import(path.resolve(__dirname, '..', PIPELINE_ENTRIES.fanOut))) as { handler: FanOutHandler };
