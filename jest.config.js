@@ -22,7 +22,14 @@ module.exports = {
       // Keeps what the functions print (JSON log and metric lines) for the tests to read.
       setupFilesAfterEnv: ['<rootDir>/test/unit/support/printed.ts'],
     },
-    { ...shared, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'cdk',
+      testMatch: ['<rootDir>/test/cdk/**/*.test.ts'],
+      // The default app, synthesized once for every file of the run (test/cdk/support/synth.ts).
+      globalSetup: '<rootDir>/test/cdk/global-setup.ts',
+      globalTeardown: '<rootDir>/test/cdk/global-teardown.ts',
+    },
     {
       ...shared,
       displayName: 'integration',

@@ -2,10 +2,10 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { DEFAULT_THROTTLE } from '../../lib/config';
-import { synthesize } from './support/synth';
+import { sharedSynthesis } from './support/synth';
 import { at, findDependencyCycle, resourcesOfType, templateJson } from './support/template';
 
-const { template } = synthesize();
+const { template } = sharedSynthesis();
 
 const gatewayResponse = (type: string): Record<string, unknown> | undefined => {
   const found = resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse').filter(

@@ -15,8 +15,8 @@ const environments = (context: Record<string, unknown>): unknown[] => {
 };
 
 const deliveryEnvironment = (context: Record<string, unknown>): unknown => {
-  const { stack, template } = synthesize(context);
-  return at(resource(template, pipelineOf(stack, template).deliveryId).Properties, 'Environment', 'Variables');
+  const { template } = synthesize(context);
+  return at(resource(template, pipelineOf(template).deliveryId).Properties, 'Environment', 'Variables');
 };
 
 /** SQS's ceiling on a message's visibility, counted from its receipt: the last retry's delay plus its attempt must fit. */
@@ -57,8 +57,8 @@ describe('context', () => {
 
   it('logLevel becomes every function’s POWERTOOLS_LOG_LEVEL, in any case; INFO without it', () => {
     const levels = (context: Record<string, unknown>): unknown[] => {
-      const { stack, template } = synthesize(context);
-      const { fanOutId, deliveryId } = pipelineOf(stack, template);
+      const { template } = synthesize(context);
+      const { fanOutId, deliveryId } = pipelineOf(template);
       const ids = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId];
       return ids.map((id) => at(resource(template, id).Properties, 'Environment', 'Variables', ENV.logLevel));
     };

@@ -2,17 +2,17 @@ import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/definiti
 import { ROUTES, routeTemplate } from '../../lambdas/definitions/routes';
 import { API_5XX_ALARM_THRESHOLD } from '../../lib/monitoring';
 import { type DashboardWidget, apiServerErrorsAlarmId, dashboardWidgets } from './support/monitoring';
-import { synthesize } from './support/synth';
+import { sharedSynthesis } from './support/synth';
 import { at, resource, resourcesOfType, templateJson } from './support/template';
 
-const { stack, template } = synthesize();
+const { stackName, template } = sharedSynthesis();
 const widgets = dashboardWidgets(template);
 const widget = (title: string): DashboardWidget => {
   const found = widgets.filter((candidate) => candidate.properties.title === title);
   expect(found).toHaveLength(1);
   return found[0] as DashboardWidget;
 };
-const API_NAME = stack.stackName;
+const API_NAME = stackName;
 const [topicId] = resourcesOfType(template, 'AWS::SNS::Topic')[0] ?? [];
 
 describe('the API’s 5xx alarm', () => {

@@ -1,14 +1,14 @@
 import { ROUTES, type TableAccess } from '../../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '../../lambdas/definitions/tables';
 import { actionsByResource, roleOf } from './support/iam';
-import { synthesize } from './support/synth';
+import { sharedSynthesis } from './support/synth';
 import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId } from './support/template';
 
-const { stack, template } = synthesize();
+const { template } = sharedSynthesis();
 
 const TABLE_OF_ACCESS_KEY: Record<keyof TableAccess, TableDefinition> = { keys: KEYS_TABLE, secrets: SECRETS_TABLE };
 
-const tableArn = (table: TableDefinition): string => JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(stack, table), 'Arn'] });
+const tableArn = (table: TableDefinition): string => JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(template, table), 'Arn'] });
 
 describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s function’s role', (_, route) => {
   const functionId = routeFunctionId(template, route);

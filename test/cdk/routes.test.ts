@@ -2,10 +2,10 @@ import { ENV } from '../../lambdas/definitions/env';
 import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { TABLES } from '../../lambdas/definitions/tables';
-import { synthesize } from './support/synth';
+import { sharedSynthesis } from './support/synth';
 import { at, refTarget, resource, resourcesOfType, routeFunctionId, routeMethodId, tableLogicalId } from './support/template';
 
-const { stack, template } = synthesize();
+const { template } = sharedSynthesis();
 const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
 const functions = ROUTES.map((route) => {
   const functionId = routeFunctionId(template, route);
@@ -54,7 +54,7 @@ describe('functions', () => {
 
   it.each(functions)('%s learns each table’s name through the definition’s env var', (_, fn) => {
     for (const table of TABLES) {
-      expect(at(fn.Properties, 'Environment', 'Variables', table.envVar)).toEqual({ Ref: tableLogicalId(stack, table) });
+      expect(at(fn.Properties, 'Environment', 'Variables', table.envVar)).toEqual({ Ref: tableLogicalId(template, table) });
     }
   });
 

@@ -3,7 +3,7 @@ import { ENV } from '../../lambdas/definitions/env';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { API_PATH_PREFIX, EDGE_HEADERS, PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS } from '../../lambdas/definitions/site';
-import { synthesize } from './support/synth';
+import { sharedSynthesis, synthesize } from './support/synth';
 import { at, isRecord, resource, resourcesOfType, routeFunctionId, templateJson } from './support/template';
 
 /** CloudFront's managed policies, by the ids AWS documents. */
@@ -13,7 +13,7 @@ const MANAGED = {
   allViewerExceptHostHeader: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
 };
 
-const { template } = synthesize();
+const { template } = sharedSynthesis();
 const only = (type: string): [string, Record<string, unknown>] => {
   const found = resourcesOfType(template, type);
   expect(found).toHaveLength(1);

@@ -1,8 +1,8 @@
 import { KEYS_TABLE, SECRETS_TABLE, TABLES } from '../../lambdas/definitions/tables';
-import { synthesize } from './support/synth';
+import { sharedSynthesis, synthesize } from './support/synth';
 import { resource, resourcesOfType, tableLogicalId } from './support/template';
 
-const { stack, template } = synthesize();
+const { template } = sharedSynthesis();
 
 describe('tables', () => {
   it('are exactly the defined ones', () => {
@@ -10,7 +10,7 @@ describe('tables', () => {
   });
 
   it.each(TABLES.map((table) => [table.id, table] as const))('%s is built from its definition', (_, table) => {
-    const built = resource(template, tableLogicalId(stack, table));
+    const built = resource(template, tableLogicalId(template, table));
     const keySchema = [
       { AttributeName: table.partitionKey, KeyType: 'HASH' },
       ...(table.sortKey ? [{ AttributeName: table.sortKey, KeyType: 'RANGE' }] : []),
@@ -29,13 +29,13 @@ describe('tables', () => {
   });
 
   it.each(TABLES.map((table) => [table.id, table] as const))('%s outlives the stack', (_, table) => {
-    expect(resource(template, tableLogicalId(stack, table))).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(resource(template, tableLogicalId(template, table))).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
   it('the context value secretsPointInTimeRecovery turns the secrets table’s recovery on, as a boolean or a string', () => {
     for (const given of [true, 'true']) {
       const synthesized = synthesize({ secretsPointInTimeRecovery: given });
-      expect(resource(synthesized.template, tableLogicalId(synthesized.stack, SECRETS_TABLE)).Properties).toMatchObject({
+      expect(resource(synthesized.template, tableLogicalId(synthesized.template, SECRETS_TABLE)).Properties).toMatchObject({
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       });
     }

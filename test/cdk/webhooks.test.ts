@@ -18,17 +18,17 @@ import {
   WEBHOOK_RETRY_BASE_MS,
 } from '../../lambdas/definitions/webhooks';
 import { actionsByResource, roleOf } from './support/iam';
-import { synthesize } from './support/synth';
+import { sharedSynthesis, synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
 import { apiServerErrorsAlarmId } from './support/monitoring';
 import { getAtt, pipelineOf, queueLogicalId } from './support/webhooks';
 
-const { stack, template } = synthesize();
-const { fanOutMapping, deliveryMapping, fanOutId, deliveryId } = pipelineOf(stack, template);
+const { template } = sharedSynthesis();
+const { fanOutMapping, deliveryMapping, fanOutId, deliveryId } = pipelineOf(template);
 
-const queueId = (queue: (typeof QUEUES)[keyof typeof QUEUES]): string => queueLogicalId(stack, queue);
-const keysTableId = tableLogicalId(stack, KEYS_TABLE);
-const secretsTableId = tableLogicalId(stack, SECRETS_TABLE);
+const queueId = (queue: (typeof QUEUES)[keyof typeof QUEUES]): string => queueLogicalId(template, queue);
+const keysTableId = tableLogicalId(template, KEYS_TABLE);
+const secretsTableId = tableLogicalId(template, SECRETS_TABLE);
 const SECONDS_PER_DAY = 24 * 60 * 60;
 
 const variablesOf = (functionId: string): unknown => at(resource(template, functionId).Properties, 'Environment', 'Variables');

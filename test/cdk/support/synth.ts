@@ -3,9 +3,10 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { defineApp } from '../../../lib/secrets-app';
-import type { SecretsStack } from '../../../lib/secrets-stack';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
+/** Where test/cdk/global-setup.ts leaves the default synthesis for every file of the run. */
+export const SHARED_SYNTHESIS_ENV = 'CDK_TEST_SHARED_SYNTHESIS';
 
 /** cdk.json's context (feature flags included), which the CLI passes to `cdk synth` and a bare App lacks. */
 function cdkJsonContext(): Record<string, unknown> {
@@ -15,19 +16,32 @@ function cdkJsonContext(): Record<string, unknown> {
 }
 
 export interface Synthesized {
-  readonly app: App;
-  readonly stack: SecretsStack;
+  readonly stackName: string;
   readonly template: Template;
 }
 
 /**
  * The app exactly as bin/app.ts defines it (cdk-nag included: an unacknowledged finding makes
- * this throw), with the given extra context, and without bundling the functions.
+ * this throw), with the given extra context, and without bundling the functions. Every resource
+ * carries its construct path (`aws:cdk:path`), so that tests can find a construct's logical id
+ * in the template alone.
  */
-export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+export function synthesize(context: Record<string, unknown> = {}): Synthesized & { readonly app: App } {
   const app = new App({
-    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context },
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context },
   });
   const stack = defineApp(app);
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stackName: stack.stackName, template: Template.fromStack(stack) };
+}
+
+/**
+ * The app with cdk.json's context alone, synthesized once per run by the cdk project's global
+ * setup: a first synthesis in a fresh module registry costs 5–20 s here, and Jest gives every
+ * test file a fresh registry.
+ */
+export function sharedSynthesis(): Synthesized {
+  const file = process.env[SHARED_SYNTHESIS_ENV];
+  if (!file) throw new Error(`${SHARED_SYNTHESIS_ENV} is unset: run the cdk tests through Jest's cdk project`);
+  const { stackName, template } = JSON.parse(fs.readFileSync(file, 'utf8')) as { stackName: string; template: Record<string, unknown> };
+  return { stackName, template: Template.fromJSON(template) };
 }

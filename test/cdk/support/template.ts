@@ -1,6 +1,4 @@
-import type { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { API_BASE_PATH } from '../../../lambdas/definitions/limits';
 import type { RouteDefinition } from '../../../lambdas/definitions/routes';
 import type { TableDefinition } from '../../../lambdas/definitions/tables';
@@ -10,6 +8,7 @@ export interface CfnResource {
   readonly Type: string;
   readonly Properties?: Record<string, unknown>;
   readonly DependsOn?: string | string[];
+  readonly Metadata?: Record<string, unknown>;
 }
 
 export interface CfnTemplate {
@@ -98,11 +97,22 @@ export function findDependencyCycle(template: Template): string[] | undefined {
   return undefined;
 }
 
-/** The table built from a definition: tables.ts gives it the definition's id as construct id. */
-export function tableLogicalId(stack: Stack, definition: TableDefinition): string {
-  const table = stack.node.findChild(definition.id);
-  return stack.getLogicalId(table.node.defaultChild as CfnTable);
+/**
+ * The logical id of the L1 resource behind the one construct whose id is `constructId`, read from
+ * the construct paths the synthesis records (`aws:cdk:path`, e.g. `Stack/Webhooks/Jobs/Resource`).
+ */
+export function logicalIdOfConstruct(template: Template, type: string, constructId: string): string {
+  const found = resourcesOfType(template, type).filter(([, res]) => {
+    const segments = String(at(res.Metadata, 'aws:cdk:path')).split('/');
+    return segments.at(-1) === 'Resource' && segments.at(-2) === constructId;
+  });
+  if (found.length !== 1) throw new Error(`${found.length} resources of type ${type} belong to a construct ${constructId}`);
+  return (found[0] as [string, CfnResource])[0];
 }
+
+/** The table built from a definition: tables.ts gives it the definition's id as construct id. */
+export const tableLogicalId = (template: Template, definition: TableDefinition): string =>
+  logicalIdOfConstruct(template, 'AWS::DynamoDB::Table', definition.id);
 
 /** The full path of an API Gateway method, e.g. `/api/v1/secrets/{id}`. */
 export function methodPath(template: Template, methodId: string): string {

@@ -1,16 +1,11 @@
-import type { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type CfnQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { SECRETS_TABLE } from '../../../lambdas/definitions/tables';
 import { QUEUES } from '../../../lambdas/definitions/webhooks';
-import { type CfnResource, at, refTarget, resourcesOfType, tableLogicalId } from './template';
+import { type CfnResource, at, logicalIdOfConstruct, refTarget, resourcesOfType, tableLogicalId } from './template';
 
 /** The queue built for a QUEUES entry, found by its construct id wherever it sits in the tree. */
-export function queueLogicalId(stack: Stack, queue: (typeof QUEUES)[keyof typeof QUEUES]): string {
-  const found = stack.node.findAll().filter((construct) => construct instanceof Queue && construct.node.id === queue.id);
-  if (found.length !== 1) throw new Error(`${found.length} queues have the id ${queue.id}`);
-  return stack.getLogicalId((found[0] as Queue).node.defaultChild as CfnQueue);
-}
+export const queueLogicalId = (template: Template, queue: (typeof QUEUES)[keyof typeof QUEUES]): string =>
+  logicalIdOfConstruct(template, 'AWS::SQS::Queue', queue.id);
 
 export const getAtt = (logicalId: string, attribute: string): { 'Fn::GetAtt': [string, string] } => ({
   'Fn::GetAtt': [logicalId, attribute],
@@ -34,9 +29,9 @@ export interface Pipeline {
 }
 
 /** The pipeline as the template wires it: secrets stream → fan-out, jobs queue → delivery. */
-export function pipelineOf(stack: Stack, template: Template): Pipeline {
-  const fanOutMapping = mappingFrom(template, getAtt(tableLogicalId(stack, SECRETS_TABLE), 'StreamArn'));
-  const deliveryMapping = mappingFrom(template, getAtt(queueLogicalId(stack, QUEUES.jobs), 'Arn'));
+export function pipelineOf(template: Template): Pipeline {
+  const fanOutMapping = mappingFrom(template, getAtt(tableLogicalId(template, SECRETS_TABLE), 'StreamArn'));
+  const deliveryMapping = mappingFrom(template, getAtt(queueLogicalId(template, QUEUES.jobs), 'Arn'));
   const invoked = (mapping: CfnResource): string => {
     const id = refTarget(at(mapping.Properties, 'FunctionName'));
     if (!id) throw new Error('an event source mapping invokes no function of this stack');
