@@ -34,8 +34,9 @@ export function acknowledgeNagFindings({
 }: AcceptedFindingScopes): void {
   acknowledge(api, 'APIG4', [
     'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
-    'checks against the keys table (POST /keys and GET /health are public by contract). An authorizer',
-    'would cache its decision, so a key revoked with DELETE /keys would keep working for the cache TTL.',
+    'checks against the keys table (POST /keys and GET /health are public by contract), in the same',
+    'conditional update that counts the key\'s rate limit. An authorizer would add a second function call',
+    'per request, or, with its result cached, keep a key revoked with DELETE /keys working for the cache TTL.',
   ]);
   acknowledge(api, 'COG4', [
     'There are no Cognito users: clients are programs holding API keys issued by POST /keys.',
@@ -54,8 +55,9 @@ export function acknowledgeNagFindings({
     ]);
   }
   acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
-    'The account-level API Gateway logging role uses the managed policy AWS documents for it; it only',
-    'allows writing CloudWatch Logs and only apigateway.amazonaws.com can assume the role.',
+    'The account-level API Gateway logging role uses the managed policy AWS documents for it: CloudWatch',
+    'Logs actions only (creating, describing, writing and reading log groups and streams), and only',
+    'apigateway.amazonaws.com can assume the role.',
   ]);
   acknowledge(streamReader, 'IAM5[Resource::*]', [
     'dynamodb:ListStreams, which Lambda needs to read a table\'s stream, has no resource-level permissions:',
@@ -107,9 +109,9 @@ function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean, webAc
     ]);
   }
   acknowledge(bucket, 'S1', [
-    'The bucket holds only the built pages, the same public files for everyone, and only the distribution can',
-    'read it (origin access control). Its access logs would need a bucket of their own and would show nothing',
-    'but CloudFront fetching those files.',
+    'The bucket holds only the built pages, the same public files for everyone; its policy lets only the',
+    'distribution read it (origin access control), and only the deployment function writes it. Its access logs',
+    'would need a bucket of their own and would show nothing but CloudFront fetching those files.',
   ]);
   acknowledge(originSecret, 'SMG4', [
     'The origin secret only shows the API that a request came through this distribution, so that the viewer',
