@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevelName } from '../lambdas/definitions/observability';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions/webhooks';
 
@@ -23,6 +23,8 @@ export interface SecretsStackConfig {
   readonly secretsPointInTimeRecovery: boolean;
   /** Every function's Powertools Logger level (POWERTOOLS_LOG_LEVEL). */
   readonly logLevel: LogLevelName;
+  /** The API's AWS WAF web ACL (lib/waf.ts); absent with context waf=false. */
+  readonly waf?: { readonly requestsPerAddress: number };
 }
 
 const CONTEXT_KEYS = {
@@ -36,6 +38,8 @@ const CONTEXT_KEYS = {
   domainName: 'domainName',
   certificateArn: 'certificateArn',
   logLevel: 'logLevel',
+  waf: 'waf',
+  wafRateLimit: 'wafRateLimit',
 } as const;
 
 /**
@@ -49,7 +53,17 @@ export function readStackConfig(node: Node): SecretsStackConfig {
   const siteUrl = optionalUrl(node, CONTEXT_KEYS.siteUrl);
   const alarmEmail = optionalEmail(node, CONTEXT_KEYS.alarmEmail);
   const customDomain = optionalCustomDomain(node);
+  const waf = optionalBoolean(node, CONTEXT_KEYS.waf) ?? true;
+  const requestsPerAddress = boundedPositiveInteger(node, CONTEXT_KEYS.wafRateLimit, ADDRESS_RATE_LIMIT.defaultPerWindow, {
+    value: ADDRESS_RATE_LIMIT.maxPerWindow,
+    unit: ` requests per ${ADDRESS_RATE_LIMIT.windowSeconds} s`,
+    why: 'AWS WAF accepts it',
+  });
+  if (requestsPerAddress < ADDRESS_RATE_LIMIT.minPerWindow) {
+    throw new Error(`context ${CONTEXT_KEYS.wafRateLimit} is too small: at least ${ADDRESS_RATE_LIMIT.minPerWindow}, the least AWS WAF accepts`);
+  }
   return {
+    ...(waf ? { waf: { requestsPerAddress } } : {}),
     ...(siteUrl === undefined ? {} : { siteUrl }),
     ...(customDomain === undefined ? {} : { customDomain }),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),

@@ -70,6 +70,13 @@ const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
     body: GATEWAY_MESSAGE_BODY,
     extraHeaders: { 'retry-after': "'1'" },
   },
+  // A request the web ACL's managed rules blocked (lib/waf.ts); its rate rules answer 429 themselves.
+  {
+    id: 'BlockedByWaf',
+    type: ResponseType.WAF_FILTERED,
+    statusCode: '403',
+    body: fixedMessageBody(ERRORS.requestBlocked),
+  },
   // Everything else keeps its own status and message, in the contract's shape.
   { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, body: GATEWAY_MESSAGE_BODY },
   { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, body: GATEWAY_MESSAGE_BODY },

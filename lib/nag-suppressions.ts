@@ -15,6 +15,8 @@ export interface AcceptedFindingScopes {
   readonly site: SecretsSite;
   /** Whether the distribution has a domain and certificate of its own. */
   readonly customDomain: boolean;
+  /** Whether the API's stage has the stack's web ACL (lib/waf.ts); context waf=false turns it off. */
+  readonly webAcl: boolean;
 }
 
 /**
@@ -28,11 +30,13 @@ export function acknowledgeNagFindings({
   secretsWithoutRecovery,
   site,
   customDomain,
+  webAcl,
 }: AcceptedFindingScopes): void {
   acknowledge(api, 'APIG4', [
     'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
-    'checks against the keys table (POST /keys and GET /health are public by contract). An authorizer',
-    'would cache its decision, so a key revoked with DELETE /keys would keep working for the cache TTL.',
+    'checks against the keys table (POST /keys and GET /health are public by contract), in the same',
+    'conditional update that counts the key\'s rate limit. An authorizer would add a second function call',
+    'per request, or, with its result cached, keep a key revoked with DELETE /keys working for the cache TTL.',
   ]);
   acknowledge(api, 'COG4', [
     'There are no Cognito users: clients are programs holding API keys issued by POST /keys.',
@@ -42,14 +46,18 @@ export function acknowledgeNagFindings({
     'offending field, reject unknown fields and check Content-Type; a gateway model validator cannot',
     'express those rules and would answer some invalid requests differently from local mode.',
   ]);
-  acknowledge(api, 'APIG3', [
-    'No WAF web ACL by default: its fixed monthly cost does not suit a small self-hosted deployment.',
-    'Abuse is bounded by stage throttling and by the per-key and per-IP limits in the handlers;',
-    'an operator can associate a web ACL with the stage without changing this stack.',
-  ]);
+  if (!webAcl) {
+    acknowledge(api, 'APIG3', [
+      'The operator deployed with context waf=false, turning off the stack\'s web ACL (about $9 a month',
+      'before requests). Abuse is then bounded only by stage throttling, shared by every client, and by the',
+      'handlers\' per-key and per-address key creation limits; a web ACL of the operator\'s own can be',
+      'associated with the stage.',
+    ]);
+  }
   acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
-    'The account-level API Gateway logging role uses the managed policy AWS documents for it; it only',
-    'allows writing CloudWatch Logs and only apigateway.amazonaws.com can assume the role.',
+    'The account-level API Gateway logging role uses the managed policy AWS documents for it: CloudWatch',
+    'Logs actions only (creating, describing, writing and reading log groups and streams), and only',
+    'apigateway.amazonaws.com can assume the role.',
   ]);
   acknowledge(streamReader, 'IAM5[Resource::*]', [
     'dynamodb:ListStreams, which Lambda needs to read a table\'s stream, has no resource-level permissions:',
@@ -68,20 +76,25 @@ export function acknowledgeNagFindings({
     'shard and sequence numbers of batches the fan-out gave up on. Nothing consumes it to fail again, and',
     'an alarm reports any message in it.',
   ]);
-  acknowledgeSiteFindings(site, customDomain);
+  acknowledgeSiteFindings(site, customDomain, webAcl);
 }
 
 /** The distribution, its bucket and origin secret, and aws-cdk-lib's deployment function. */
-function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean): void {
+function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean, webAcl: boolean): void {
   const { distribution, bucket, originSecret, deployment } = site;
   acknowledge(distribution, 'CFR1', [
     'No geo restriction: the recipients of a secret may be anywhere, and the service has no country it must',
     'refuse. An operator who needs one can add it to the distribution.',
   ]);
   acknowledge(distribution, 'CFR2', [
-    'No WAF web ACL by default, as for the API (APIG3): its fixed monthly cost does not suit a small self-hosted',
-    'deployment. The pages are static files; API requests are bounded by stage throttling and the per-key and',
-    'per-address limits in the handlers.',
+    'The distribution has no web ACL of its own: the API behind /api/* has one on its stage (regional, so',
+    'it also covers callers of the API\'s own URL), which rate-limits each viewer by the address the',
+    'distribution passes on and applies AWS\'s managed rules. The pages are the same static files for',
+    'everyone, served from the edge cache. A CloudFront web ACL would have to live in us-east-1, in a',
+    'second stack, for a second monthly fee.',
+    ...(webAcl
+      ? []
+      : ['With context waf=false the API\'s web ACL is off too (APIG3), and only stage throttling bounds API requests.']),
   ]);
   acknowledge(distribution, 'CFR3', [
     'No CloudFront access logs: they record every request\'s path, and the path of a secret\'s link is its id, the',
@@ -96,14 +109,15 @@ function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean): void
     ]);
   }
   acknowledge(bucket, 'S1', [
-    'The bucket holds only the built pages, the same public files for everyone, and only the distribution can',
-    'read it (origin access control). Its access logs would need a bucket of their own and would show nothing',
-    'but CloudFront fetching those files.',
+    'The bucket holds only the built pages, the same public files for everyone; its policy lets only the',
+    'distribution read it (origin access control), and only the deployment function writes it. Its access logs',
+    'would need a bucket of their own and would show nothing but CloudFront fetching those files.',
   ]);
   acknowledge(originSecret, 'SMG4', [
-    'The origin secret only shows the API that a request came through this distribution, for the per-address',
-    'key creation limit. Rotation would have to change CloudFront and the function at the same moment; replacing',
-    'the secret resource and deploying renews both.',
+    'The origin secret only shows the API that a request came through this distribution, so that the viewer',
+    'address it forwards is believed: by the per-address key creation limit and by the web ACL\'s per-address',
+    'rate rule. Rotation would have to change CloudFront, the function and the web ACL at the same moment;',
+    'replacing the secret resource and deploying renews all three.',
   ]);
   // aws-cdk-lib's BucketDeployment runs one singleton function per stack, which it configures itself.
   const deploymentFunction = deployment.handlerRole.node.scope;

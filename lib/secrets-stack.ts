@@ -11,6 +11,7 @@ import { routeFunction } from './route-functions';
 import { SecretsSite } from './site';
 import { tableFromDefinition } from './tables';
 import { WebhookAlarms } from './webhook-alarms';
+import { ApiFirewall } from './waf';
 import { WebhookPipeline } from './webhook-pipeline';
 
 export interface SecretsStackProps extends StackProps {
@@ -18,8 +19,8 @@ export interface SecretsStackProps extends StackProps {
 }
 
 /**
- * The whole service: two tables, one function per route, the REST API in front of them, the
- * pages and the API behind one CloudFront distribution, and the webhook pipeline fed by the
+ * The whole service: two tables, one function per route, the REST API in front of them with its
+ * web ACL, the pages and the API behind one CloudFront distribution, and the webhook pipeline fed by the
  * secrets table's stream, with alarms on what it could not deliver, and a dashboard, with an alarm
  * on the API's 5xx answers.
  */
@@ -32,7 +33,14 @@ export class SecretsStack extends Stack {
       secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
     const api = new SecretsApi(this, 'Api', { throttle: config.throttle });
-    const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain });
+    const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain, forwardViewerIp: config.waf !== undefined });
+    if (config.waf) {
+      new ApiFirewall(this, 'Firewall', {
+        stage: api.restApi.deploymentStage,
+        originSecret: site.originSecret,
+        requestsPerAddress: config.waf.requestsPerAddress,
+      });
+    }
 
     const environment = {
       [KEYS_TABLE.envVar]: tables.keys.tableName,
@@ -110,6 +118,7 @@ export class SecretsStack extends Stack {
       fanOutFailures,
       site,
       customDomain: config.customDomain !== undefined,
+      webAcl: config.waf !== undefined,
     });
   }
 }

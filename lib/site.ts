@@ -42,6 +42,8 @@ const PAGES_DIR = path.resolve(__dirname, '..', PAGES_BUILD_DIR);
 export interface SecretsSiteProps {
   readonly api: SecretsApi;
   readonly customDomain?: SecretsStackConfig['customDomain'];
+  /** Write the viewer's IP into EDGE_HEADERS.viewerIp on API requests, for the web ACL's rate rule. */
+  readonly forwardViewerIp: boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export class SecretsSite extends Construct {
   /** `https://<host>`, without a trailing slash: `{site_url}`. */
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { api, customDomain }: SecretsSiteProps) {
+  constructor(scope: Construct, id: string, { api, customDomain, forwardViewerIp }: SecretsSiteProps) {
     super(scope, id);
     if (!existsSync(path.join(PAGES_DIR, PAGE_FILES.share))) {
       throw new Error(`the pages are not built in ${PAGES_DIR}: run npm ci, or npm run build -w pages`);
@@ -111,8 +113,12 @@ export class SecretsSite extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // Every viewer header (Authorization included) but Host, which API Gateway must see as its
-          // own, and CloudFront's headers, CloudFront-Viewer-Address among them.
+          // own, and CloudFront's headers, CloudFront-Viewer-Address among them; headers a viewer
+          // request function sets count as the viewer's.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          ...(forwardViewerIp
+            ? { functionAssociations: [{ function: viewerIpFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }] }
+            : {}),
         },
       },
     });
@@ -183,6 +189,27 @@ function revealPathFunction(scope: Construct): CloudFrontFunction {
         'function handler(event) {',
         '  var request = event.request;',
         `  if (REVEAL_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.reveal}`)};`,
+        '  return request;',
+        '}',
+      ].join('\n'),
+    ),
+  });
+}
+
+/**
+ * Writes the viewer's IP, without the port CloudFront-Viewer-Address carries, into our own header,
+ * replacing whatever the viewer sent under that name: AWS WAF's forwarded-IP settings read a bare
+ * address (docs/decisions/waf.md). The API's web ACL trusts it only beside the origin secret.
+ */
+function viewerIpFunction(scope: Construct): CloudFrontFunction {
+  return new CloudFrontFunction(scope, 'ViewerIp', {
+    comment: "Passes the viewer's IP to the API's web ACL",
+    runtime: FunctionRuntime.JS_2_0,
+    code: FunctionCode.fromInline(
+      [
+        'function handler(event) {',
+        '  var request = event.request;',
+        `  request.headers[${JSON.stringify(EDGE_HEADERS.viewerIp)}] = { value: event.viewer.ip };`,
         '  return request;',
         '}',
       ].join('\n'),

@@ -17,6 +17,10 @@ export const ERRORS = {
   expiredApiKey: 'API key expired',
   rateLimited: 'rate limit exceeded: 100 requests per minute per API key',
   keyCreationLimited: 'too many API keys created from this address; try again later',
+  /** The web ACL's per-address rate rule (lib/waf.ts), in front of the API. */
+  addressRateLimited: 'too many requests from this address; try again in a few minutes',
+  /** A request the web ACL's managed rules blocked (API Gateway's WAF_FILTERED response). */
+  requestBlocked: 'request blocked by the web application firewall',
   secretNotFound: 'secret not found',
   routeNotFound: 'route not found',
   methodNotAllowed: 'method not allowed',

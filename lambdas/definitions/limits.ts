@@ -39,6 +39,20 @@ export const KEY_CREATION_LIMIT = {
   windowMs: 60 * 60 * 1000,
 } as const;
 
+/**
+ * The web ACL's per-address rate rule (lib/waf.ts): requests per address in AWS WAF's sliding
+ * evaluation window, whatever their route or key. A default address may send the per-key limit
+ * of two keys; fifteen such addresses at full rate would fill the stage's default throttle (50
+ * rps, 15,000 requests in five minutes). WAF accepts limits from 10 to 2,000,000,000.
+ */
+const ADDRESS_RATE_WINDOW_SECONDS = 300;
+export const ADDRESS_RATE_LIMIT = {
+  windowSeconds: ADDRESS_RATE_WINDOW_SECONDS,
+  defaultPerWindow: 2 * RATE_LIMIT.requests * ((ADDRESS_RATE_WINDOW_SECONDS * 1000) / RATE_LIMIT.windowMs),
+  minPerWindow: 10,
+  maxPerWindow: 2_000_000_000,
+} as const;
+
 export const SECRET_TTLS = {
   '1h': 60 * 60 * 1000,
   '6h': 6 * 60 * 60 * 1000,

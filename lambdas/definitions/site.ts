@@ -65,4 +65,10 @@ export const PAGE_HEADERS = {
 export const EDGE_HEADERS = {
   viewerAddress: 'cloudfront-viewer-address',
   originSecret: 'x-origin-secret',
+  /**
+   * The viewer's IP alone, written by a CloudFront function over any value the viewer sent, for
+   * the web ACL's per-address rate rule (lib/waf.ts): WAF reads a forwarded address as a bare IP,
+   * and `cloudfront-viewer-address` carries the port after it.
+   */
+  viewerIp: 'x-viewer-ip',
 } as const;

@@ -15,10 +15,9 @@ interface PluginReport {
   }[];
 }
 
-/** What this stack knowingly accepts; lib/nag-suppressions.ts gives the reasons. */
+/** What this stack knowingly accepts with its defaults; lib/nag-suppressions.ts gives the reasons. */
 const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG2',
-  'AwsSolutions-APIG3',
   'AwsSolutions-APIG4',
   'AwsSolutions-CFR1',
   'AwsSolutions-CFR2',
@@ -67,6 +66,11 @@ describe('cdk-nag AwsSolutions', () => {
     for (const violation of report.suppressedViolations) expect(violation.reason.length).toBeGreaterThan(40);
   });
 
+  it('passes APIG3 without acknowledging it: the stage has the web ACL', () => {
+    expect(report.suppressedViolations.map((violation) => violation.ruleName)).not.toContain('AwsSolutions-APIG3');
+    expect(report.violations.map((violation) => violation.ruleName)).not.toContain('AwsSolutions-APIG3');
+  });
+
   const pathsOf = (rule: string): string[] =>
     report.suppressedViolations
       .filter((violation) => violation.ruleName === rule)
@@ -100,5 +104,22 @@ describe('cdk-nag AwsSolutions with a custom domain', () => {
   it('needs no CFR4 acknowledgement: the distribution requires TLS 1.2', () => {
     expect(report.violations).toEqual([]);
     expect(report.suppressedViolations.map((violation) => violation.ruleName)).not.toContain('AwsSolutions-CFR4');
+  });
+});
+
+describe('cdk-nag AwsSolutions with the web ACL off (waf=false)', () => {
+  const report = awsSolutionsReport({ waf: false });
+  const reasonsFor = (rule: string): string[] =>
+    report.suppressedViolations.filter((violation) => violation.ruleName === rule).map((violation) => violation.reason);
+
+  it('acknowledges APIG3 on the API\'s stage alone, saying the operator turned the web ACL off', () => {
+    expect(report.violations).toEqual([]);
+    const [reason, ...others] = reasonsFor('AwsSolutions-APIG3');
+    expect(others).toEqual([]);
+    expect(reason).toMatch(/waf=false/);
+  });
+
+  it('says in CFR2 that only stage throttling then bounds API requests', () => {
+    expect(reasonsFor('AwsSolutions-CFR2')).toEqual([expect.stringMatching(/waf=false.*stage throttling/)]);
   });
 });

@@ -4,7 +4,7 @@ import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { API_PATH_PREFIX, EDGE_HEADERS, PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS } from '../../lambdas/definitions/site';
 import { sharedSynthesis, synthesize } from './support/synth';
-import { at, isRecord, resource, resourcesOfType, routeFunctionId, templateJson } from './support/template';
+import { at, getAttTarget, isRecord, resource, resourcesOfType, routeFunctionId, templateJson } from './support/template';
 
 /** CloudFront's managed policies, by the ids AWS documents. */
 const MANAGED = {
@@ -163,7 +163,9 @@ describe('the distribution', () => {
 });
 
 describe('the reveal path function', () => {
-  const [functionId, cloudFrontFunction] = only('AWS::CloudFront::Function');
+  // The pages behaviour's function; the API behaviour's (the viewer IP, test/cdk/waf.test.ts) is another.
+  const functionId = getAttTarget((defaultBehaviour.FunctionAssociations as Record<string, unknown>[] | undefined)?.[0]?.FunctionARN)?.[0];
+  const cloudFrontFunction = resourcesOfType(template, 'AWS::CloudFront::Function').find(([id]) => id === functionId)?.[1].Properties ?? {};
   const code = String(cloudFrontFunction.FunctionCode);
   /** The function's code run as CloudFront runs it on a viewer request. */
   const rewrite = (uri: string): unknown => {

@@ -1,0 +1,171 @@
+import { Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { ERRORS } from '../lambdas/definitions/errors';
+import { ADDRESS_RATE_LIMIT } from '../lambdas/definitions/limits';
+import { EDGE_HEADERS } from '../lambdas/definitions/site';
+
+/**
+ * The API's AWS WAF web ACL: a per-address rate limit in front of everything else, then AWS's
+ * managed known-bad-inputs and core rule sets. Regional, on the API's stage, so that it sees every
+ * request, through the distribution or to the API's own URL (docs/decisions/waf.md).
+ *
+ * Nothing in it keeps a request's path, which holds a secret's id: sampled requests are off (they
+ * show the URI, and the headers with the origin secret) and there is no logging configuration.
+ * Its CloudWatch metrics are counts per rule.
+ */
+
+/** Rule names, which are also their CloudWatch metric names. */
+export const WAF_RULES = {
+  /** Requests that came through the distribution, per viewer address. */
+  ratePerViewer: 'RatePerViewerAddress',
+  /** Requests to the API's own URL, per source address. */
+  ratePerSource: 'RatePerSourceAddress',
+  knownBadInputs: 'AWSManagedRulesKnownBadInputsRuleSet',
+  common: 'AWSManagedRulesCommonRuleSet',
+} as const;
+
+/**
+ * Managed rules that would refuse requests the contract accepts: they only count. A request body
+ * is JSON whose strings the service stores as opaque values and never runs, fetches or renders
+ * as HTML; the rules that stay in force inspect the path, query, cookies and headers.
+ */
+export const COUNTED_MANAGED_RULES: Readonly<Record<'knownBadInputs' | 'common', Readonly<Record<string, string>>>> = {
+  knownBadInputs: {},
+  common: {
+    SizeRestrictions_BODY: 'refuses every body over 8 KB, so every secret above about 6 KB; the API takes 5 MiB',
+    NoUserAgent_HEADER: 'API clients need not send a User-Agent, and some HTTP libraries send none',
+    GenericRFI_BODY: 'matches URLs with an IPv4 host, which a webhook URL may have',
+    GenericLFI_BODY: 'matches ../, which a filename may hold (client-side ciphertext, or any name without control characters)',
+    CrossSiteScripting_BODY: 'matches markup in a filename or mimetype, opaque strings the pages only ever write as text',
+    EC2MetaDataSSRF_BODY:
+      'a webhook at the metadata address must get the contract\'s 400 naming the field, not a 403; deliveries refuse non-public addresses anyway',
+  },
+};
+
+const RATE_LIMITED_BODY = 'RateLimited';
+
+/** What the rate rules answer: the contract's 429, told to come back when the window has passed. */
+const rateLimitedResponse: CfnWebACL.RuleActionProperty = {
+  block: {
+    customResponse: {
+      responseCode: 429,
+      customResponseBodyKey: RATE_LIMITED_BODY,
+      // WAF sets content-type from the body; these are the rest of every API response's headers.
+      responseHeaders: [
+        { name: 'retry-after', value: String(ADDRESS_RATE_LIMIT.windowSeconds) },
+        { name: 'cache-control', value: 'no-store' },
+        { name: 'x-content-type-options', value: 'nosniff' },
+      ],
+    },
+  },
+};
+
+const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  metricName,
+  // A sampled request shows its URI (a secret's id) and its headers (the origin secret, API keys).
+  sampledRequestsEnabled: false,
+});
+
+export interface ApiFirewallProps {
+  readonly stage: Stage;
+  /** The distribution's origin secret: only requests carrying it are keyed on the viewer's address. */
+  readonly originSecret: ISecret;
+  /** Requests per address in WAF's evaluation window (ADDRESS_RATE_LIMIT.windowSeconds). */
+  readonly requestsPerAddress: number;
+}
+
+export class ApiFirewall extends Construct {
+  readonly webAcl: CfnWebACL;
+
+  constructor(scope: Construct, id: string, { stage, originSecret, requestsPerAddress }: ApiFirewallProps) {
+    super(scope, id);
+    const name = `${Stack.of(this).stackName}-api`;
+
+    // The exact header the distribution adds (a deploy-time reference: the template holds none of it).
+    const cameThroughDistribution: CfnWebACL.StatementProperty = {
+      byteMatchStatement: {
+        fieldToMatch: { singleHeader: { Name: EDGE_HEADERS.originSecret } },
+        positionalConstraint: 'EXACTLY',
+        searchString: originSecret.secretValue.unsafeUnwrap(),
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    };
+
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      name,
+      description: 'One-time secrets API: per-address rate limit, AWS managed known-bad-inputs and core rule sets',
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(name),
+      customResponseBodies: {
+        [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ error: ERRORS.addressRateLimited }) },
+      },
+      rules: [
+        // Through CloudFront the source address is an edge server's, shared by many viewers. The
+        // distribution's function writes the viewer's IP into our header over any value the
+        // viewer sent, and only a request with the origin secret is keyed on it.
+        {
+          name: WAF_RULES.ratePerViewer,
+          priority: 0,
+          action: rateLimitedResponse,
+          visibilityConfig: visibility(WAF_RULES.ratePerViewer),
+          statement: {
+            rateBasedStatement: {
+              limit: requestsPerAddress,
+              evaluationWindowSec: ADDRESS_RATE_LIMIT.windowSeconds,
+              aggregateKeyType: 'FORWARDED_IP',
+              // The function always writes a valid address; anything else is counted as one client.
+              forwardedIpConfig: { headerName: EDGE_HEADERS.viewerIp, fallbackBehavior: 'MATCH' },
+              scopeDownStatement: cameThroughDistribution,
+            },
+          },
+        },
+        // Everything else called the API's own URL: its source address is the client's.
+        {
+          name: WAF_RULES.ratePerSource,
+          priority: 1,
+          action: rateLimitedResponse,
+          visibilityConfig: visibility(WAF_RULES.ratePerSource),
+          statement: {
+            rateBasedStatement: {
+              limit: requestsPerAddress,
+              evaluationWindowSec: ADDRESS_RATE_LIMIT.windowSeconds,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: { notStatement: { statement: cameThroughDistribution } },
+            },
+          },
+        },
+        // Blocked requests get API Gateway's WAF_FILTERED response (lib/gateway-responses.ts): a
+        // custom response here would have to name every rule of each group, and miss those AWS adds.
+        managedRuleGroup(WAF_RULES.knownBadInputs, 2, COUNTED_MANAGED_RULES.knownBadInputs),
+        managedRuleGroup(WAF_RULES.common, 3, COUNTED_MANAGED_RULES.common),
+      ],
+    });
+
+    new CfnWebACLAssociation(this, 'StageAssociation', {
+      resourceArn: stage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
+  }
+}
+
+function managedRuleGroup(name: string, priority: number, counted: Readonly<Record<string, string>>): CfnWebACL.RuleProperty {
+  const ruleActionOverrides = Object.keys(counted).map((rule) => ({ name: rule, actionToUse: { count: {} } }));
+  return {
+    name,
+    priority,
+    overrideAction: { none: {} },
+    visibilityConfig: visibility(name),
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name,
+        ...(ruleActionOverrides.length > 0 ? { ruleActionOverrides } : {}),
+      },
+    },
+  };
+}
