@@ -4,8 +4,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
-import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../core/api-keys';
-import { windowState } from '../core/sliding-window';
+import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../rules/api-keys';
+import { windowState } from '../rules/sliding-window';
 import { authenticateAndCount, type StoredKey } from '../store/key-store';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';

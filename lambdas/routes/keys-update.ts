@@ -1,6 +1,6 @@
 import { ERRORS } from '../definitions/errors';
 import { readConfig } from '../core/config';
-import { checkWebhookUrl } from '../core/webhook-url';
+import { checkWebhookUrl } from '../rules/webhook-url';
 import { setWebhook } from '../store/key-store';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';

@@ -1,6 +1,6 @@
 import '../support/env';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/core/sliding-window';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/rules/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import {
   authenticateAndCount,

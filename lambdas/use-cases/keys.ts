@@ -1,7 +1,7 @@
 import { KEY_LIFETIME_MS } from '../definitions/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
 import { putKey, type StoredKey } from '../store/key-store';
-import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from './api-keys';
+import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from '../rules/api-keys';
 
 export type KeyCreation =
   | { outcome: 'created'; key: string; expires: number; webhookSecret: string }
