@@ -4,9 +4,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
-import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../rules/api-keys';
-import { windowState } from '../rules/sliding-window';
-import { authenticateAndCount, type StoredKey } from '../store/key-store';
+import { bearerKeyFrom } from '../rules/api-keys';
+import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
 import { describeIssue } from './describe-issue';
@@ -18,12 +17,6 @@ import { telemetryMiddlewares } from '../telemetry/middleware';
  * then the route's own function, all wrapped so that every outcome (errors included) leaves as
  * JSON with the contract's headers, and is logged and counted. Routes only see validated input.
  */
-
-export interface Caller {
-  keyHash: string;
-  hint: string;
-  stored: StoredKey;
-}
 
 export interface JsonResponse {
   statusCode: number;
@@ -115,21 +108,20 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
       if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
 
       const now = request.context.requestTime;
-      const keyHash = hashApiKey(key);
-      const result = await authenticateAndCount(keyHash, now);
+      const result = await authenticateRequest(key, now);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
-      const window = windowState(result.slots, now);
+      const { window } = result;
       request.context.rateLimitHeaders = {
         'x-ratelimit-limit': String(window.limit),
         'x-ratelimit-remaining': String(window.remaining),
         'x-ratelimit-reset': String(window.resetAt),
       };
-      if (window.limited) {
+      if (result.outcome === 'limited') {
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
-      request.context.caller = { keyHash, hint: apiKeyHint(key), stored: result.key };
+      request.context.caller = result.caller;
     },
   };
 }

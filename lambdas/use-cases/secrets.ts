@@ -2,6 +2,8 @@ import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type S
 import { claimSecret, putSecret, revokeSecret, type ClaimedSecret } from '../store/secret-store';
 import { randomUrlSafeId } from '../rules/random';
 
+export type { ClaimedSecret };
+
 export interface SecretRequest {
   data: string;
   ttl: SecretTtl;
