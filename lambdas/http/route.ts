@@ -1,11 +1,12 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
 import { bearerKeyFrom } from '../rules/api-keys';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
+import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
 import { describeIssue } from './describe-issue';
@@ -29,18 +30,6 @@ export interface JsonResponse {
 export class JsonText {
   constructor(readonly text: string) {}
 }
-
-export interface RouteContext extends Context {
-  /** When the request arrived, and its id: API Gateway's, as x-request-id and the log's correlation id. */
-  requestTime: number;
-  requestId: string;
-  caller?: Caller;
-  rateLimitHeaders?: Record<string, string>;
-  body?: unknown;
-}
-
-export type RouteRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
-type RouteMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
 
 export interface RouteInput<TBody> {
   event: APIGatewayProxyEvent;
