@@ -1,6 +1,6 @@
 import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '../lambdas/definitions/limits';
-import { generateApiKey, generateWebhookSecret, hashApiKey } from '../lambdas/core/api-keys';
-import { randomUrlSafeId } from '../lambdas/core/random';
+import { generateApiKey, generateWebhookSecret, hashApiKey } from '../lambdas/rules/api-keys';
+import { randomUrlSafeId } from '../lambdas/rules/random';
 import { putKey } from '../lambdas/store/key-store';
 import { putSecret } from '../lambdas/store/secret-store';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SECRET_ID_BYTES } from '../lambdas/definitions/limits';
 import { QUEUES } from '../lambdas/definitions/webhooks';
-import { randomUrlSafeId } from '../lambdas/core/random';
+import { randomUrlSafeId } from '../lambdas/rules/random';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { lambdaContext } from '../local/lambda-context';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';

@@ -1,5 +1,5 @@
-import { createApiKey } from '../lambdas/core/keys';
-import { claim, createSecret, revoke } from '../lambdas/core/secrets';
+import { createApiKey } from '../lambdas/use-cases/keys';
+import { claim, createSecret, revoke } from '../lambdas/use-cases/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 

@@ -6,7 +6,7 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { parseWebhookJob } from '../lambdas/webhooks/job';
+import { parseWebhookJob } from '../lambdas/rules/webhook-job';
 
 /**
  * The webhook dead-letter queue, for operators: list what is in it, and move it all back to the

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
 import { ROUTES, routeEntry, type RouteDefinition } from '../../lambdas/definitions/routes';
 import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
-import { randomUrlSafeId } from '../../lambdas/core/random';
+import { randomUrlSafeId } from '../../lambdas/rules/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
 import { SECRET_DATA, freshKey, freshSecret, type FreshKey } from '../fixtures';
 import { unsavedSecretHead } from './fixtures';

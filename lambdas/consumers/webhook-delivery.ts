@@ -9,7 +9,7 @@ import { retryWebhookJobAfter } from '../queue/webhook-jobs';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 import { logger, metrics } from '../telemetry/powertools';
 import { attemptDelivery, delayAfterFailedAttempt, type DeliveryResult } from '../webhooks/delivery';
-import { parseWebhookJob } from '../webhooks/job';
+import { parseWebhookJob } from '../rules/webhook-job';
 
 /**
  * Webhook jobs queue → receivers. A failed attempt reschedules its message and is reported as a

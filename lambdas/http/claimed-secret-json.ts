@@ -1,4 +1,4 @@
-import type { ClaimedSecret } from '../store/secret-store';
+import type { ClaimedSecret } from '../use-cases/secrets';
 import type { ClaimSecretResponse } from './schemas';
 
 /**

@@ -1,12 +1,10 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { LOG_MESSAGES, METRIC_DIMENSIONS } from '../definitions/observability';
 import { routeOfRequest, routeTemplate } from '../definitions/routes';
 import { logger, metrics } from '../telemetry/powertools';
 import { HttpError } from './http-error';
-import type { RouteContext, RouteRequest } from './route';
+import type { RouteMiddleware, RouteRequest } from './route-context';
 
 /** What a request line says when the event matches no row of the route table (never its path). */
 const UNKNOWN_ROUTE = 'unknown route';
@@ -18,7 +16,7 @@ const UNKNOWN_ROUTE = 'unknown route';
  * the duration; never the event, its headers or its body. Its correlation id is the request id the
  * response's x-request-id carries, so a client's report leads to it.
  */
-export function requestTelemetry(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+export function requestTelemetry(): RouteMiddleware {
   const finish = (request: RouteRequest): void => {
     const route = routeOfRequest(request.event.httpMethod, request.event.resource);
     const template = route ? routeTemplate(route) : UNKNOWN_ROUTE;

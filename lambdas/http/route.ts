@@ -1,12 +1,12 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
-import { apiKeyHint, bearerKeyFrom, hashApiKey } from '../core/api-keys';
-import { windowState } from '../core/sliding-window';
-import { authenticateAndCount, type StoredKey } from '../store/key-store';
+import { bearerKeyFrom } from '../rules/api-keys';
+import { authenticateRequest, type Caller } from '../use-cases/authentication';
+import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
 import { describeIssue } from './describe-issue';
@@ -19,12 +19,6 @@ import { telemetryMiddlewares } from '../telemetry/middleware';
  * JSON with the contract's headers, and is logged and counted. Routes only see validated input.
  */
 
-export interface Caller {
-  keyHash: string;
-  hint: string;
-  stored: StoredKey;
-}
-
 export interface JsonResponse {
   statusCode: number;
   /** Serialized with JSON.stringify, unless it is JsonText already. */
@@ -36,17 +30,6 @@ export interface JsonResponse {
 export class JsonText {
   constructor(readonly text: string) {}
 }
-
-export interface RouteContext extends Context {
-  /** When the request arrived, and its id: API Gateway's, as x-request-id and the log's correlation id. */
-  requestTime: number;
-  requestId: string;
-  caller?: Caller;
-  rateLimitHeaders?: Record<string, string>;
-  body?: unknown;
-}
-
-export type RouteRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;
 
 export interface RouteInput<TBody> {
   event: APIGatewayProxyEvent;
@@ -62,7 +45,7 @@ function bodyByteLength(event: APIGatewayProxyEvent): number {
 }
 
 /** Every response gets the standard headers and the request id; errors become JSON. Inside requestTelemetry, which logs the result. */
-function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+function envelope(): RouteMiddleware {
   const decorate = (request: RouteRequest): void => {
     const response = request.response;
     if (!response) return;
@@ -93,7 +76,7 @@ function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
 }
 
 /** Every route, whether or not it reads a body: at most 5 MiB, and JSON when there is one. */
-function bodyGuard(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+function bodyGuard(): RouteMiddleware {
   return {
     before: (request) => {
       const length = bodyByteLength(request.event);
@@ -106,7 +89,7 @@ function bodyGuard(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult,
 }
 
 /** Bearer key → one conditional UpdateItem that authenticates and counts the request. */
-function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
+function authentication(): RouteMiddleware {
   return {
     before: async (request) => {
       const authorization = header(request.event, 'authorization');
@@ -115,21 +98,20 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
       if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
 
       const now = request.context.requestTime;
-      const keyHash = hashApiKey(key);
-      const result = await authenticateAndCount(keyHash, now);
+      const result = await authenticateRequest(key, now);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
-      const window = windowState(result.slots, now);
+      const { window } = result;
       request.context.rateLimitHeaders = {
         'x-ratelimit-limit': String(window.limit),
         'x-ratelimit-remaining': String(window.remaining),
         'x-ratelimit-reset': String(window.resetAt),
       };
-      if (window.limited) {
+      if (result.outcome === 'limited') {
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
-      request.context.caller = { keyHash, hint: apiKeyHint(key), stored: result.key };
+      request.context.caller = result.caller;
     },
   };
 }
@@ -137,28 +119,34 @@ function authentication(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
 export const retryAfterSeconds = (at: number, now: number): string =>
   String(Math.max(1, Math.ceil((at - now) / 1000)));
 
-/** Presence, JSON syntax (parsed by middy's parser), object shape, then the zod schema. */
-function jsonBody<TBody>(
-  schema: ZodMiniType<TBody>,
-  required: boolean,
-): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext> {
-  const parser = httpJsonBodyParser();
-  return {
-    before: async (request) => {
+const JSON_BODY_PARSER = '@middy/http-json-body-parser';
+
+/**
+ * Middy's parser names itself as the cause of what it throws: a 422 for text that is no JSON,
+ * and for JSON holding a `__proto__` key (or a `constructor` with a `prototype`).
+ */
+const isJsonBodyParserError = (error: unknown): boolean =>
+  error instanceof Error && (error.cause as { package?: unknown } | undefined)?.package === JSON_BODY_PARSER;
+
+/**
+ * Presence, JSON syntax (middy's parser, which replaces event.body with what it parsed), object
+ * shape, then the zod schema; every refusal is one of the contract's 400s.
+ */
+function jsonBody<TBody>(schema: ZodMiniType<TBody>, required: boolean): RouteMiddleware[] {
+  const presence: RouteMiddleware = {
+    before: (request) => {
       // bodyGuard has measured it already; a non-empty body string is a body.
-      const hasBody = Boolean(request.event.body);
-      if (!hasBody && required) throw new HttpError(400, ERRORS.bodyRequired);
-      let parsed: unknown = {};
-      if (hasBody) {
-        // bodyGuard checked the content type, by the contract's stricter rule than the parser's.
-        const event = { ...request.event, headers: { 'content-type': 'application/json' } };
-        try {
-          await parser.before?.({ ...request, event });
-        } catch {
-          throw new HttpError(400, ERRORS.invalidJson);
-        }
-        parsed = event.body;
-      }
+      if (request.event.body) return;
+      if (required) throw new HttpError(400, ERRORS.bodyRequired);
+      // An optional body left out (POST /keys without one) is an empty object.
+      request.event.body = '{}';
+    },
+  };
+  // bodyGuard has checked the content type, by the contract's stricter rule than the parser's.
+  const parser: RouteMiddleware = httpJsonBodyParser<APIGatewayProxyEvent>({ disableContentTypeCheck: true });
+  const validation: RouteMiddleware = {
+    before: (request) => {
+      const parsed: unknown = request.event.body;
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new HttpError(400, ERRORS.notAnObject);
       }
@@ -166,7 +154,12 @@ function jsonBody<TBody>(
       if (!result.success) throw new HttpError(400, describeIssue(result.error));
       request.context.body = result.data;
     },
+    // Runs before envelope's onError (middy calls them last used first), which answers the 400.
+    onError: (request) => {
+      if (isJsonBodyParserError(request.error)) request.error = new HttpError(400, ERRORS.invalidJson);
+    },
   };
+  return [presence, parser, validation];
 }
 
 interface RouteOptions<TBody> {

@@ -15,7 +15,7 @@ import {
   WEBHOOK_SECRET_RANDOM_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
-import { isStandardBase64 } from '../core/base64';
+import { isStandardBase64 } from '../rules/base64';
 
 /** Request bodies. Strict objects: an unknown field (a typo such as `view`) is a 400, never ignored. */
 

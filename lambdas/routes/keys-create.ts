@@ -1,7 +1,7 @@
 import { ERRORS } from '../definitions/errors';
 import { readConfig } from '../core/config';
-import { createApiKey } from '../core/keys';
-import { checkWebhookUrl } from '../core/webhook-url';
+import { createApiKey } from '../use-cases/keys';
+import { checkWebhookUrl } from '../rules/webhook-url';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';

@@ -1,10 +1,10 @@
 import { ERRORS } from '../definitions/errors';
-import { deleteKey } from '../store/key-store';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import type { DeleteResponse } from '../http/schemas';
+import { revokeApiKey } from '../use-cases/keys';
 
 export const handler = authenticatedRoute({}, async ({ caller }) => {
-  if (!(await deleteKey(caller.keyHash))) throw new HttpError(401, ERRORS.invalidApiKey);
+  if (!(await revokeApiKey(caller.keyHash))) throw new HttpError(401, ERRORS.invalidApiKey);
   return { statusCode: 200, body: { deleted: true } satisfies DeleteResponse };
 });

@@ -1,10 +1,10 @@
 import { ERRORS } from '../definitions/errors';
 import { readConfig } from '../core/config';
-import { checkWebhookUrl } from '../core/webhook-url';
-import { setWebhook } from '../store/key-store';
+import { checkWebhookUrl } from '../rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import { updateKeyBody, type UpdateKeyResponse } from '../http/schemas';
+import { setKeyWebhook } from '../use-cases/keys';
 
 const config = readConfig();
 
@@ -18,7 +18,7 @@ export const handler = authenticatedRoute(
       webhook = verdict.url;
     }
     // The key was live a moment ago; failing now means it was revoked in between.
-    if (!(await setWebhook(caller.keyHash, webhook, now))) throw new HttpError(401, ERRORS.invalidApiKey);
+    if (!(await setKeyWebhook(caller.keyHash, webhook, now))) throw new HttpError(401, ERRORS.invalidApiKey);
     return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
   },
 );

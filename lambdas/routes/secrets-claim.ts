@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { claim } from '../core/secrets';
+import { claim } from '../use-cases/secrets';
 import { claimedSecretJson } from '../http/claimed-secret-json';
 import { HttpError } from '../http/http-error';
 import { JsonText, authenticatedRoute } from '../http/route';

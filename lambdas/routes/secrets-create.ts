@@ -1,5 +1,5 @@
 import { readConfig } from '../core/config';
-import { createSecret } from '../core/secrets';
+import { createSecret } from '../use-cases/secrets';
 import { authenticatedRoute } from '../http/route';
 import { createSecretBody, type CreateSecretResponse } from '../http/schemas';
 

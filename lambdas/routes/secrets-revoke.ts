@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { revoke } from '../core/secrets';
+import { revoke } from '../use-cases/secrets';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import type { DeleteResponse } from '../http/schemas';

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
+import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
 
@@ -16,13 +17,6 @@ interface LogItem {
   log?: number[];
   /** The write token of the attempt logged last. */
   logged?: string;
-}
-
-export interface KeyCreationWindow {
-  /** Attempts in the last window, this one included. */
-  count: number;
-  /** When the oldest attempt that matters leaves the window. */
-  resetAt: number;
 }
 
 export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: number): Promise<KeyCreationWindow> =>
@@ -46,11 +40,11 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return windowOf((Attributes as LogItem).log ?? [], now, limit);
+    return keyCreationWindow((Attributes as LogItem).log ?? [], now, limit);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<LogItem>(error);
-    if (old?.logged === token) return windowOf(old.log ?? [], now, limit);
+    if (old?.logged === token) return keyCreationWindow(old.log ?? [], now, limit);
     if (attempts <= 1) throw error;
     const oldLog = old?.log ?? [];
     const pruned = [...oldLog.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
@@ -66,22 +60,12 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return windowOf(pruned, now, limit);
+      return keyCreationWindow(pruned, now, limit);
     } catch (pruneError) {
       if (!isConditionFailure(pruneError)) throw pruneError;
       const current = itemOfConditionFailure<LogItem>(pruneError);
-      if (current?.logged === token) return windowOf(current.log ?? [], now, limit);
+      if (current?.logged === token) return keyCreationWindow(current.log ?? [], now, limit);
       return recordOnce(ipHash, now, limit, token, attempts - 1);
     }
   }
-}
-
-function windowOf(log: readonly number[], now: number, limit: number): KeyCreationWindow {
-  const recent = log.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs).sort((a, b) => a - b);
-  // A new attempt fits once all but limit - 1 of the recent ones have left the window.
-  const oldestThatMustLeave = recent[recent.length - limit];
-  return {
-    count: recent.length,
-    resetAt: oldestThatMustLeave === undefined ? now : oldestThatMustLeave + KEY_CREATION_LIMIT.windowMs,
-  };
 }

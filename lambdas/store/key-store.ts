@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
-import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../core/sliding-window';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
@@ -23,7 +23,7 @@ export interface KeyItem {
   ttl: number;
   webhookSecret: string;
   webhook?: string;
-  /** Request counts per rate-limit slot; see core/sliding-window. */
+  /** Request counts per rate-limit slot; see rules/sliding-window. */
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
   counted?: string;

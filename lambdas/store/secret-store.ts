@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isCanonicalBase64 } from '../core/base64';
+import { isCanonicalBase64 } from '../rules/base64';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';

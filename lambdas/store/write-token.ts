@@ -1,4 +1,4 @@
-import { randomUrlSafeId } from '../core/random';
+import { randomUrlSafeId } from '../rules/random';
 
 /**
  * A random value that one request writes with its conditional write, so that a repeat of that

@@ -1,9 +1,9 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { WebhookEvent } from '../definitions/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
-import { sha256Hex } from '../core/api-keys';
+import { sha256Hex } from '../rules/api-keys';
 import { isHeadChange, numberOf, stringOf } from '../stream/records';
-import type { WebhookJob } from './job';
+import type { WebhookJob } from '../rules/webhook-job';
 
 /**
  * Turns one committed change of the secrets table into at most one webhook event:

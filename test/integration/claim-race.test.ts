@@ -1,6 +1,6 @@
 import './support/store-access';
 import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
-import { randomUrlSafeId } from '../../lambdas/core/random';
+import { randomUrlSafeId } from '../../lambdas/rules/random';
 import { base64Of } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';

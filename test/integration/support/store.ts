@@ -7,7 +7,7 @@ import {
   type BatchGetCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
-import { hashApiKey, sha256Hex } from '../../../lambdas/core/api-keys';
+import { hashApiKey, sha256Hex } from '../../../lambdas/rules/api-keys';
 import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { testEnv } from '../../support/environment';

@@ -11,7 +11,7 @@ import { LOG_MESSAGES, METRICS, SERVICE_NAME } from '../../../lambdas/definition
 import { WEBHOOK_ATTEMPTS } from '../../../lambdas/definitions/webhooks';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { webhookEventId } from '../../../lambdas/webhooks/events';
-import type { WebhookJob } from '../../../lambdas/webhooks/job';
+import type { WebhookJob } from '../../../lambdas/rules/webhook-job';
 import { verifyWebhookSignature } from '../../../lambdas/webhooks/signature';
 import { mockDocumentClient } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';

@@ -1,7 +1,7 @@
 import '../support/env';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../../lambdas/core/api-keys';
-import { slotIndex } from '../../../lambdas/core/sliding-window';
+import { hashApiKey } from '../../../lambdas/rules/api-keys';
+import { slotIndex } from '../../../lambdas/rules/sliding-window';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES, RATE_LIMIT } from '../../../lambdas/definitions/limits';
 import { handler as keysGet } from '../../../lambdas/routes/keys-get';

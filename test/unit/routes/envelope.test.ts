@@ -1,6 +1,6 @@
 import '../support/env';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { slotIndex } from '../../../lambdas/core/sliding-window';
+import { slotIndex } from '../../../lambdas/rules/sliding-window';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 import { handler as health } from '../../../lambdas/routes/health';

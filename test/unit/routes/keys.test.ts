@@ -2,7 +2,7 @@ import '../support/env';
 import { createHash } from 'node:crypto';
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../../lambdas/core/api-keys';
+import { hashApiKey } from '../../../lambdas/rules/api-keys';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { EXPIRED_KEY_RETENTION_MS, KEY_CREATION_LIMIT, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import { handler as keysCreate } from '../../../lambdas/routes/keys-create';

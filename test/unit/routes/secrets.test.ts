@@ -103,6 +103,8 @@ describe('POST /secrets', () => {
 
   test.each([
     ['invalid JSON', '{"data": "c2VjcmV0"', ERRORS.invalidJson],
+    // Middy's parser refuses prototype keys outright; they never reach the schema.
+    ['a __proto__ key', '{"__proto__": {"admin": true}, "data": "c2VjcmV0"}', ERRORS.invalidJson],
     ['a JSON array', '["c2VjcmV0"]', ERRORS.notAnObject],
     ['a JSON string', '"c2VjcmV0"', ERRORS.notAnObject],
     ['JSON null', 'null', ERRORS.notAnObject],

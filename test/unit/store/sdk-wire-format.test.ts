@@ -1,6 +1,6 @@
 import '../support/env';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { slotIndex } from '../../../lambdas/core/sliding-window';
+import { slotIndex } from '../../../lambdas/rules/sliding-window';
 import { keyItem } from '../support/key-item';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 

@@ -10,7 +10,7 @@ import { handler } from '../../../lambdas/consumers/webhook-fan-out';
 import { keyItemPk } from '../../../lambdas/definitions/tables';
 import { webhookEventId } from '../../../lambdas/webhooks/events';
 import { webhookJobsOf } from '../../../lambdas/webhooks/fan-out';
-import type { WebhookJob } from '../../../lambdas/webhooks/job';
+import type { WebhookJob } from '../../../lambdas/rules/webhook-job';
 import { mockDocumentClient, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { CREATED, chunk, head, streamRecord } from '../support/stream-records';

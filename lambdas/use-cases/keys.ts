@@ -1,7 +1,7 @@
 import { KEY_LIFETIME_MS } from '../definitions/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
-import { putKey, type StoredKey } from '../store/key-store';
-import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from './api-keys';
+import { deleteKey, putKey, setWebhook, type StoredKey } from '../store/key-store';
+import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from '../rules/api-keys';
 
 export type KeyCreation =
   | { outcome: 'created'; key: string; expires: number; webhookSecret: string }
@@ -28,3 +28,15 @@ export async function createApiKey(request: {
   await putKey(stored);
   return { outcome: 'created', key, expires: stored.expires, webhookSecret: stored.webhookSecret };
 }
+
+// Routes reach the stores only through use-cases (test/unit/layers.test.ts), however thin.
+
+/** Revokes the caller's key; false if a concurrent request revoked it first. */
+export const revokeApiKey = (keyHash: string): Promise<boolean> => deleteKey(keyHash);
+
+/**
+ * Sets the key's webhook (a URL checkWebhookUrl accepted), or removes it when undefined; false if
+ * the key was revoked since it authenticated the request.
+ */
+export const setKeyWebhook = (keyHash: string, webhook: string | undefined, now: number): Promise<boolean> =>
+  setWebhook(keyHash, webhook, now);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isCanonicalBase64, isStandardBase64 } from '../../../lambdas/core/base64';
+import { isCanonicalBase64, isStandardBase64 } from '../../../lambdas/rules/base64';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -1,6 +1,8 @@
 import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '../definitions/limits';
 import { claimSecret, putSecret, revokeSecret, type ClaimedSecret } from '../store/secret-store';
-import { randomUrlSafeId } from './random';
+import { randomUrlSafeId } from '../rules/random';
+
+export type { ClaimedSecret };
 
 export interface SecretRequest {
   data: string;

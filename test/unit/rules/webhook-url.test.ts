@@ -1,4 +1,4 @@
-import { checkWebhookUrl } from '../../../lambdas/core/webhook-url';
+import { checkWebhookUrl } from '../../../lambdas/rules/webhook-url';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../../lambdas/definitions/limits';
 

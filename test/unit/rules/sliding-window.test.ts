@@ -6,7 +6,7 @@ import {
   slotIndex,
   windowState,
   type SlotCounts,
-} from '../../../lambdas/core/sliding-window';
+} from '../../../lambdas/rules/sliding-window';
 import { RATE_LIMIT } from '../../../lambdas/definitions/limits';
 
 const { requests: LIMIT, windowMs: WINDOW, slotMs: SLOT } = RATE_LIMIT;

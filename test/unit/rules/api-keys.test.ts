@@ -7,7 +7,7 @@ import {
   generateWebhookSecret,
   hashApiKey,
   isWellFormedApiKey,
-} from '../../../lambdas/core/api-keys';
+} from '../../../lambdas/rules/api-keys';
 
 const KEY = /^svc_[A-Za-z0-9]{32}$/;
 const alphanumeric32 = fc.string({
