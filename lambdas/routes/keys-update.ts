@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { readConfig } from '../core/config';
+import { readConfig } from '../config/functions';
 import { checkWebhookUrl } from '../core/webhook-url';
 import { setWebhook } from '../store/key-store';
 import { HttpError } from '../http/http-error';
