@@ -7,6 +7,8 @@ import type { SecretsSite } from './site';
 /** The constructs that carry accepted findings. */
 export interface AcceptedFindingScopes {
   readonly api: RestApi;
+  /** Whether the stack creates API Gateway's account-level CloudWatch role (context apiGatewayCloudWatchRole). */
+  readonly accountCloudWatchRole: boolean;
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
@@ -23,6 +25,7 @@ export interface AcceptedFindingScopes {
  */
 export function acknowledgeNagFindings({
   api,
+  accountCloudWatchRole,
   streamReader,
   fanOutFailures,
   secretsWithoutRecovery,
@@ -47,10 +50,12 @@ export function acknowledgeNagFindings({
     'Abuse is bounded by stage throttling and by the per-key and per-IP limits in the handlers;',
     'an operator can associate a web ACL with the stage without changing this stack.',
   ]);
-  acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
-    'The account-level API Gateway logging role uses the managed policy AWS documents for it; it only',
-    'allows writing CloudWatch Logs and only apigateway.amazonaws.com can assume the role.',
-  ]);
+  if (accountCloudWatchRole) {
+    acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
+      'The account-level API Gateway logging role uses the managed policy AWS documents for it; it only',
+      'allows writing CloudWatch Logs and only apigateway.amazonaws.com can assume the role.',
+    ]);
+  }
   acknowledge(streamReader, 'IAM5[Resource::*]', [
     'dynamodb:ListStreams, which Lambda needs to read a table\'s stream, has no resource-level permissions:',
     'IAM matches it only against *. It lists stream ARNs, never data; the stream itself is read only through',

@@ -16,6 +16,9 @@ interface PluginReport {
 }
 
 /** What this stack knowingly accepts; lib/nag-suppressions.ts gives the reasons. */
+/** Only with context apiGatewayCloudWatchRole=true, which creates the account's API Gateway logging role. */
+const CLOUDWATCH_ROLE_RULE = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]';
+
 const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG2',
   'AwsSolutions-APIG3',
@@ -27,7 +30,6 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-COG4',
   'AwsSolutions-DDB3',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
   'AwsSolutions-IAM5[Action::s3:Abort*]',
   'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
   'AwsSolutions-IAM5[Action::s3:GetBucket*]',
@@ -100,5 +102,17 @@ describe('cdk-nag AwsSolutions with a custom domain', () => {
   it('needs no CFR4 acknowledgement: the distribution requires TLS 1.2', () => {
     expect(report.violations).toEqual([]);
     expect(report.suppressedViolations.map((violation) => violation.ruleName)).not.toContain('AwsSolutions-CFR4');
+  });
+});
+
+describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', () => {
+  const report = awsSolutionsReport({ apiGatewayCloudWatchRole: 'true' });
+
+  it('acknowledges the role\'s AWS managed policy, on the REST API\'s role alone', () => {
+    expect(report.violations).toEqual([]);
+    const paths = report.suppressedViolations
+      .filter((violation) => violation.ruleName === CLOUDWATCH_ROLE_RULE)
+      .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
+    expect(paths).toEqual([expect.stringMatching(/\/Api\/RestApi\/CloudWatchRole\/Resource$/)]);
   });
 });
