@@ -35,6 +35,7 @@ const mustBe =
   };
 
 export interface IntegerRange {
+  /** 0 or more: the value is digits only, without a sign. */
   readonly min: number;
   /** None: any safe integer. */
   readonly max?: number;
