@@ -1,14 +1,14 @@
 // The layers of lambdas/ (docs/architecture.md, "Where things live"), from the bottom up:
 //   definitions/  the single source of truth: constants and tables, pure data
 //   rules/        pure rules: the sliding window, base64, key and job formats, webhook URL checks
-//   aws/ store/ queue/ telemetry/ core/   adapters: the AWS SDK, DynamoDB, SQS, Powertools, and
-//                                         the settings read from the environment (core/config.ts)
+//   aws/ store/ queue/ telemetry/ config/   adapters: the AWS SDK, DynamoDB, SQS, Powertools, and
+//                                           the settings read from the environment (config/)
 //   use-cases/ webhooks/ stream/    what the service does, through the adapters' narrow functions
 //   http/ routes/ consumers/        the route builder and the Lambda handlers
 // A layer may import those below it, never those above. test/unit/layers.test.ts runs this
 // (`npx depcruise lambdas --config .dependency-cruiser.cjs` shows the same).
 
-const ADAPTERS = '^lambdas/(aws|store|queue|telemetry|core)/';
+const ADAPTERS = '^lambdas/(aws|store|queue|telemetry|config)/';
 const USE_CASES = '^lambdas/(use-cases|webhooks|stream)/';
 const HANDLERS = '^lambdas/(http|routes|consumers)/';
 

@@ -46,13 +46,15 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 
 export interface SecretsApiProps {
   readonly throttle: SecretsStackConfig['throttle'];
+  /** Create the role API Gateway logs with and make it the account's, in this region (context apiGatewayCloudWatchRole). */
+  readonly cloudWatchRole: boolean;
 }
 
 /** The regional REST API: one stage, logged and throttled, answering errors in the contract's shape. */
 export class SecretsApi extends Construct {
   readonly restApi: RestApi;
 
-  constructor(scope: Construct, id: string, { throttle }: SecretsApiProps) {
+  constructor(scope: Construct, id: string, { throttle, cloudWatchRole }: SecretsApiProps) {
     super(scope, id);
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: API_LOG_RETENTION });
@@ -62,12 +64,13 @@ export class SecretsApi extends Construct {
       restApiName: Stack.of(this).stackName,
       description: 'One-time secrets API',
       endpointTypes: [EndpointType.REGIONAL],
-      // Stage logging needs the account's API Gateway CloudWatch role, a per-region setting that
-      // cdk.json's disableCloudWatchRole flag would leave unset, failing the first deployment in a
-      // fresh account. We set it: the role only lets API Gateway write logs, every API in the region
-      // may share it, and role and setting are retained when the stack is deleted, so other APIs
-      // keep logging.
-      cloudWatchRole: true,
+      // Access and execution logging need the account's API Gateway CloudWatch role, one setting per
+      // account and region: without one, deploying the stage fails with "CloudWatch Logs role ARN
+      // must be set in account settings to enable logging". Setting it replaces whatever role the
+      // account had (every API in the region logs through it), so it is the operator's choice,
+      // made once per account and region (docs/deploy.md). CDK retains role and setting when the
+      // stack is deleted or the switch turned off, so other APIs keep logging.
+      cloudWatchRole,
       deployOptions: {
         stageName: STAGE_NAME,
         throttlingRateLimit: throttle.rateLimit,

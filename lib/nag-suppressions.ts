@@ -7,6 +7,8 @@ import type { SecretsSite } from './site';
 /** The constructs that carry accepted findings. */
 export interface AcceptedFindingScopes {
   readonly api: RestApi;
+  /** Whether the stack creates API Gateway's account-level CloudWatch role (context apiGatewayCloudWatchRole). */
+  readonly accountCloudWatchRole: boolean;
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
@@ -25,6 +27,7 @@ export interface AcceptedFindingScopes {
  */
 export function acknowledgeNagFindings({
   api,
+  accountCloudWatchRole,
   streamReader,
   fanOutFailures,
   secretsWithoutRecovery,
@@ -54,11 +57,13 @@ export function acknowledgeNagFindings({
       'associated with the stage.',
     ]);
   }
-  acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
-    'The account-level API Gateway logging role uses the managed policy AWS documents for it: CloudWatch',
-    'Logs actions only (creating, describing, writing and reading log groups and streams), and only',
-    'apigateway.amazonaws.com can assume the role.',
-  ]);
+  if (accountCloudWatchRole) {
+    acknowledge(api, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', [
+      'The account-level API Gateway logging role uses the managed policy AWS documents for it: CloudWatch',
+      'Logs actions only (creating, describing, writing and reading log groups and streams), and only',
+      'apigateway.amazonaws.com can assume the role.',
+    ]);
+  }
   acknowledge(streamReader, 'IAM5[Resource::*]', [
     'dynamodb:ListStreams, which Lambda needs to read a table\'s stream, has no resource-level permissions:',
     'IAM matches it only against *. It lists stream ARNs, never data; the stream itself is read only through',

@@ -3,14 +3,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { readStackConfig } from './config';
 import { SecretsStack } from './secrets-stack';
 
-const STACK_NAME = 'OneTimeSecrets';
-
 /**
  * The app as `cdk synth` builds it, tests included. cdk-nag 3 is a policy-validation plugin: an
  * unacknowledged error fails synthesis, and every finding lands in the assembly's validation report.
  */
 export function defineApp(app: App): SecretsStack {
-  const stack = new SecretsStack(app, STACK_NAME, { config: readStackConfig(app.node) });
+  const config = readStackConfig(app.node);
+  // The stack's id is its name (context stackName), so that two stages can share an account and region.
+  const stack = new SecretsStack(app, config.stackName, { config });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
 }

@@ -32,7 +32,7 @@ export class SecretsStack extends Stack {
       keys: tableFromDefinition(this, KEYS_TABLE, { pointInTimeRecovery: true }),
       secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
-    const api = new SecretsApi(this, 'Api', { throttle: config.throttle });
+    const api = new SecretsApi(this, 'Api', { throttle: config.throttle, cloudWatchRole: config.apiGatewayCloudWatchRole });
     const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain, forwardViewerIp: config.waf !== undefined });
     if (config.waf) {
       new ApiFirewall(this, 'Firewall', {
@@ -113,6 +113,7 @@ export class SecretsStack extends Stack {
 
     acknowledgeNagFindings({
       api: api.restApi,
+      accountCloudWatchRole: config.apiGatewayCloudWatchRole,
       ...(config.secretsPointInTimeRecovery ? {} : { secretsWithoutRecovery: tables.secrets }),
       streamReader: webhooks.fanOut.role,
       fanOutFailures,

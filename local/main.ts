@@ -14,6 +14,7 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
+import { type LocalSettings, readLocalSettings } from './settings';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
 import { startWebhookPipelineProcess } from './webhook-pipeline-process';
 
@@ -23,11 +24,8 @@ import { startWebhookPipelineProcess } from './webhook-pipeline-process';
  * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
  */
 
-/** The port `variable` asks for, any free one for 0, after checking that it is free. */
-async function portFrom(variable: string, fallback: number): Promise<number> {
-  const value = process.env[variable];
-  const port = value === undefined || value === '' ? fallback : Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${variable}=${value}`);
+/** `port` as `variable` set it, any free one for 0, after checking that it is free. */
+async function portFrom(variable: string, port: number): Promise<number> {
   if (port === 0) return freePort();
   await assertPortFree(port, variable);
   return port;
@@ -65,12 +63,12 @@ function listen(server: Server, port: number): Promise<void> {
 }
 
 /** Records each part in `started` as it comes up, so that a failure can stop exactly those. */
-async function start(started: Started, port: number): Promise<LocalWebhookPipeline> {
+async function start(started: Started, settings: LocalSettings, port: number, dataDir: string | undefined): Promise<LocalWebhookPipeline> {
   const env = process.env;
-  let endpoint = env[ENV.dynamodbEndpoint];
+  let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {
-    const dynamoDbPort = await portFrom('DYNAMODB_LOCAL_PORT', 0);
-    started.dynamoDb = await startDynamoDbLocal(dynamoDbPort, env.DATA_DIR || undefined);
+    const dynamoDbPort = await portFrom('DYNAMODB_LOCAL_PORT', settings.dynamoDbLocalPort);
+    started.dynamoDb = await startDynamoDbLocal(dynamoDbPort, dataDir);
     endpoint = started.dynamoDb.endpoint;
   }
 
@@ -80,7 +78,7 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
   const secretsTableName = localTableName(SECRETS_TABLE);
   const secretsTable = tables.get(secretsTableName);
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
-  const requestLog = env.LOCAL_REQUEST_LOG !== 'off';
+  const { requestLog } = settings;
   // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
   if (requestLog) measureDynamoDbUsage((await import('../lambdas/store/dynamo')).dynamo);
   started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
@@ -88,13 +86,14 @@ async function start(started: Started, port: number): Promise<LocalWebhookPipeli
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
-    ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
+    ...(dataDir ? { dataDir } : {}),
   });
   await listen(started.server, port);
   return started.webhooks;
 }
 
 async function main(): Promise<void> {
+  const settings = readLocalSettings();
   prepareInvocationScopes();
   const env = process.env;
   // The handlers' client reads region and credentials from the environment, as on Lambda.
@@ -102,16 +101,15 @@ async function main(): Promise<void> {
   env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
   env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
   // Port 0 asks for any free port; it is resolved now because SITE_URL defaults to it.
-  const port = await portFrom('PORT', 3000);
+  const port = await portFrom('PORT', settings.port);
   env[ENV.siteUrl] ||= `http://localhost:${port}`;
   // Absolute from here on, for DynamoDB Local and the forked pipeline alike.
-  const dataDir = prepareDataDir(env.DATA_DIR);
-  if (dataDir) env.DATA_DIR = dataDir;
+  const dataDir = prepareDataDir(settings.dataDir);
 
   const started: Started = {};
   let webhooks: LocalWebhookPipeline;
   try {
-    webhooks = await start(started, port);
+    webhooks = await start(started, settings, port, dataDir);
   } catch (error) {
     // The start-up error is the one to report; a failure to stop after it comes second.
     await stopStarted(started).catch((stopError: unknown) => console.error('stopping failed too:', stopError));

@@ -7,6 +7,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { localSqsClient } from '../local/queue-service';
+import { type DlqEnv, readDlqEnv } from './dlq-env';
 import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from './dlq-commands';
 import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
 
@@ -64,18 +65,22 @@ async function main(): Promise<void> {
   }
   const [command, ...extra] = positionals;
   if (extra.length > 0) fail(`unexpected arguments: ${extra.join(' ')}`);
-  const env = process.env;
-  const endpoint = env[ENV.sqsEndpoint];
-  const client = endpoint ? localSqsClient(endpoint) : new SQSClient({});
+  let env: DlqEnv;
+  try {
+    env = readDlqEnv();
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const client = env.sqsEndpoint ? localSqsClient(env.sqsEndpoint) : new SQSClient({});
   const deadLetterQueue = (): string => {
-    const url = values['dlq-url'] ?? env[QUEUES.deadLetters.envVar];
+    const url = values['dlq-url'] ?? env.deadLetterQueueUrl;
     return url || fail(`no dead-letter queue: pass --dlq-url or set ${QUEUES.deadLetters.envVar}`);
   };
   try {
     if (command === 'replay') {
-      const failuresQueueUrl = values['failures-url'] ?? env[QUEUES.fanOutFailures.envVar];
+      const failuresQueueUrl = values['failures-url'] ?? env.fanOutFailureQueueUrl;
       if (!failuresQueueUrl) fail(`no fan-out failure queue: pass --failures-url or set ${QUEUES.fanOutFailures.envVar}`);
-      await replay(client, failuresQueueUrl, values['queue-url']);
+      await replay(client, env, failuresQueueUrl, values['queue-url'] ?? env.jobsQueueUrl);
       return;
     }
     const deadLetterQueueUrl = deadLetterQueue();
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
     } else if (command === 'redrive') {
-      const queueUrl = values['queue-url'] ?? env[QUEUES.jobs.envVar];
+      const queueUrl = values['queue-url'] ?? env.jobsQueueUrl;
       if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
       const { moved, notSent, notDeleted } = await redriveDeadLetters(client, { deadLetterQueueUrl, queueUrl });
       console.log(`moved ${moved} dead letter${moved === 1 ? '' : 's'} back to the jobs queue`);
@@ -106,12 +111,12 @@ async function main(): Promise<void> {
 /** Table name of a DynamoDB stream ARN: arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>. */
 const tableOfStream = (streamArn: string | undefined): string | undefined => /:table\/([^/]+)\/stream\//.exec(streamArn ?? '')?.[1];
 
-async function replay(sqs: SQSClient, failuresQueueUrl: string, queueUrlOption: string | undefined): Promise<void> {
+async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEnv, failuresQueueUrl: string, queueUrl: string | undefined): Promise<void> {
+  if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
+  if (!keysTableName) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
+  // The fan-out handler reads its environment itself, as on Lambda.
   const env = process.env;
-  if (queueUrlOption) env[QUEUES.jobs.envVar] = queueUrlOption;
-  if (!env[QUEUES.jobs.envVar]) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
-  if (!env[KEYS_TABLE.envVar]) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
-  const dynamoDbEndpoint = env[ENV.dynamodbEndpoint];
+  env[QUEUES.jobs.envVar] = queueUrl;
   if (dynamoDbEndpoint) {
     // Local mode: the handler's clients read region and credentials from the environment, as on Lambda.
     env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;

@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { readDeliveryConfig } from '../core/config';
+import { readDeliveryConfig } from '../config/functions';
 import { LOG_MESSAGES, METRIC_DIMENSIONS, METRICS, type MetricName } from '../definitions/observability';
 import { WEBHOOK_ATTEMPTS } from '../definitions/webhooks';
 import { retryWebhookJobAfter } from '../queue/webhook-jobs';

@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { readConfig } from '../core/config';
+import { readConfig } from '../config/functions';
 import { createApiKey } from '../use-cases/keys';
 import { checkWebhookUrl } from '../rules/webhook-url';
 import { clientAddress } from '../http/client-address';

@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { readConfig } from '../core/config';
+import { readConfig } from '../config/functions';
 import { checkWebhookUrl } from '../rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';

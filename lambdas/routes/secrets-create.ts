@@ -1,4 +1,4 @@
-import { readConfig } from '../core/config';
+import { readConfig } from '../config/functions';
 import { createSecret } from '../use-cases/secrets';
 import { authenticatedRoute } from '../http/route';
 import { createSecretBody, type CreateSecretResponse } from '../http/schemas';

@@ -1,9 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { DEFAULT_THROTTLE } from '../../lib/config';
-import { sharedSynthesis } from './support/synth';
-import { at, findDependencyCycle, resourcesOfType, templateJson } from './support/template';
+import { DEFAULT_THROTTLE } from '../../lambdas/definitions/deployment';
+import { sharedSynthesis, synthesize } from './support/synth';
+import { at, findDependencyCycle, getAttTarget, resource, resourcesOfType, templateJson } from './support/template';
 
 const { template } = sharedSynthesis();
 
@@ -52,8 +52,24 @@ describe('REST API', () => {
     expect(format).not.toContain('$context.path');
   });
 
-  it('sets the account’s logging role, which stage logging needs', () => {
-    template.resourceCountIs('AWS::ApiGateway::Account', 1);
+  it('leaves the account’s API Gateway logging role alone by default: it is an account-wide setting', () => {
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    expect(resourcesOfType(template, 'AWS::IAM::Role').map(([, role]) => JSON.stringify(role))).not.toContainEqual(
+      expect.stringContaining('AmazonAPIGatewayPushToCloudWatchLogs'),
+    );
+  });
+
+  it('with apiGatewayCloudWatchRole=true, creates that role and sets it, and keeps both when the stack goes', () => {
+    const withRole = synthesize({ apiGatewayCloudWatchRole: 'true' }).template;
+    const [account] = resourcesOfType(withRole, 'AWS::ApiGateway::Account');
+    const roleId = getAttTarget(at(account?.[1].Properties, 'CloudWatchRoleArn'))?.[0] ?? '';
+    const role = resource(withRole, roleId);
+    expect(at(role.Properties, 'AssumeRolePolicyDocument', 'Statement')).toEqual([
+      expect.objectContaining({ Action: 'sts:AssumeRole', Principal: { Service: 'apigateway.amazonaws.com' } }),
+    ]);
+    expect(JSON.stringify(at(role.Properties, 'ManagedPolicyArns'))).toContain('service-role/AmazonAPIGatewayPushToCloudWatchLogs');
+    expect(withRole.toJSON()).toMatchObject({ Resources: { [roleId]: { DeletionPolicy: 'Retain' } } });
+    expect(account?.[1]).toMatchObject({ DeletionPolicy: 'Retain' });
   });
 
   it('outputs ApiUrl as the stage URL followed by the base path', () => {

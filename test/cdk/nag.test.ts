@@ -15,6 +15,9 @@ interface PluginReport {
   }[];
 }
 
+/** Only with context apiGatewayCloudWatchRole=true, which creates the account's API Gateway logging role. */
+const CLOUDWATCH_ROLE_RULE = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]';
+
 /** What this stack knowingly accepts with its defaults; lib/nag-suppressions.ts gives the reasons. */
 const ACKNOWLEDGED_RULES = [
   'AwsSolutions-APIG2',
@@ -26,7 +29,6 @@ const ACKNOWLEDGED_RULES = [
   'AwsSolutions-COG4',
   'AwsSolutions-DDB3',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
   'AwsSolutions-IAM5[Action::s3:Abort*]',
   'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
   'AwsSolutions-IAM5[Action::s3:GetBucket*]',
@@ -121,5 +123,17 @@ describe('cdk-nag AwsSolutions with the web ACL off (waf=false)', () => {
 
   it('says in CFR2 that only stage throttling then bounds API requests', () => {
     expect(reasonsFor('AwsSolutions-CFR2')).toEqual([expect.stringMatching(/waf=false.*stage throttling/)]);
+  });
+});
+
+describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', () => {
+  const report = awsSolutionsReport({ apiGatewayCloudWatchRole: 'true' });
+
+  it('acknowledges the role\'s AWS managed policy, on the REST API\'s role alone', () => {
+    expect(report.violations).toEqual([]);
+    const paths = report.suppressedViolations
+      .filter((violation) => violation.ruleName === CLOUDWATCH_ROLE_RULE)
+      .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
+    expect(paths).toEqual([expect.stringMatching(/\/Api\/RestApi\/CloudWatchRole\/Resource$/)]);
   });
 });

@@ -86,6 +86,13 @@ test.each(['PORT', 'DYNAMODB_LOCAL_PORT'])('a taken %s says which variable to se
   });
 });
 
+test('bad settings are each named, with what they must be and what was given, and npm start exits', async () => {
+  const started = npmStart({ KEYS_PER_IP_PER_HOUR: 'many', LOCAL_REQUEST_LOG: 'no' });
+  expect(await started.exited).toBe(1);
+  expect(started.output()).toContain('KEYS_PER_IP_PER_HOUR must be an integer from 1 to 10000 (so that an address\'s hour of attempts fits one DynamoDB item), got "many"');
+  expect(started.output()).toContain('LOCAL_REQUEST_LOG must be one of on, off, got "no"');
+});
+
 test('a relative DATA_DIR is taken from the folder npm start runs in, and created', async () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'ots-cwd-'));
   const started = npmStart({ DATA_DIR: 'data/local' }, folder);

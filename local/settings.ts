@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { flag, httpUrl, integer, oneOf, readSettings, text } from '../lambdas/config/fields';
+import { keysPerIpPerHour, logLevel, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { ENV } from '../lambdas/definitions/env';
+
+/**
+ * `npm start`'s environment (docs/local-mode.md), read once before anything starts, so that a bad
+ * value is told before DynamoDB Local's seconds of start-up. The functions' own variables are
+ * checked here with the functions' fields, then left in the environment, where the handlers read
+ * them again as they do on Lambda.
+ */
+
+const port = () => integer({ min: 0, max: 65535 });
+
+/** The HTTP port when PORT is unset. */
+export const DEFAULT_PORT = 3000;
+
+const LOCAL_ENV = z.object({
+  /** 0: any free port. */
+  PORT: z._default(port(), DEFAULT_PORT),
+  /** Default: any free port. */
+  DYNAMODB_LOCAL_PORT: z._default(port(), 0),
+  [ENV.dynamodbEndpoint]: z.optional(httpUrl()),
+  DATA_DIR: z.optional(text()),
+  LOCAL_REQUEST_LOG: z._default(oneOf(['on', 'off']), 'on'),
+  /** Default: http://localhost:<PORT>, once PORT is resolved. */
+  [ENV.siteUrl]: z.optional(httpUrl()),
+  [ENV.keysPerIpPerHour]: z.optional(keysPerIpPerHour()),
+  [ENV.webhookAllowLoopback]: z.optional(flag()),
+  [ENV.webhookRetryBaseMs]: z.optional(webhookRetryBaseMs()),
+  [ENV.logLevel]: z.optional(logLevel()),
+});
+
+export interface LocalSettings {
+  readonly port: number;
+  readonly dynamoDbLocalPort: number;
+  /** A DynamoDB already running; none: start DynamoDB Local. */
+  readonly dynamoDbEndpoint: string | undefined;
+  /** As given: relative to the folder `npm start` was run from (data-dir.ts). None: in memory. */
+  readonly dataDir: string | undefined;
+  readonly requestLog: boolean;
+}
+
+export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
+  const settings = readSettings(LOCAL_ENV, { read: (name) => env[name] });
+  return {
+    port: settings.PORT,
+    dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
+    dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
+    dataDir: settings.DATA_DIR,
+    requestLog: settings.LOCAL_REQUEST_LOG === 'on',
+  };
+}
