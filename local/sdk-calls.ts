@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '../lambdas/definitions/routes';
-import { TABLES } from '../lambdas/definitions/tables';
+import { CLAIM_ATTRIBUTE_PREFIX, TABLES } from '../lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { expressionAttributeNames } from './expression-attributes';
 
@@ -70,6 +70,13 @@ function resourceId(nameOrUrl: string): string {
   return known?.id ?? nameOrUrl;
 }
 
+/**
+ * A claim's own attribute (`claim:<its token>`) as one name for every claim: still under the
+ * prefix the claim route's condition allows, and one recorded line for all claims alike.
+ */
+const CLAIM_ATTRIBUTE = new RegExp(`^${CLAIM_ATTRIBUTE_PREFIX}.+`);
+const recordedName = (name: string): string => name.replace(CLAIM_ATTRIBUTE, `${CLAIM_ATTRIBUTE_PREFIX}<token>`);
+
 /** The attribute names and return values of a write the roles restrict by condition. */
 function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {
   if (operation !== 'UpdateItem' && operation !== 'PutItem') return {};
@@ -81,7 +88,7 @@ function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCal
     ...expressionAttributeNames(input.ConditionExpression, placeholders),
   ]);
   return {
-    attributes: [...attributes].sort(),
+    attributes: [...new Set([...attributes].map(recordedName))].sort(),
     returnValues: input.ReturnValues ?? 'NONE',
     returnValuesOnConditionCheckFailure: input.ReturnValuesOnConditionCheckFailure ?? 'NONE',
   };
