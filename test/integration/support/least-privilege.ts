@@ -21,11 +21,12 @@ import { getAtt, pipelineOf, queueLogicalId } from '../../cdk/support/webhooks';
  *   queue or stream its event source mapping reads, where Lambda itself uses the role's grants.
  */
 
+/** Every call shape recorded, once however many processes sent it. */
 export function readRecordedCalls(directory: string): RecordedCall[] {
-  return readdirSync(directory)
+  const lines = readdirSync(directory)
     .filter((file) => file.endsWith('.jsonl'))
-    .flatMap((file) => readFileSync(path.join(directory, file), 'utf8').split('\n').filter(Boolean))
-    .map((line) => JSON.parse(line) as RecordedCall);
+    .flatMap((file) => readFileSync(path.join(directory, file), 'utf8').split('\n').filter(Boolean));
+  return [...new Set(lines)].map((line) => JSON.parse(line) as RecordedCall);
 }
 
 interface Grant {
