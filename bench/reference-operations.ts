@@ -44,7 +44,7 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
       return {};
     case 'setWebhook':
       await authenticate(operation.keyHash);
-      await setWebhook(operation.keyHash, BENCH_WEBHOOK, Date.now());
+      await setWebhook(operation.keyHash, BENCH_WEBHOOK);
       return {};
     case 'deleteKey':
       await authenticate(operation.keyHash);

@@ -3,7 +3,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
 import type { LogLevelName } from '../lambdas/definitions/observability';
-import { type RouteDefinition, type TableAccess, routeEntry } from '../lambdas/definitions/routes';
+import type { TableAccess } from '../lambdas/definitions/access';
+import { type RouteDefinition, routeEntry } from '../lambdas/definitions/routes';
 import { ServiceFunction } from './service-function';
 
 const ROUTE_MEMORY_MB = 512;

@@ -1,14 +1,15 @@
 import * as path from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
 import type { LogLevelName } from '../lambdas/definitions/observability';
-import type { TableAccess } from '../lambdas/definitions/routes';
+import type { TableAccess } from '../lambdas/definitions/access';
 import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './bundling';
+import { tableGrantStatement } from './table-grants';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -32,7 +33,8 @@ export interface ServiceFunctionProps {
 
 /**
  * One of the service's Lambda functions, built like all the others, with a role that may write to
- * its own log group and do exactly the listed DynamoDB actions on exactly the listed tables.
+ * its own log group and do exactly the listed DynamoDB actions, under their conditions, on exactly
+ * the listed tables.
  * Anything more (a stream, a queue) is granted by whoever wires the function to it.
  */
 export class ServiceFunction extends Construct {
@@ -67,9 +69,8 @@ export class ServiceFunction extends Construct {
     });
 
     for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {
-      const actions = props.access[tableKey];
-      if (actions?.length) {
-        this.function.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [props.tables[tableKey].tableArn] }));
+      for (const grant of props.access[tableKey] ?? []) {
+        this.function.addToRolePolicy(tableGrantStatement(grant, props.tables[tableKey].tableArn));
       }
     }
   }

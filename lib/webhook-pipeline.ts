@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
 import type { LogLevelName } from '../lambdas/definitions/observability';
-import type { TableAccess } from '../lambdas/definitions/routes';
+import type { TableAccess } from '../lambdas/definitions/access';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import {
   DELIVERY_BATCH_SIZE,

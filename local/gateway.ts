@@ -11,6 +11,7 @@ import { invocationScopes } from './invocation-scope';
 import { lambdaContext } from './lambda-context';
 import { servePage, type Pages } from './pages';
 import { proxyEvent } from './proxy-event';
+import { asFunction } from './sdk-calls';
 import { answerUnparsableRequests } from './unparsable-requests';
 
 /**
@@ -56,7 +57,7 @@ export async function loadRoutes(): Promise<ServedRoute[]> {
     })),
   );
   const inScope = await invocationScopes();
-  return loaded.map(({ definition, module }) => compile(definition, inScope(module.handler)));
+  return loaded.map(({ definition, module }) => compile(definition, inScope(asFunction(definition.name, module.handler))));
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {

@@ -4,6 +4,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { QUEUES } from '../lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
+import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
 import { ensureTables } from './create-tables';
 import { prepareDataDir } from './data-dir';
 import { assertPortFree, freePort, isAddressInUse, portInUse } from './free-port';
@@ -80,7 +81,10 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
   const { requestLog } = settings;
   // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
-  if (requestLog) measureDynamoDbUsage((await import('../lambdas/store/dynamo')).dynamo);
+  const { dynamo } = await import('../lambdas/store/dynamo');
+  if (requestLog) measureDynamoDbUsage(dynamo);
+  const sdkCallLog = env[SDK_CALL_LOG_ENV];
+  if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
   started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,

@@ -20,6 +20,7 @@ import { fanOutFailureRecord } from './fan-out-failure-record';
 import { invocationScopes } from './invocation-scope';
 import { startQueuePoller, type QueuePoller } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
+import { SDK_CALL_LOG_ENV, asFunction, recordSdkCalls } from './sdk-calls';
 import { StreamCheckpoint } from './stream-checkpoint';
 import { startStreamPoller, type StreamPoller } from './stream-poller';
 
@@ -114,6 +115,12 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     };
     // Delivery invocations run side by side: each in a scope of its own.
     const inScope = await invocationScopes();
+    const sdkCallLog = env[SDK_CALL_LOG_ENV];
+    if (sdkCallLog) {
+      // Loaded with the handlers, built from the endpoints set above.
+      recordSdkCalls((await import('../lambdas/store/dynamo')).dynamo, 'dynamodb', sdkCallLog);
+      recordSdkCalls((await import('../lambdas/queue/sqs')).sqs, 'sqs', sdkCallLog);
+    }
 
     streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
@@ -125,7 +132,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-      handler: inScope(fanOut.handler),
+      handler: inScope(asFunction('fanOut', fanOut.handler)),
       ...(checkpoint ? { checkpoint } : {}),
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
@@ -142,7 +149,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       batchSize: DELIVERY_BATCH_SIZE,
       concurrency: DELIVERY_CONCURRENCY,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
-      handler: inScope(delivery.handler),
+      handler: inScope(asFunction('delivery', delivery.handler)),
       log: options.log,
     });
   } catch (error) {

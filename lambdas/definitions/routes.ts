@@ -1,3 +1,4 @@
+import { CLAIM_VIEW, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -9,18 +10,13 @@ import { METRICS, type MetricName } from './observability';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** What a route's function may do to the tables: the stack grants exactly these actions. */
-export interface TableAccess {
-  readonly keys?: readonly string[];
-  readonly secrets?: readonly string[];
-}
-
 export interface RouteDefinition {
   /** Function name suffix and handler file name under lambdas/routes/. */
   readonly name: string;
   readonly method: HttpMethod;
   /** Path below /api/v1, with API Gateway's {param} syntax. */
   readonly path: string;
+  /** What its function may do to the tables (access.ts): the stack grants exactly this. */
   readonly access: TableAccess;
   /** Reads the client's address (http/client-address.ts): the stack gives it the distribution's origin secret. */
   readonly readsClientAddress?: boolean;
@@ -28,47 +24,47 @@ export interface RouteDefinition {
   readonly counts?: Readonly<Record<number, MetricName>>;
 }
 
-const AUTHENTICATE = ['dynamodb:UpdateItem'] as const;
-
 /** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
 const routeTable = <const Name extends string>(
   routes: readonly (RouteDefinition & { readonly name: Name })[],
 ): readonly (RouteDefinition & { readonly name: Name })[] => routes;
 
 export const ROUTES = routeTable([
-  { name: 'health', method: 'GET', path: '/health', access: { keys: ['dynamodb:GetItem'] } },
+  { name: 'health', method: 'GET', path: '/health', access: { keys: [{ actions: ['dynamodb:GetItem'] }] } },
   {
     name: 'keys-create',
     method: 'POST',
     path: '/keys',
-    access: { keys: ['dynamodb:UpdateItem', 'dynamodb:PutItem'] },
+    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY] },
     readsClientAddress: true,
   },
-  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: AUTHENTICATE } },
-  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: AUTHENTICATE } },
-  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [...AUTHENTICATE, 'dynamodb:DeleteItem'] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST] } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK] } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }] } },
   {
     name: 'secrets-create',
     method: 'POST',
     path: '/secrets',
-    access: { keys: AUTHENTICATE, secrets: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'] },
+    access: {
+      keys: [COUNT_REQUEST],
+      // Chunks are written in batches; a create that fails deletes its head and chunks again.
+      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
+    },
     counts: { 201: METRICS.secretsCreated },
   },
   {
     name: 'secrets-claim',
     method: 'GET',
     path: '/secrets/{id}',
-    access: {
-      keys: AUTHENTICATE,
-      secrets: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
-    },
+    // Deletes nothing: the stream consumer deletes what the last view consumed.
+    access: { keys: [COUNT_REQUEST], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: AUTHENTICATE, secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
+    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
     counts: { 200: METRICS.secretsRevoked },
   },
 ]);

@@ -36,6 +36,54 @@ export const SECRETS_TABLE = {
 
 export const TABLES: readonly TableDefinition[] = [KEYS_TABLE, SECRETS_TABLE];
 
+/**
+ * Attribute names of the keys table's items that a write may have to name: the stores write them,
+ * and the stack allows each function's writes by them (the dynamodb:Attributes conditions of
+ * routes.ts and webhooks.ts).
+ */
+export const KEY_ATTRIBUTES = {
+  pk: KEYS_TABLE.partitionKey,
+  ttl: KEYS_TABLE.ttlAttribute,
+  created: 'created',
+  expires: 'expires',
+  webhookSecret: 'webhookSecret',
+  webhook: 'webhook',
+  /** Request counts per rate-limit slot (core/sliding-window). */
+  rateLimitSlots: 'rl',
+  /** The write token of the request counted last. */
+  counted: 'counted',
+  /** A client address's key-creation attempts (store/key-creation-log). */
+  creationLog: 'log',
+  /** The write token of the creation attempt logged last. */
+  logged: 'logged',
+} as const;
+
+/** Attribute names of the secrets table's items, as KEY_ATTRIBUTES names the keys table's. */
+export const SECRET_ATTRIBUTES = {
+  pk: SECRETS_TABLE.partitionKey,
+  sk: SECRETS_TABLE.sortKey,
+  ttl: SECRETS_TABLE.ttlAttribute,
+  owner: 'owner',
+  type: 'type',
+  filename: 'filename',
+  mimetype: 'mimetype',
+  views: 'views',
+  remaining: 'remaining',
+  created: 'created',
+  expires: 'expires',
+  data: 'data',
+  chunks: 'chunks',
+  readers: 'readers',
+  viewedAt: 'viewedAt',
+  createToken: 'createToken',
+} as const;
+
+/**
+ * Each claim records `claim:<its token>` on the head (store/secret-store's claimAttribute): a name
+ * per claim, which the claim route's condition allows by this prefix.
+ */
+export const CLAIM_ATTRIBUTE_PREFIX = 'claim:';
+
 /** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
 export const SECRET_HEAD_SK = 'head';
 /**

@@ -1,4 +1,4 @@
-import type { TableAccess } from './routes';
+import type { TableAccess } from './access';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -94,13 +94,16 @@ export const WEBHOOK_HEADERS = {
   eventId: 'x-svc-event-id',
 } as const;
 
-/** What each pipeline function may do to the keys table; the stack grants exactly these actions. */
+/** What each pipeline function may do to the tables (access.ts); the stack grants exactly this. */
 export const PIPELINE_TABLE_ACCESS = {
   /**
    * Reads the owners of a batch's events, to skip keys without a webhook; deletes the secrets
    * whose last view was taken (the head, then a chunked secret's chunks).
    */
-  fanOut: { keys: ['dynamodb:BatchGetItem'], secrets: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] },
+  fanOut: {
+    keys: [{ actions: ['dynamodb:BatchGetItem'] }],
+    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }],
+  },
   /** Reads the owner's webhook URL and signing secret at delivery time. */
-  delivery: { keys: ['dynamodb:GetItem'] },
+  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },
 } as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;

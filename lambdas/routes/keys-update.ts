@@ -10,7 +10,7 @@ const config = readConfig();
 
 export const handler = authenticatedRoute(
   { body: { schema: updateKeyBody, required: true } },
-  async ({ body, caller, now }) => {
+  async ({ body, caller }) => {
     let webhook: string | undefined;
     if (body.webhook !== '') {
       const verdict = checkWebhookUrl(body.webhook, config.webhookAllowLoopback);
@@ -18,7 +18,7 @@ export const handler = authenticatedRoute(
       webhook = verdict.url;
     }
     // The key was live a moment ago; failing now means it was revoked in between.
-    if (!(await setKeyWebhook(caller.keyHash, webhook, now))) throw new HttpError(401, ERRORS.invalidApiKey);
+    if (!(await setKeyWebhook(caller.keyHash, webhook))) throw new HttpError(401, ERRORS.invalidApiKey);
     return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
   },
 );

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
-import { KEYS_TABLE, ipItemPk } from '../definitions/tables';
+import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
@@ -25,15 +25,14 @@ export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: num
 async function recordOnce(ipHash: string, now: number, limit: number, token: string, attempts: number): Promise<KeyCreationWindow> {
   const key = { pk: ipItemPk(ipHash) };
   const ttl = epochSeconds(now + KEY_CREATION_LIMIT.windowMs);
-  const names = { '#log': 'log', '#ttl': KEYS_TABLE.ttlAttribute };
+  const names = { '#log': A.creationLog, '#ttl': A.ttl };
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: key,
-        UpdateExpression: 'SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, logged = :token',
-        ConditionExpression:
-          '(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(logged) OR logged <> :token)',
+        UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
+        ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
         ReturnValues: 'ALL_NEW',
@@ -53,7 +52,7 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: key,
-          UpdateExpression: 'SET #log = :pruned, #ttl = :ttl, logged = :token',
+          UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
           ConditionExpression: 'size(#log) = :oldSize',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
-import { KEYS_TABLE, keyItemPk } from '../definitions/tables';
+import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
@@ -42,8 +42,12 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
   ...(item.webhook ? { webhook: item.webhook } : {}),
 });
 
-/** A live key: it exists and has not expired. Revoked keys are deleted, so they fail the first part. */
-const LIVE_KEY = 'attribute_exists(pk) AND expires > :now';
+/**
+ * The key exists: revoked keys are deleted. Its updates test no more than that, and the callers
+ * test its expiry in the item they read: a write that named `expires`, even in its condition,
+ * would need a role that may write it (docs/security.md, least privilege).
+ */
+const KEY_EXISTS = `attribute_exists(${A.pk})`;
 
 export async function putKey(key: StoredKey): Promise<void> {
   const item: KeyItem = {
@@ -67,7 +71,8 @@ export async function putKey(key: StoredKey): Promise<void> {
 }
 
 /**
- * Checks the key and counts this request in one conditional UpdateItem. Only when the key's slot
+ * Checks the key and counts this request in one conditional UpdateItem; an expired key's request
+ * is counted too, and refused. Only when the key's slot
  * map has collected stale slots (after idle periods) is a second write needed to prune it. Each
  * write records the request's token in `counted`, so that a repeat of it (see
  * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
@@ -75,13 +80,10 @@ export async function putKey(key: StoredKey): Promise<void> {
 export const authenticateAndCount = (keyHash: string, now: number): Promise<Authentication> =>
   countOnce(keyHash, now, newWriteToken(), 3);
 
-const NOT_COUNTED_YET = '(attribute_not_exists(counted) OR counted <> :token)';
+const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
 
-const authenticated = (item: KeyItem, keyHash: string): Authentication => ({
-  outcome: 'authenticated',
-  key: toStoredKey(item, keyHash),
-  slots: item.rl,
-});
+const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
+  item.expires <= now ? { outcome: 'expired' } : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
 
 async function countOnce(keyHash: string, now: number, token: string, attempts: number): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
@@ -90,20 +92,20 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk },
-        UpdateExpression: 'SET rl.#current = if_not_exists(rl.#current, :zero) + :one, counted = :token REMOVE rl.#expired',
-        ConditionExpression: `${LIVE_KEY} AND size(rl) <= :maxSlots AND ${NOT_COUNTED_YET}`,
+        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token REMOVE ${A.rateLimitSlots}.#expired`,
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
         ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-        ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return authenticated(Attributes as KeyItem, keyHash);
+    return authenticated(Attributes as KeyItem, keyHash, now);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<KeyItem>(error);
     if (!old) return { outcome: 'unknown' };
-    if (old.counted === token) return authenticated(old, keyHash);
+    if (old.counted === token) return authenticated(old, keyHash, now);
     if (old.expires <= now) return { outcome: 'expired' };
     if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
     return pruneAndCount(keyHash, old, now, token, attempts - 1);
@@ -119,34 +121,37 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: 
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: 'SET rl = :slots, counted = :token',
+        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token`,
         // While the map is over-full every fast-path update fails, so only another prune can
         // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${LIVE_KEY} AND size(rl) > :maxSlots`,
-        ExpressionAttributeValues: { ':now': now, ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots`,
+        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return authenticated(Attributes as KeyItem, keyHash);
+    return authenticated(Attributes as KeyItem, keyHash, now);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash);
+    if (current?.counted === token) return authenticated(current, keyHash, now);
     return countOnce(keyHash, now, token, attempts);
   }
 }
 
-/** Sets the webhook, or removes it when `webhook` is undefined. Its repeat sets the same value again. */
-export async function setWebhook(keyHash: string, webhook: string | undefined, now: number): Promise<boolean> {
+/**
+ * Sets the webhook, or removes it when `webhook` is undefined; false if the key is gone. Its
+ * repeat sets the same value again. The caller has just authenticated the key, expiry included.
+ */
+export async function setWebhook(keyHash: string, webhook: string | undefined): Promise<boolean> {
   try {
     await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: webhook ? 'SET webhook = :webhook' : 'REMOVE webhook',
-        ConditionExpression: LIVE_KEY,
-        ExpressionAttributeValues: { ':now': now, ...(webhook ? { ':webhook': webhook } : {}) },
+        UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
+        ConditionExpression: KEY_EXISTS,
+        ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
       }),
     );
     return true;

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
-import { SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
+import { CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
@@ -71,7 +71,7 @@ export interface HeadItem {
  * the claim it was, with the data and the `remaining` it took. A chunked claim removes it again
  * when it signs off as reader; inline secrets keep theirs (at most VIEWS_RANGE.max) until deleted.
  */
-const claimAttribute = (token: string): string => `claim:${token}`;
+const claimAttribute = (token: string): string => `${CLAIM_ATTRIBUTE_PREFIX}${token}`;
 
 interface ChunkItem {
   pk: string;
@@ -188,8 +188,8 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         Key: { pk: id, sk: SECRET_HEAD_SK },
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
         // viewedAt gives the stream record of this claim the time its webhook event reports.
-        UpdateExpression: 'SET remaining = remaining - :one, viewedAt = :now, #claim = remaining - :one ADD readers :one',
-        ConditionExpression: 'remaining > :zero AND expires > :now AND attribute_not_exists(#claim)',
+        UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
+        ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
         ExpressionAttributeNames: { '#claim': claim },
         ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
         ReturnValues: 'ALL_NEW',
@@ -237,7 +237,7 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
         new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          UpdateExpression: 'ADD readers :minusOne REMOVE #claim',
+          UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
           // Also keeps ADD from recreating a head that a revocation has just deleted.
           ConditionExpression: 'attribute_exists(#claim)',
           ExpressionAttributeNames: { '#claim': claim },

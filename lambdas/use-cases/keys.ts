@@ -38,5 +38,4 @@ export const revokeApiKey = (keyHash: string): Promise<boolean> => deleteKey(key
  * Sets the key's webhook (a URL checkWebhookUrl accepted), or removes it when undefined; false if
  * the key was revoked since it authenticated the request.
  */
-export const setKeyWebhook = (keyHash: string, webhook: string | undefined, now: number): Promise<boolean> =>
-  setWebhook(keyHash, webhook, now);
+export const setKeyWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> => setWebhook(keyHash, webhook);

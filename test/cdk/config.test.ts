@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE } from '../../lambdas/definitions/deployment';
 import { ENV } from '../../lambdas/definitions/env';
-import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
 import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '../../lambdas/definitions/webhooks';
@@ -95,9 +95,10 @@ describe('context: defaults', () => {
       secretsPointInTimeRecovery: false,
       apiGatewayCloudWatchRole: false,
       logLevel: DEFAULT_LOG_LEVEL,
+      waf: { requestsPerAddress: ADDRESS_RATE_LIMIT.defaultPerWindow },
     };
     expect(configFrom({})).toEqual(defaults);
-    expect(configFrom({ stackName: '', keysPerIpPerHour: '', apiGatewayCloudWatchRole: '' })).toEqual(defaults);
+    expect(configFrom({ stackName: '', keysPerIpPerHour: '', apiGatewayCloudWatchRole: '', waf: '', wafRateLimit: '' })).toEqual(defaults);
   });
 
   it('takes numbers and switches as cdk.json’s JSON or as -c’s strings', () => {

@@ -1,44 +1,171 @@
-import { ROUTES, type TableAccess } from '../../lambdas/definitions/routes';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '../../lambdas/definitions/tables';
-import { actionsByResource, roleOf } from './support/iam';
+import { roleOf } from './support/iam';
 import { sharedSynthesis } from './support/synth';
-import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId } from './support/template';
+import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId, type PolicyStatement } from './support/template';
+import { pipelineOf } from './support/webhooks';
+
+/**
+ * The roles as the template writes them. Which actions each function needs is proven by what it
+ * really sends, in the integration run (test/integration/support/least-privilege.ts); here, the
+ * conditions that limit its writes, spelled out literally, and the shape of every role.
+ */
 
 const { template } = sharedSynthesis();
+const TABLES: readonly TableDefinition[] = [KEYS_TABLE, SECRETS_TABLE];
+const tableArn = (table: TableDefinition) => ({ 'Fn::GetAtt': [tableLogicalId(template, table), 'Arn'] });
+const routeRole = (name: RouteName): string => {
+  const route = ROUTES.find((candidate) => candidate.name === name);
+  if (!route) throw new Error(`no route ${name}`);
+  return roleOf(template, routeFunctionId(template, route));
+};
+const { fanOutId, deliveryId } = pipelineOf(template);
 
-const TABLE_OF_ACCESS_KEY: Record<keyof TableAccess, TableDefinition> = { keys: KEYS_TABLE, secrets: SECRETS_TABLE };
+/** The statements of a role that name a table, as CloudFormation will read them. */
+const tableStatements = (roleId: string, table: TableDefinition): PolicyStatement[] =>
+  roleStatements(template, roleId).filter((statement) =>
+    asArray(statement.Resource).some((target) => JSON.stringify(target) === JSON.stringify(tableArn(table))),
+  );
 
-const tableArn = (table: TableDefinition): string => JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(template, table), 'Arn'] });
+/** The role's policy holds this statement. */
+const expectStatement = (roleId: string, statement: Record<string, unknown>): void =>
+  template.hasResourceProperties('AWS::IAM::Policy', {
+    Roles: [{ Ref: roleId }],
+    PolicyDocument: { Statement: Match.arrayWith([Match.objectEquals({ Effect: 'Allow', ...statement })]) },
+  });
+
+const AUTHENTICATED = ROUTES.filter((route) => route.name !== 'health' && route.name !== 'keys-create').map((route) => route.name);
+
+describe('the writes each role may send, by condition', () => {
+  it.each(AUTHENTICATED)('%s may count a request in its key’s rate-limit slots, naming only pk, rl and counted, reading the key back', (name) => {
+    expectStatement(routeRole(name), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
+      },
+    });
+  });
+
+  it('keys-update alone may set a key’s webhook, naming only pk and webhook, reading nothing back', () => {
+    expectStatement(routeRole('keys-update'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'webhook'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    });
+    const mayUpdateWebhook = ROUTES.filter((route) =>
+      tableStatements(routeRole(route.name), KEYS_TABLE).some(
+        (statement) => asArray(statement.Action).includes('dynamodb:UpdateItem') && JSON.stringify(statement).includes('"webhook"'),
+      ),
+    ).map((route) => route.name);
+    expect(mayUpdateWebhook).toEqual(['keys-update']);
+  });
+
+  it('no role may name a key’s expiry in an update: none can extend a key', () => {
+    for (const roleId of [...ROUTES.map((route) => routeRole(route.name)), roleOf(template, fanOutId), roleOf(template, deliveryId)]) {
+      const updates = tableStatements(roleId, KEYS_TABLE).filter((statement) => asArray(statement.Action).includes('dynamodb:UpdateItem'));
+      for (const statement of updates) expect(JSON.stringify(statement)).not.toContain('"expires"');
+    }
+  });
+
+  it('keys-create logs attempts per address and writes new keys, reading back no key it would replace', () => {
+    expectStatement(routeRole('keys-create'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'log', 'ttl', 'logged'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+    expectStatement(routeRole('keys-create'), {
+      Action: 'dynamodb:PutItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    });
+  });
+
+  it('secrets-claim takes views by the view attributes and its own claim:<token> ones, and deletes nothing', () => {
+    expectStatement(routeRole('secrets-claim'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'viewedAt', 'readers', 'claim:*'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+    const actions = tableStatements(routeRole('secrets-claim'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
+    expect(actions).not.toContain('dynamodb:DeleteItem');
+    expect(actions).not.toContain('dynamodb:BatchWriteItem');
+  });
+
+  it('secrets-create writes heads by the head’s attributes, reading back no secret it would replace', () => {
+    expectStatement(routeRole('secrets-create'), {
+      Action: 'dynamodb:PutItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': {
+          'dynamodb:Attributes': [
+            'pk',
+            'sk',
+            'owner',
+            'type',
+            'filename',
+            'mimetype',
+            'views',
+            'remaining',
+            'created',
+            'expires',
+            'ttl',
+            'data',
+            'chunks',
+            'createToken',
+          ],
+        },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    });
+  });
+
+  it('every UpdateItem and PutItem of every role is limited by attributes that include the table’s key', () => {
+    for (const roleId of [...ROUTES.map((route) => routeRole(route.name)), roleOf(template, fanOutId), roleOf(template, deliveryId)]) {
+      for (const table of TABLES) {
+        const writes = tableStatements(roleId, table).filter((statement) =>
+          asArray(statement.Action).some((action) => action === 'dynamodb:UpdateItem' || action === 'dynamodb:PutItem'),
+        );
+        for (const statement of writes) {
+          const condition = (statement as { Condition?: unknown }).Condition;
+          const attributes = at(condition, 'ForAllValues:StringEquals', 'dynamodb:Attributes') ?? at(condition, 'ForAllValues:StringLike', 'dynamodb:Attributes');
+          const keyAttributes = [table.partitionKey, ...(table.sortKey ? [table.sortKey] : [])];
+          expect({ table: table.id, attributes }).toEqual({ table: table.id, attributes: expect.arrayContaining(keyAttributes) });
+          expect(at(condition, 'StringEqualsIfExists', 'dynamodb:ReturnValues')).toBeDefined();
+        }
+      }
+    }
+  });
+});
 
 describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s function’s role', (_, route) => {
   const functionId = routeFunctionId(template, route);
   const roleId = roleOf(template, functionId);
 
-  it('may do exactly the route’s listed actions on each table it lists, and nothing on the others', () => {
-    const granted = actionsByResource(template, roleId);
-    for (const [accessKey, table] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof TableAccess, TableDefinition][]) {
-      expect({ table: table.id, actions: [...(granted.get(tableArn(table)) ?? [])].sort() }).toEqual({
-        table: table.id,
-        actions: [...(route.access[accessKey] ?? [])].sort(),
-      });
-    }
-  });
-
-  it('names each table it uses in one statement', () => {
-    for (const table of Object.values(TABLE_OF_ACCESS_KEY)) {
-      const statements = roleStatements(template, roleId).filter((statement) =>
-        asArray(statement.Resource).some((target) => JSON.stringify(target) === tableArn(table)),
-      );
-      expect(statements.length).toBeLessThanOrEqual(1);
-    }
-  });
-
-  it('otherwise may only write to its own log group', () => {
+  it('names only the tables and its own log group', () => {
     const logGroupId = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup'));
-    const ownLogGroup = JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
-    const tables = new Set(Object.values(TABLE_OF_ACCESS_KEY).map(tableArn));
-    const others = [...actionsByResource(template, roleId)].filter(([target]) => !tables.has(target));
-    expect(others).toEqual([[ownLogGroup, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])]]);
+    const allowed = new Set([...TABLES.map((table) => JSON.stringify(tableArn(table))), JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] })]);
+    const targets = roleStatements(template, roleId).flatMap((statement) => asArray(statement.Resource).map((target) => JSON.stringify(target)));
+    expect(targets.filter((target) => !allowed.has(target))).toEqual([]);
+  });
+
+  it('may only write to its own log group besides', () => {
+    const logGroupId = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup'));
+    expectStatement(roleId, { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } });
   });
 
   it('carries no managed policy and is assumable by Lambda only', () => {

@@ -202,7 +202,7 @@ describe('context', () => {
     expect(() => synthesize({ wafRateLimit: value })).toThrow('wafRateLimit');
   });
 
-  it.each([['maybe'], [0]])('refuses waf=%j', (value) => {
+  it.each([['maybe'], ['yes'], [2]])('refuses waf=%j', (value) => {
     expect(() => synthesize({ waf: value })).toThrow('waf');
   });
 

@@ -1,3 +1,4 @@
+import { SDK_MAX_ATTEMPTS } from '../../lambdas/aws/sdk-settings';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
@@ -63,9 +64,9 @@ async function owner(events: string[]): Promise<{ key: string; path: string }> {
   return { key, path };
 }
 
-/** Arms `kind` for the write that `selects` picks, runs `send`, and checks that the fault fired. */
-async function withFault<T>(kind: FaultKind, selects: (call: DynamoDbCall) => boolean, send: () => Promise<T>): Promise<T> {
-  proxy.failNext(kind, selects);
+/** Arms `kind` for the write that `selects` picks (`times` in a row), runs `send`, and checks that the fault fired. */
+async function withFault<T>(kind: FaultKind, selects: (call: DynamoDbCall) => boolean, send: () => Promise<T>, times = 1): Promise<T> {
+  proxy.failNext(kind, selects, times);
   const result = await send();
   expect(proxy.armed()).toBe(false);
   return result;
@@ -246,6 +247,23 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       mustBeGone.push(id);
     });
   });
+});
+
+test('a create whose head write fails on every attempt: 500, and it deletes the head and chunks it wrote', async () => {
+  // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
+  const { key } = await createKey(undefined, baseUrl);
+  let id: string | undefined;
+  const head = (call: DynamoDbCall): boolean => {
+    if (!on('PutItem', SECRETS)(call)) return false;
+    id = stringOf((call.body.Item as Record<string, unknown> | undefined)?.pk);
+    return true;
+  };
+  // Each attempt is applied and answered 500: the SDK gives up, the route answers 500, and the
+  // create undoes what the attempts wrote (store/secret-store.ts, undoCreate).
+  const response = await withFault('500', head, () => api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl }), SDK_MAX_ATTEMPTS);
+  expect(response.status).toBe(500);
+  expect(id).toBeDefined();
+  expect(await itemsOfSecret(id ?? '', SECRETS)).toEqual([]);
 });
 
 test('a 1-view claim whose answer never comes: the SDK repeats it after its request timeout, and the data is still there', async () => {

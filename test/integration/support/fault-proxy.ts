@@ -22,8 +22,11 @@ export interface DynamoDbCall {
 
 export interface FaultProxy {
   endpoint: string;
-  /** The next call that `selects` holds for is applied upstream and then answered with `kind`. */
-  failNext(kind: FaultKind, selects: (call: DynamoDbCall) => boolean): void;
+  /**
+   * The next call that `selects` holds for is applied upstream and then answered with `kind`; with
+   * `times`, so are that many such calls in a row (to outlast the SDK's attempts).
+   */
+  failNext(kind: FaultKind, selects: (call: DynamoDbCall) => boolean, times?: number): void;
   /** Whether a fault is armed that no call has matched yet. */
   armed(): boolean;
   stop(): Promise<void>;
@@ -55,12 +58,12 @@ function callOf(incoming: IncomingMessage, body: Buffer): DynamoDbCall {
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
-  let fault: { kind: FaultKind; selects: (call: DynamoDbCall) => boolean } | undefined;
+  let fault: { kind: FaultKind; selects: (call: DynamoDbCall) => boolean; times: number } | undefined;
 
   const forward = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
     const body = await bodyOf(incoming);
     const selected = fault?.selects(callOf(incoming, body)) ? fault : undefined;
-    if (selected) fault = undefined;
+    if (selected && --selected.times === 0) fault = undefined;
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const upstreamRequest = request(
         { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers, agent },
@@ -94,8 +97,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    failNext: (kind, selects) => {
-      fault = { kind, selects };
+    failNext: (kind, selects, times = 1) => {
+      fault = { kind, selects, times };
     },
     armed: () => fault !== undefined,
     stop: async () => {

@@ -41,8 +41,9 @@ const names = (input: UpdateCommandInput): Record<string, string> => input.Expre
 /**
  * Answers UpdateItem calls on the keys table for one key item the way DynamoDB would for the
  * expressions key-store sends: the authenticating fast path (SET rl.#current += 1 REMOVE
- * rl.#expired, if live and size(rl) <= :maxSlots), the prune (SET rl = :slots, if live and
- * size(rl) > :maxSlots) and setWebhook (SET/REMOVE webhook, if live). A failed condition throws
+ * rl.#expired, if it exists and size(rl) <= :maxSlots), the prune (SET rl = :slots, if it exists
+ * and size(rl) > :maxSlots) and setWebhook (SET/REMOVE webhook, if it exists); none of them tests
+ * the expiry, which the store reads from the item. A failed condition throws
  * ConditionalCheckFailedException with the old item in wire format when ALL_OLD was asked for.
  * `state.item` is mutated, so a test can make several requests against the same key.
  */
@@ -52,8 +53,8 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
     const v = values(input);
     const fail = () =>
       conditionFailed(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && item ? structuredClone(item) : undefined);
-    const live = item !== undefined && (input.Key as { pk: string }).pk === item.pk && item.expires > (v[':now'] as number);
-    if (!live || !item) throw fail();
+    const exists = item !== undefined && (input.Key as { pk: string }).pk === item.pk;
+    if (!exists || !item) throw fail();
 
     const expression = input.UpdateExpression ?? '';
     if (expression.includes('webhook')) {

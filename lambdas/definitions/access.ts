@@ -1,0 +1,100 @@
+import { CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+
+/**
+ * What a function may do to the tables, as the stack grants it: per table, statements of actions,
+ * the writes among them limited by IAM's DynamoDB condition keys. The integration run checks these
+ * against what each function really sends (docs/security.md, least privilege).
+ */
+
+export type DynamoDbAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem';
+
+export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
+
+/** One statement of a function's role on one table. */
+export interface TableGrant {
+  readonly actions: readonly DynamoDbAction[];
+  /**
+   * dynamodb:Attributes: the only top-level attributes the request may name, key attributes
+   * included, in its key, item, update and condition alike (IAM cannot tell a condition's read
+   * from a write, so an attribute a condition reads may also be written). A name ending in `*` is
+   * a prefix.
+   */
+  readonly attributes?: readonly string[];
+  /** dynamodb:ReturnValues: what the request may read back; DynamoDB's default, NONE, when it asks for nothing. */
+  readonly returnValues?: readonly ReturnValue[];
+}
+
+export interface TableAccess {
+  readonly keys?: readonly TableGrant[];
+  readonly secrets?: readonly TableGrant[];
+}
+
+/**
+ * Every authenticated request: checks its key and counts the request in the key's rate-limit
+ * slots, reading the key back. It cannot name the key's expiry or webhook, so no route can
+ * extend a key or redirect its events by it.
+ */
+export const COUNT_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted],
+  returnValues: ['ALL_NEW'],
+};
+
+/** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
+export const SET_WEBHOOK: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.webhook],
+  returnValues: ['NONE'],
+};
+
+/** POST /keys: appends to a client address's attempt log (and prunes it, reading nothing back). */
+export const LOG_CREATION_ATTEMPT: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.creationLog, KEY.ttl, KEY.logged],
+  returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/** POST /keys: writes the new key, and cannot read back a key it would replace. */
+export const PUT_KEY: TableGrant = {
+  actions: ['dynamodb:PutItem'],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots],
+  returnValues: ['NONE'],
+};
+
+/** POST /secrets: writes the head item, and cannot read back a secret it would replace. */
+export const PUT_SECRET_HEAD: TableGrant = {
+  actions: ['dynamodb:PutItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.owner,
+    SECRET.type,
+    SECRET.filename,
+    SECRET.mimetype,
+    SECRET.views,
+    SECRET.remaining,
+    SECRET.created,
+    SECRET.expires,
+    SECRET.ttl,
+    SECRET.data,
+    SECRET.chunks,
+    SECRET.createToken,
+  ],
+  returnValues: ['NONE'],
+};
+
+/**
+ * GET /secrets/{id}: takes a view (reading the head back) and, for chunked data, signs off as
+ * reader. `expires` is named because the claim's condition reads it.
+ */
+export const CLAIM_VIEW: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [SECRET.pk, SECRET.sk, SECRET.remaining, SECRET.expires, SECRET.viewedAt, SECRET.readers, `${CLAIM_ATTRIBUTE_PREFIX}*`],
+  returnValues: ['ALL_NEW', 'NONE'],
+};

@@ -1,0 +1,136 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
+import type { RouteName } from '../lambdas/definitions/routes';
+import { CLAIM_ATTRIBUTE_PREFIX, TABLES } from '../lambdas/definitions/tables';
+import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
+import { expressionAttributeNames } from './expression-attributes';
+
+/**
+ * What each function really sends to AWS, recorded by local mode when SDK_CALL_LOG_ENV names a
+ * directory: per function, each action on each table or queue and, for the writes that the
+ * roles' conditions restrict (UpdateItem, PutItem), the attribute names the request names and
+ * the ReturnValues it asks for. The integration run compares this with the roles of the
+ * synthesized stack (test/integration/support/least-privilege.ts), since DynamoDB Local and the
+ * local queue enforce no IAM. An SDK middleware on the functions' own clients: nothing of it is in
+ * the functions' code or bundles.
+ */
+
+/** Local mode only: a directory to record the functions' SDK calls in, one JSONL file per process. */
+export const SDK_CALL_LOG_ENV = 'LOCAL_SDK_CALL_LOG';
+
+/** The stack's functions: one per route, and the webhook pipeline's two. */
+export type FunctionName = RouteName | keyof typeof PIPELINE_ENTRIES;
+
+export interface RecordedCall {
+  function: FunctionName;
+  /** The IAM action the call needs, e.g. `dynamodb:UpdateItem` (a batch of SQS messages needs its single form's). */
+  action: string;
+  /** The TABLES or QUEUES id the call addresses (the name or URL itself if it is none of them). */
+  resource: string;
+  /** UpdateItem and PutItem: every top-level attribute the request names (key, item, update, condition), sorted. */
+  attributes?: string[];
+  /** UpdateItem and PutItem: the ReturnValues it asks for, NONE when it asks for none (DynamoDB's default). */
+  returnValues?: string;
+  /** UpdateItem and PutItem: what it reads back when its condition fails; no IAM condition key covers it. */
+  returnValuesOnConditionCheckFailure?: string;
+}
+
+const currentFunction = new AsyncLocalStorage<FunctionName>();
+
+/** Runs a function's handler so that the calls it sends are recorded as that function's. */
+export const asFunction =
+  <TEvent, TContext, TResult>(name: FunctionName, handler: (event: TEvent, context: TContext) => Promise<TResult>) =>
+  (event: TEvent, context: TContext): Promise<TResult> =>
+    currentFunction.run(name, () => handler(event, context));
+
+/** SQS's batch actions are authorized as their single forms. */
+const SQS_BATCH_ACTIONS: Readonly<Record<string, string>> = {
+  SendMessageBatch: 'SendMessage',
+  DeleteMessageBatch: 'DeleteMessage',
+  ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
+};
+
+interface DynamoDbInput {
+  TableName?: string;
+  RequestItems?: Record<string, unknown>;
+  Key?: Record<string, unknown>;
+  Item?: Record<string, unknown>;
+  UpdateExpression?: string;
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ReturnValues?: string;
+  ReturnValuesOnConditionCheckFailure?: string;
+}
+
+/** The table or queue a name or URL stands for, as the functions learn them from their environment. */
+function resourceId(nameOrUrl: string): string {
+  const known = [...TABLES, ...Object.values(QUEUES)].find((resource) => process.env[resource.envVar] === nameOrUrl);
+  return known?.id ?? nameOrUrl;
+}
+
+/**
+ * A claim's own attribute (`claim:<its token>`) as one name for every claim: still under the
+ * prefix the claim route's condition allows, and one recorded line for all claims alike.
+ */
+const CLAIM_ATTRIBUTE = new RegExp(`^${CLAIM_ATTRIBUTE_PREFIX}.+`);
+const recordedName = (name: string): string => name.replace(CLAIM_ATTRIBUTE, `${CLAIM_ATTRIBUTE_PREFIX}<token>`);
+
+/** The attribute names and return values of a write the roles restrict by condition. */
+function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {
+  if (operation !== 'UpdateItem' && operation !== 'PutItem') return {};
+  const placeholders = input.ExpressionAttributeNames ?? {};
+  const attributes = new Set([
+    ...Object.keys(input.Key ?? {}),
+    ...Object.keys(input.Item ?? {}),
+    ...expressionAttributeNames(input.UpdateExpression, placeholders),
+    ...expressionAttributeNames(input.ConditionExpression, placeholders),
+  ]);
+  return {
+    attributes: [...new Set([...attributes].map(recordedName))].sort(),
+    returnValues: input.ReturnValues ?? 'NONE',
+    returnValuesOnConditionCheckFailure: input.ReturnValuesOnConditionCheckFailure ?? 'NONE',
+  };
+}
+
+function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDbInput & { QueueUrl?: string }): Omit<RecordedCall, 'function'>[] {
+  if (service === 'sqs') {
+    return [{ action: `sqs:${SQS_BATCH_ACTIONS[operation] ?? operation}`, resource: resourceId(input.QueueUrl ?? '') }];
+  }
+  const tables = input.TableName !== undefined ? [input.TableName] : Object.keys(input.RequestItems ?? {});
+  return tables.map((table) => ({ action: `dynamodb:${operation}`, resource: resourceId(table), ...writeDetails(operation, input) }));
+}
+
+/**
+ * Records every call `client` sends from inside asFunction, once per distinct call shape, in a
+ * file of this process's under `directory`. Outside a function (local mode's own calls) nothing is
+ * recorded.
+ */
+export function recordSdkCalls<Input extends object, Output extends MetadataBearer>(
+  client: { middlewareStack: MiddlewareStack<Input, Output> },
+  service: 'dynamodb' | 'sqs',
+  directory: string,
+): void {
+  mkdirSync(directory, { recursive: true });
+  const file = path.join(directory, `${process.pid}.jsonl`);
+  const seen = new Set<string>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = currentFunction.getStore();
+      if (name) {
+        const operation = (context.commandName ?? '').replace(/Command$/, '');
+        for (const call of callsOf(service, operation, args.input as DynamoDbInput & { QueueUrl?: string })) {
+          const line = JSON.stringify({ function: name, ...call } satisfies RecordedCall);
+          if (seen.has(line)) continue;
+          seen.add(line);
+          // Synchronous, a whole line at a time: a process killed mid-run leaves complete lines only.
+          appendFileSync(file, `${line}\n`);
+        }
+      }
+      return next(args);
+    },
+    // At `initialize`, before the retry middleware: the call as the function sent it, once.
+    { step: 'initialize', name: 'recordSdkCalls' },
+  );
+}
