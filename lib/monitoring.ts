@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -13,7 +13,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName, SERVICE_NAME } from '../lambdas/definitions/observability';
+import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName } from '../lambdas/definitions/observability';
 import { ROUTES, routeTemplate } from '../lambdas/definitions/routes';
 
 /** Each point of the dashboard's graphs, and of the 5xx alarm. */
@@ -44,6 +44,8 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, { restApi, alarms }: MonitoringProps) {
     super(scope, id);
+    // The functions' `service` is the stack's name (lib/service-function.ts): this stage's counts only.
+    const service = Stack.of(this).stackName;
 
     const serverErrors = restApi.metricServerError({ period: PERIOD, statistic: Stats.SUM });
     this.serverErrorsAlarm = new Alarm(this, 'ApiServerErrorsAlarm', {
@@ -74,8 +76,8 @@ export class Monitoring extends Construct {
           ]),
         ],
         [
-          graph('Secrets', routeCountMetrics()),
-          graph('Webhooks', [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(name))),
+          graph('Secrets', routeCountMetrics(service)),
+          graph('Webhooks', [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name))),
         ],
         [new AlarmStatusWidget({ title: 'Alarms', alarms: [this.serverErrorsAlarm, ...alarms], width: 2 * WIDGET_WIDTH })],
       ],
@@ -86,14 +88,14 @@ export class Monitoring extends Construct {
 const graph = (title: string, left: IMetric[]): GraphWidget => new GraphWidget({ title, left, width: WIDGET_WIDTH });
 
 /** What the route table says each route counts, under the dimensions the route builder gives it. */
-const routeCountMetrics = (): Metric[] =>
+const routeCountMetrics = (service: string): Metric[] =>
   ROUTES.flatMap((route) =>
     Object.values(route.counts ?? {}).map(
       (metricName) =>
         new Metric({
           namespace: METRICS_NAMESPACE,
           metricName,
-          dimensionsMap: { service: SERVICE_NAME, [METRIC_DIMENSIONS.route]: routeTemplate(route) },
+          dimensionsMap: { service, [METRIC_DIMENSIONS.route]: routeTemplate(route) },
           period: PERIOD,
           statistic: Stats.SUM,
           label: metricName,
@@ -102,9 +104,9 @@ const routeCountMetrics = (): Metric[] =>
   );
 
 /** A webhook count summed over its event dimension, whatever events it has seen. */
-const webhookTotal = (metricName: MetricName): MathExpression =>
+const webhookTotal = (service: string, metricName: MetricName): MathExpression =>
   new MathExpression({
-    expression: `SUM(SEARCH('{${METRICS_NAMESPACE},${METRIC_DIMENSIONS.event},service} service="${SERVICE_NAME}" MetricName="${metricName}"', '${Stats.SUM}', ${PERIOD.toSeconds()}))`,
+    expression: `SUM(SEARCH('{${METRICS_NAMESPACE},${METRIC_DIMENSIONS.event},service} service="${service}" MetricName="${metricName}"', '${Stats.SUM}', ${PERIOD.toSeconds()}))`,
     usingMetrics: {},
     label: metricName,
     period: PERIOD,

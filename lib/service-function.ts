@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Duration } from 'aws-cdk-lib';
+import { type Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -65,7 +65,7 @@ export class ServiceFunction extends Construct {
       bundling: BUNDLING,
       role: this.role,
       logGroup,
-      environment: { ...props.environment, [ENV.logLevel]: props.logLevel },
+      environment: { ...props.environment, [ENV.logLevel]: props.logLevel, [ENV.serviceName]: Stack.of(this).stackName },
     });
 
     for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {

@@ -10,6 +10,11 @@ export const ENV = {
   originSecret: 'ORIGIN_SECRET',
   /** Powertools Logger's level (one of LOG_LEVELS); the stack sets it from its context. */
   logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /**
+   * The `service` of every log line and metric; the stack sets its own name, so that two stages
+   * in one account count apart. Unset (local mode, tests): SERVICE_NAME.
+   */
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

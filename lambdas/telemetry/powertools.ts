@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { ENV } from '../definitions/env';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../definitions/observability';
 
 /**
@@ -9,6 +10,10 @@ import { METRICS_NAMESPACE, SERVICE_NAME } from '../definitions/observability';
  * Per-invocation state (the correlation id, metrics not yet flushed) lives in Lambda's invoke
  * store when invocations share a process (local mode, see local/invocation-scope.ts).
  */
-export const logger = new Logger({ serviceName: SERVICE_NAME });
+// Powertools reads POWERTOOLS_SERVICE_NAME itself only when no name is given, and then defaults to
+// "service_undefined"; this keeps ours as the default.
+const serviceName = process.env[ENV.serviceName] || SERVICE_NAME;
 
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME, logger });
+export const logger = new Logger({ serviceName });
+
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, logger });

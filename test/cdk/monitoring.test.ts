@@ -1,4 +1,4 @@
-import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/definitions/observability';
+import { METRICS, METRICS_NAMESPACE } from '../../lambdas/definitions/observability';
 import { ROUTES, routeTemplate } from '../../lambdas/definitions/routes';
 import { API_5XX_ALARM_THRESHOLD } from '../../lib/monitoring';
 import { type DashboardWidget, apiServerErrorsAlarmId, dashboardWidgets } from './support/monitoring';
@@ -68,7 +68,7 @@ describe('the dashboard', () => {
       [METRICS.secretsCreated, METRICS.secretsClaimed, METRICS.claimsRefused, METRICS.secretsRevoked].sort(),
     );
     expect(widget('Secrets').properties.metrics).toEqual(
-      counted.map(({ name, route }) => [METRICS_NAMESPACE, name, 'route', route, 'service', SERVICE_NAME, { label: name, stat: 'Sum' }]),
+      counted.map(({ name, route }) => [METRICS_NAMESPACE, name, 'route', route, 'service', stackName, { label: name, stat: 'Sum' }]),
     );
   });
 
@@ -77,7 +77,7 @@ describe('the dashboard', () => {
     expect(drawn?.map(({ label }) => label)).toEqual([METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered]);
     for (const { label, expression } of drawn ?? []) {
       expect(expression).toBe(
-        `SUM(SEARCH('{${METRICS_NAMESPACE},event,service} service="${SERVICE_NAME}" MetricName="${label}"', 'Sum', 300))`,
+        `SUM(SEARCH('{${METRICS_NAMESPACE},event,service} service="${stackName}" MetricName="${label}"', 'Sum', 300))`,
       );
     }
   });

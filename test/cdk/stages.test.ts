@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME } from '../../lambdas/definitions/deployment';
+import { ENV } from '../../lambdas/definitions/env';
 import { readStackConfig } from '../../lib/config';
 import { SecretsStack } from '../../lib/secrets-stack';
 import { apiServerErrorsAlarmId } from './support/monitoring';
@@ -44,6 +45,15 @@ describe('context stackName', () => {
   it('names the stack, and the REST API after it', () => {
     expect(stackName).toBe('OneTimeSecrets-staging');
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'OneTimeSecrets-staging' });
+  });
+
+  it('is every function’s service name, which the dashboard reads the functions’ counts by', () => {
+    for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))) {
+      expect(at(fn.Properties, 'Environment', 'Variables', ENV.serviceName)).toBe('OneTimeSecrets-staging');
+    }
+    const dashboard = JSON.stringify(resourcesOfType(template, 'AWS::CloudWatch::Dashboard'));
+    expect(dashboard).toContain('\\"service\\",\\"OneTimeSecrets-staging\\"');
+    expect(dashboard).toContain('service=\\\\\\"OneTimeSecrets-staging\\\\\\"');
   });
 
   it('is what the 5xx alarm and the dashboard read the API’s metrics by', () => {

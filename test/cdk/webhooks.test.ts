@@ -22,7 +22,7 @@ import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunct
 import { apiServerErrorsAlarmId } from './support/monitoring';
 import { getAtt, pipelineOf, queueLogicalId } from './support/webhooks';
 
-const { template } = sharedSynthesis();
+const { stackName, template } = sharedSynthesis();
 const { fanOutMapping, deliveryMapping, fanOutId, deliveryId } = pipelineOf(template);
 
 const queueId = (queue: (typeof QUEUES)[keyof typeof QUEUES]): string => queueLogicalId(template, queue);
@@ -184,18 +184,20 @@ describe('pipeline functions', () => {
     expect(users.map(([id]) => id)).toEqual([functionId]);
   });
 
-  it('fan-out learns the log level, the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
+  it('fan-out learns the log level, its service name (the stack’s), the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
     expect(variablesOf(fanOutId)).toEqual({
       [ENV.logLevel]: DEFAULT_LOG_LEVEL,
+      [ENV.serviceName]: stackName,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [SECRETS_TABLE.envVar]: { Ref: secretsTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
     });
   });
 
-  it('delivery learns the log level, the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
+  it('delivery learns the log level, its service name (the stack’s), the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
     expect(variablesOf(deliveryId)).toEqual({
       [ENV.logLevel]: DEFAULT_LOG_LEVEL,
+      [ENV.serviceName]: stackName,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
       [ENV.webhookRetryBaseMs]: String(WEBHOOK_RETRY_BASE_MS.aws),
