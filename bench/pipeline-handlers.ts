@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SECRET_ID_BYTES } from '../lambdas/definitions/limits';
-import { QUEUES } from '../lambdas/definitions/webhooks';
+import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '../lambdas/rules/random';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { lambdaContext } from '../local/lambda-context';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { buildBundle } from './cold-start/bundles';
 import { headInsertEvent, jobMessageEvent } from './cold-start/events';
 import { unsavedSecretHead } from './cold-start/fixtures';
 import { freshKey } from './fixtures';
@@ -19,10 +24,24 @@ import { elapsedMs, median } from './stats';
  */
 
 const CONTEXT_TIMEOUT_MS = 30_000;
+type FanOutHandler = (typeof import('../lambdas/consumers/webhook-fan-out'))['handler'];
+type DeliveryHandler = (typeof import('../lambdas/consumers/webhook-delivery'))['handler'];
+
+/**
+ * The handler as the stack bundles it (lib/bundling.ts), imported into this process: Middy ships
+ * ESM only, which this process's CommonJS loader cannot import from the sources (the bench runs
+ * without tsx's import condition, under which mime-db's JSON fails to load).
+ */
+async function importBundledHandler<Handler>(entry: string): Promise<Handler> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipeline-'));
+  const { file } = await buildBundle(entry, outdir);
+  const loaded = (await import(pathToFileURL(file).href)) as { handler: Handler };
+  return loaded.handler;
+}
 const warmMedian = (times: readonly number[]): number => median(times.slice(Math.floor(times.length / 3)));
 
 export async function measureFanOutMs(invocations: number): Promise<number> {
-  const { handler } = await import('../lambdas/consumers/webhook-fan-out');
+  const handler = await importBundledHandler<FanOutHandler>(PIPELINE_ENTRIES.fanOut);
   const owner = await freshKey();
   const times: number[] = [];
   for (let i = 0; i < invocations; i++) {
@@ -37,7 +56,7 @@ export async function measureFanOutMs(invocations: number): Promise<number> {
 
 /** The delivery function logs each attempt to stdout, as on Lambda: `invocations` lines of the bench's output. */
 export async function measureDeliveryMs(invocations: number): Promise<number> {
-  const { handler } = await import('../lambdas/consumers/webhook-delivery');
+  const handler = await importBundledHandler<DeliveryHandler>(PIPELINE_ENTRIES.delivery);
   const receiver = await startWebhookReceiver();
   try {
     const owner = await freshKey(receiver.url('/bench-delivery'));
