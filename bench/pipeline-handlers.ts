@@ -34,10 +34,16 @@ type DeliveryHandler = (typeof import('../lambdas/consumers/webhook-delivery'))[
  */
 async function importBundledHandler<Handler>(entry: string): Promise<Handler> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipeline-'));
-  const { file } = await buildBundle(entry, outdir);
-  const loaded = (await import(pathToFileURL(file).href)) as { handler: Handler };
-  return loaded.handler;
+  try {
+    const { file } = await buildBundle(entry, outdir);
+    const loaded = (await import(pathToFileURL(file).href)) as { handler: Handler };
+    return loaded.handler;
+  } finally {
+    // Loaded modules stay in memory: the bundle's file is needed no longer.
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
 }
+
 const warmMedian = (times: readonly number[]): number => median(times.slice(Math.floor(times.length / 3)));
 
 export async function measureFanOutMs(invocations: number): Promise<number> {

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -15,6 +15,7 @@ import {
 import { Construct } from 'constructs';
 import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName } from '../lambdas/definitions/observability';
 import { ROUTES, routeTemplate } from '../lambdas/definitions/routes';
+import { functionsServiceName } from './service-function';
 
 /** Each point of the dashboard's graphs, and of the 5xx alarm. */
 const PERIOD = Duration.minutes(5);
@@ -44,8 +45,8 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, { restApi, alarms }: MonitoringProps) {
     super(scope, id);
-    // The functions' `service` is the stack's name (lib/service-function.ts): this stage's counts only.
-    const service = Stack.of(this).stackName;
+    // This stage's counts only.
+    const service = functionsServiceName(this);
 
     const serverErrors = restApi.metricServerError({ period: PERIOD, statistic: Stats.SUM });
     this.serverErrorsAlarm = new Alarm(this, 'ApiServerErrorsAlarm', {

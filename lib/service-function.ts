@@ -4,7 +4,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
 import type { LogLevelName } from '../lambdas/definitions/observability';
 import type { TableAccess } from '../lambdas/definitions/access';
@@ -14,6 +14,12 @@ import { tableGrantStatement } from './table-grants';
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
 const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/**
+ * The `service` every function of the stack logs and counts under (POWERTOOLS_SERVICE_NAME): the
+ * stack's name, so that two stages in one account count apart; the dashboard reads it too.
+ */
+export const functionsServiceName = (scope: IConstruct): string => Stack.of(scope).stackName;
 
 export interface ServiceFunctionProps {
   /** Handler module exporting `handler`, relative to the repository root. */
@@ -65,7 +71,7 @@ export class ServiceFunction extends Construct {
       bundling: BUNDLING,
       role: this.role,
       logGroup,
-      environment: { ...props.environment, [ENV.logLevel]: props.logLevel, [ENV.serviceName]: Stack.of(this).stackName },
+      environment: { ...props.environment, [ENV.logLevel]: props.logLevel, [ENV.serviceName]: functionsServiceName(this) },
     });
 
     for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {
