@@ -14,6 +14,8 @@ const fileChosen = element('file-chosen', HTMLElement);
 const removeFile = element('remove-file', HTMLButtonElement);
 const ttl = element('ttl', HTMLSelectElement);
 const views = element('views', HTMLSelectElement);
+const passphrase = element('share-passphrase', HTMLInputElement);
+const showPassphrase = element('show-passphrase', HTMLInputElement);
 const submit = element('submit', HTMLButtonElement);
 const status = element('status', HTMLElement);
 const error = element('error', HTMLElement);
@@ -50,10 +52,11 @@ async function content(): Promise<string | FileContent | undefined> {
 
 const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
 
-function describeShared(shared: Shared, viewCount: number): string {
+function describeShared(shared: Shared, viewCount: number, gated: boolean): string {
   const until = new Date(shared.expires).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
   const times = viewCount === 1 ? 'once' : `${viewCount} times`;
-  return `It can be opened ${times}, until ${until}. Opening the link does not use a view: the person clicks “Reveal” when ready.`;
+  const opened = `It can be opened ${times}, until ${until}. Opening the link does not use a view: the person clicks “Reveal” when ready.`;
+  return gated ? `${opened} They will also need the passphrase: tell it to them another way than the link.` : opened;
 }
 
 async function onSubmit(event: SubmitEvent): Promise<void> {
@@ -66,16 +69,23 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
     return;
   }
   const viewCount = Number(views.value);
-  const options = { ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl, views: viewCount };
+  // Empty: no passphrase. Otherwise taken as typed, spaces included.
+  const gated = passphrase.value !== '';
+  const options = {
+    ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl,
+    views: viewCount,
+    ...(gated ? { passphrase: passphrase.value } : {}),
+  };
   submit.disabled = true;
   say(status, 'Encrypting and uploading…');
   try {
     const shared = await withSessionKey((client) => client.share(secret, options));
     link.value = shared.link;
-    resultNote.textContent = describeShared(shared, viewCount);
+    resultNote.textContent = describeShared(shared, viewCount, gated);
     say(copyStatus, undefined);
     form.reset();
     onFileChange();
+    onShowPassphrase();
     show(form, false);
     show(result);
     say(status, undefined);
@@ -88,7 +98,12 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   }
 }
 
+function onShowPassphrase(): void {
+  passphrase.type = showPassphrase.checked ? 'text' : 'password';
+}
+
 fillChoices();
+showPassphrase.addEventListener('change', onShowPassphrase);
 file.addEventListener('change', onFileChange);
 removeFile.addEventListener('click', () => {
   file.value = '';
