@@ -1,6 +1,9 @@
+import { GATE } from '../../lambdas/definitions/limits';
 import { LinkError, PassphraseError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
-import { describeFailure, formatBytes, withKeyForOneAction } from './service';
+import type { Phrase } from './i18n/format';
+import { setText, startLanguage } from './i18n/page-language';
+import { describeFailure, withKeyForOneAction } from './service';
 
 /**
  * `{site_url}/<id>#<k>`. Loading this page sends nothing to the service: link previews and mail
@@ -12,6 +15,7 @@ import { describeFailure, formatBytes, withKeyForOneAction } from './service';
 const ready = element('ready', HTMLFormElement);
 const revealButton = element('reveal', HTMLButtonElement);
 const passphraseField = element('passphrase-field', HTMLElement);
+const passphraseNote = element('passphrase-note', HTMLElement);
 const passphrase = element('passphrase', HTMLInputElement);
 const attempts = element('attempts', HTMLElement);
 const burned = element('burned', HTMLElement);
@@ -26,27 +30,16 @@ const remaining = element('remaining', HTMLElement);
 const gone = element('gone', HTMLElement);
 const error = element('error', HTMLElement);
 
-const MISSING_KEY =
-  'This link is incomplete: the part after “#”, which holds the key, is missing. Ask the sender for the whole link.';
-const DAMAGED_LINK = 'This link is damaged: its key is not valid. Ask the sender for the whole link.';
-const PASSPHRASE_MISSING = 'Type the passphrase the sender gave you.';
-const attemptsLeft = (left: number): string =>
-  `Wrong passphrase. ${left === 1 ? 'One attempt is' : `${left} attempts are`} left before the secret is destroyed.`;
-const LINK_NOT_MARKED =
-  'This secret needs a passphrase, but its link is not the one it was shared with (it lacks the passphrase marker). Ask the sender for the whole link.';
-const UNDECRYPTABLE =
-  'This secret could not be decrypted: the link is not the one it was shared with, or the secret is damaged. Nothing of it is shown.';
-
 /** The link as it was opened; its key never leaves this page. */
 const link = location.href;
 
 /** The link's problem, if it has one, or whether it needs a passphrase. */
-function checkLink(): { problem: string } | { gated: boolean } {
-  if (location.hash.length <= 1 || location.hash === '#p.') return { problem: MISSING_KEY };
+function checkLink(): { problem: Phrase } | { gated: boolean } {
+  if (location.hash.length <= 1 || location.hash === '#p.') return { problem: { key: 'reveal.missingKey' } };
   try {
     return { gated: parseLink(link).gated };
   } catch {
-    return { problem: DAMAGED_LINK };
+    return { problem: { key: 'reveal.damagedLink' } };
   }
 }
 
@@ -55,6 +48,7 @@ function showRevealed(revealed: Revealed): void {
     secretText.textContent = revealed.text;
     show(textResult);
     copyText.addEventListener('click', () => void copy(revealed.text, copyStatus));
+    say(status, { key: 'reveal.revealedText' });
     secretText.focus();
   } else {
     const name = safeName(revealed.name, revealed.mimetype);
@@ -63,14 +57,12 @@ function showRevealed(revealed: Revealed): void {
     const bytes = revealed.bytes as Uint8Array<ArrayBuffer>;
     secretFile.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     secretFile.download = name;
-    secretFile.textContent = `Download ${name} (${formatBytes(revealed.bytes.length)})`;
+    setText(secretFile, { key: 'reveal.download', params: { name, size: { bytes: revealed.bytes.length } } });
     show(fileResult);
+    say(status, { key: 'reveal.revealedFile' });
     secretFile.focus();
   }
-  remaining.textContent =
-    revealed.remaining === 0
-      ? 'That was its last view: the secret is now deleted from the service.'
-      : `It can be viewed ${revealed.remaining === 1 ? 'once more' : `${revealed.remaining} more times`}.`;
+  setText(remaining, revealed.remaining === 0 ? { key: 'reveal.lastView' } : { key: 'reveal.remaining', params: { count: revealed.remaining } });
 }
 
 /** A claim in flight: another submit (Enter, a second click) must not send a second one. */
@@ -82,18 +74,17 @@ async function onReveal(gated: boolean): Promise<void> {
   // Not trimmed: spaces may be part of it.
   const typed = passphrase.value;
   if (gated && typed === '') {
-    say(error, PASSPHRASE_MISSING);
+    say(error, { key: 'reveal.passphraseMissing' });
     passphrase.focus();
     return;
   }
   revealing = true;
   revealButton.disabled = true;
   passphrase.readOnly = true;
-  say(status, gated ? 'Checking the passphrase and revealing…' : 'Revealing…');
+  say(status, { key: gated ? 'reveal.workingPassphrase' : 'reveal.working' });
   try {
     const revealed = await withKeyForOneAction((client) => client.reveal(link, gated ? { passphrase: typed } : {}));
     show(ready, false);
-    say(status, undefined);
     // The key has done its work: keep it out of the history and of a bookmark from now on.
     history.replaceState(null, '', location.pathname);
     showRevealed(revealed);
@@ -101,20 +92,23 @@ async function onReveal(gated: boolean): Promise<void> {
     say(status, undefined);
     revealing = false;
     passphrase.readOnly = false;
-    if (failure instanceof SecretGoneError) {
+    if (failure instanceof SecretGoneError && failure.burned) {
       show(ready, false);
-      show(failure.burned ? burned : gone);
+      say(burned, { key: 'reveal.burned', params: { count: GATE.attempts } });
+    } else if (failure instanceof SecretGoneError) {
+      show(ready, false);
+      show(gone);
     } else if (failure instanceof PassphraseError && failure.reason === 'wrong') {
-      say(attempts, attemptsLeft(failure.attemptsLeft));
+      say(attempts, { key: 'reveal.attemptsLeft', params: { count: failure.attemptsLeft } });
       passphrase.value = '';
       passphrase.focus();
       revealButton.disabled = false;
     } else if (failure instanceof PassphraseError) {
       show(ready, false);
-      say(error, LINK_NOT_MARKED);
+      say(error, { key: 'reveal.linkNotMarked' });
     } else if (failure instanceof LinkError) {
       show(ready, false);
-      say(error, UNDECRYPTABLE);
+      say(error, { key: 'reveal.undecryptable' });
     } else {
       // Rate limited, unreachable, refused: the person may try again.
       say(error, describeFailure(failure));
@@ -123,10 +117,12 @@ async function onReveal(gated: boolean): Promise<void> {
   }
 }
 
+void startLanguage();
 const checked = checkLink();
 if ('gated' in checked) {
   show(ready);
   show(passphraseField, checked.gated);
+  setText(passphraseNote, { key: 'reveal.passphraseNote', params: { attempts: GATE.attempts } });
   ready.addEventListener('submit', (event) => {
     event.preventDefault();
     void onReveal(checked.gated);
