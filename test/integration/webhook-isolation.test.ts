@@ -1,0 +1,76 @@
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
+import { createKey, createSecret } from '../support/api';
+import { testEnv } from '../support/environment';
+import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * One slow receiver must not hold up another key's webhooks. On the stack each batch of the jobs
+ * queue gets an invocation of its own; local mode's delivery (local/queue-poller.ts) does the same
+ * up to its bound, where it used to run four invocations, so that 40 jobs for a receiver taking
+ * 12 s kept every other key's first attempt waiting for the 10 s timeouts (161 s median measured).
+ */
+
+/** More than the 4 × 10 jobs the old four delivery loops could hold, fewer than the new bound allows. */
+const SLOW_EVENTS = 60;
+const SLOW_RESPONSE_MS = 12_000;
+const ARRIVAL_WAIT_MS = 30_000;
+
+let server: LocalServer;
+let slowReceiver: WebhookReceiver;
+let healthyReceiver: WebhookReceiver;
+let baseUrl: string;
+
+beforeAll(async () => {
+  slowReceiver = await startWebhookReceiver();
+  healthyReceiver = await startWebhookReceiver();
+  server = await startLocalServer({
+    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
+    [KEYS_TABLE.envVar]: 'it-isolation-keys',
+    [SECRETS_TABLE.envVar]: 'it-isolation-secrets',
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+  });
+  baseUrl = server.baseUrl;
+});
+
+afterAll(async () => {
+  // The slow receiver first: its held responses end, so the deliveries waiting on them fail at once.
+  await slowReceiver?.stop();
+  await healthyReceiver?.stop();
+  await server?.stop();
+});
+
+/** When `path` of `receiver` received the event of a secret created now. */
+async function firstAttemptAfterCreate(key: string, receiver: WebhookReceiver, path: string, count: number): Promise<{ createdAt: number; receivedAt: number }> {
+  const createdAt = Date.now();
+  await createSecret(key, { data: 'aGVhbHRoeQ==' }, baseUrl);
+  const received = await receiver.waitFor(path, count, ARRIVAL_WAIT_MS);
+  return { createdAt, receivedAt: received[count - 1]?.receivedAt ?? NaN };
+}
+
+test('a receiver taking 12 s per delivery does not hold up another key\'s first attempt', async () => {
+  slowReceiver.answer('/slow', () => ({ status: 200, delayMs: SLOW_RESPONSE_MS }));
+  const slow = await createKey({ webhook: slowReceiver.url('/slow') }, baseUrl);
+  const healthy = await createKey({ webhook: healthyReceiver.url('/healthy') }, baseUrl);
+
+  // The healthy receiver's normal latency, on a quiet pipeline.
+  const quiet = await firstAttemptAfterCreate(healthy.key, healthyReceiver, '/healthy', 1);
+
+  for (let sent = 0; sent < SLOW_EVENTS; sent += 10) {
+    await Promise.all(Array.from({ length: 10 }, () => createSecret(slow.key, { data: 'c2xvdw==' }, baseUrl)));
+  }
+  // More slow deliveries under way at once than the old delivery loops could hold.
+  const slowArrivals = await slowReceiver.waitFor('/slow', SLOW_EVENTS, ARRIVAL_WAIT_MS);
+  const firstSlowAt = Math.min(...slowArrivals.map((request) => request.receivedAt));
+
+  const loaded = await firstAttemptAfterCreate(healthy.key, healthyReceiver, '/healthy', 2);
+  console.log(
+    `healthy receiver's first attempt: ${loaded.receivedAt - loaded.createdAt} ms with ${SLOW_EVENTS} slow deliveries ` +
+      `under way, ${quiet.receivedAt - quiet.createdAt} ms on a quiet pipeline`,
+  );
+  // Every slow delivery is still waiting on its receiver: none has timed out or been answered, and
+  // the healthy event went through all the same. Before, it waited for a delivery loop to come free.
+  expect(loaded.receivedAt).toBeLessThan(firstSlowAt + WEBHOOK_REQUEST_TIMEOUT_MS);
+  expect(slowReceiver.received('/slow')).toHaveLength(SLOW_EVENTS);
+});
