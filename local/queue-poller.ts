@@ -151,7 +151,7 @@ async function pollUntilAborted(
         started = true;
         invocations.start(
           invokeAndDelete(options, source, Messages).catch((error: unknown) => {
-            options.log(`${options.functionName}: deleting what succeeded failed: ${describe(error)}`);
+            options.log(`${options.functionName}: a batch failed outside its handler: ${describe(error)}`);
           }),
         );
       }
