@@ -22,7 +22,11 @@ let invocations: { event: SQSEvent; context: Context }[];
 
 beforeEach(async () => {
   service = await startLocalQueueService({
-    queues: [{ name: 'jobs', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 }],
+    queues: [
+      { name: 'jobs', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 },
+      // For tests where a message must not come back while its invocation runs, however slowly.
+      { name: 'held', visibilityTimeoutMs: 60_000, retentionMs: 60_000 },
+    ],
   });
   sqs = localSqsClient(service.endpoint);
   queueUrl = service.queueUrl('jobs');
@@ -170,6 +174,7 @@ test('a handler that outlives its timeout fails its batch', async () => {
 });
 
 test('several pollers share the queue, each message handled once', async () => {
+  queueUrl = service.queueUrl('held');
   const bodies = Array.from({ length: 10 }, (_, index) => `job ${index}`);
   await sendAll(...bodies);
   poll(() => sleep(50).then(() => undefined), { batchSize: 2, pollers: 3, maxConcurrency: 3 });
@@ -180,6 +185,7 @@ test('several pollers share the queue, each message handled once', async () => {
 });
 
 test('a slow batch holds up only itself: the next one is handled while it runs, as on Lambda', async () => {
+  queueUrl = service.queueUrl('held');
   await sendAll('slow');
   let releaseSlow = (): void => undefined;
   const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
@@ -202,6 +208,7 @@ test('a slow batch holds up only itself: the next one is handled while it runs, 
 });
 
 test('at maxConcurrency the pollers stop receiving, so nothing is hidden without being worked on', async () => {
+  queueUrl = service.queueUrl('held');
   await sendAll('a', 'b', 'c');
   let release = (): void => undefined;
   const released = new Promise<void>((resolve) => (release = resolve));
