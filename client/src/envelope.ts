@@ -2,7 +2,7 @@ import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
 /**
- * Envelope version 1 (docs/client.md, client.md §2): 0x01 ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM
+ * Envelope version 1 (docs/client.md §2): 0x01 ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM
  * with a fresh 12-byte iv and a 16-byte tag. The additional data names the field an envelope is
  * for, so that a filename's envelope cannot be passed off as the data's, or the other way round.
  */

@@ -11,7 +11,7 @@ import { WEBHOOK_EVENTS } from '../definitions/limits';
 
 const nonEmptyString = () => z.string().check(z.minLength(1));
 
-/** Exactly the payload the spec defines; a receiver gets JSON.stringify of it. */
+/** Exactly the payload docs/webhooks.md defines; a receiver gets JSON.stringify of it. */
 export const webhookPayloadSchema = z.object({
   event: z.enum(WEBHOOK_EVENTS),
   timestamp: z.number().check(z.int(), z.nonnegative()),
