@@ -2,7 +2,7 @@ import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
 /**
- * Envelopes (docs/client.md): version ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM with a fresh 12-byte
+ * Envelopes (docs/client.md §2, §5): version ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM with a fresh 12-byte
  * iv and a 16-byte tag. Version 1 is sealed with the link's key; version 2 (a passphrase-gated
  * secret, passphrase.ts) with a key derived from it and the passphrase. The additional data names
  * the version and the field an envelope is for, so that a filename's envelope cannot be passed

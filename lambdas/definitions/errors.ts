@@ -10,6 +10,12 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from './limits';
 
+/** The longest message an error body carries (docs/openapi.json's maxLength). */
+export const ERROR_MESSAGE_MAX_LENGTH = 256;
+/** An unknown field's name is the client's text: it is echoed only this far. */
+const ECHOED_NAME_MAX_LENGTH = 64;
+const echoed = (name: string): string => ([...name].length > ECHOED_NAME_MAX_LENGTH ? `${[...name].slice(0, ECHOED_NAME_MAX_LENGTH).join('')}…` : name);
+
 /** The error messages clients see, defined once so handlers and tests agree. */
 export const ERRORS = {
   missingCredentials: 'missing credentials: send Authorization: Bearer <API key>',
@@ -33,7 +39,7 @@ export const ERRORS = {
   bodyRequired: 'request body is required',
   internal: 'internal server error',
   storeUnavailable: 'data store unavailable',
-  unknownField: (field: string) => `unknown field: ${field}`,
+  unknownField: (field: string) => `unknown field: ${echoed(field)}`,
   data: 'data must be a non-empty string of standard base64',
   ttl: `ttl must be one of ${Object.keys(SECRET_TTLS).join(', ')}`,
   type: `type must be one of ${SECRET_TYPES.join(', ')}`,

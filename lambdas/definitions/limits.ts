@@ -20,6 +20,8 @@ export const EXPIRED_KEY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_RANDOM_LENGTH = 32;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** SITE_URL, the base of every secret's link, so that a link's length is bounded too. */
+export const SITE_URL_MAX_LENGTH = 2048;
 
 export const RATE_LIMIT = {
   requests: 100,
@@ -78,6 +80,10 @@ export const MIMETYPE_MAX_LENGTH = 255;
 /** 16 random bytes, base64url: 128 bits in 22 URL-safe characters. */
 export const SECRET_ID_BYTES = 16;
 export const SECRET_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+/** What clients accept as an id: the contract promises at least 128 bits, so longer ids than ours, up to this. */
+export const SECRET_ID_MAX_LENGTH = 128;
+/** The longest `url` POST /secrets answers: SITE_URL, a slash, an id. */
+export const SECRET_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + 1 + SECRET_ID_MAX_LENGTH;
 
 /**
  * DynamoDB items are capped at 400 KB. Data up to this size lives in the secret's head item
@@ -106,6 +112,7 @@ export const GATE = {
    * one encoding clients produce: the last character's two unused bits are zero.
    */
   digestPattern: /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/,
+  digestLength: 43,
 } as const;
 
 /** Lambda timeout of every API function; local mode enforces the same. */

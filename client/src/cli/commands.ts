@@ -13,7 +13,7 @@ import { resolveTarget, writeRevealed } from './output';
 import { fetchWithProgress } from './progress';
 import { requireApiKey, type Settings } from './settings';
 
-/** The commands of client.md §3, each with the options and positionals it takes. */
+/** The commands of docs/client.md §3, each with the options and positionals it takes. */
 
 export interface Io {
   stdin: NodeJS.ReadStream;

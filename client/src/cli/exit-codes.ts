@@ -1,6 +1,6 @@
 import { OnetimeError, RateLimitedError, ServiceError, type OnetimeErrorKind } from '../errors';
 
-/** client.md §3: 0 success; 1 usage or input; 2 the secret does not exist or is gone; 3 any other service error; 4 network. */
+/** docs/client.md §3: 0 success; 1 usage or input; 2 the secret does not exist or is gone; 3 any other service error; 4 network. */
 export const EXIT = { ok: 0, input: 1, gone: 2, service: 3, network: 4 } as const;
 
 const EXIT_BY_KIND: Record<OnetimeErrorKind, number> = {

@@ -13,6 +13,7 @@ import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '..
 import { TEST_ENV } from '../support/env';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
 import { apiKeyFixture, keyItem, serveKeyItem } from '../support/key-item';
+import { loadRoute } from '../support/route-with-env';
 import { printedLines, printedText } from '../support/printed';
 
 const ddb = mockDocumentClient();
@@ -339,5 +340,26 @@ describe('DELETE /secrets/:id', () => {
     const response = await revoke('../keys');
     expect(response.statusCode).toBe(404);
     expect(secretCommands()).toHaveLength(0);
+  });
+});
+
+describe('a function deployed with its own environment (loadRoute)', () => {
+  test('SITE_URL with a path: links are built under it, as the stack or npm start would set it', async () => {
+    ddb.on(PutCommand).resolves({});
+    const create = loadRoute('secrets-create', { SITE_URL: 'https://share.example.org/team/' });
+
+    const response = await invoke(create, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: 'c2VjcmV0' }) }));
+
+    expect(response.statusCode).toBe(201);
+    const { id, url } = response.body as { id: string; url: string };
+    expect(url).toBe(`https://share.example.org/team/${id}`);
+    // Through the DynamoDB mock of this file: the copy shares the SDK's classes.
+    expect(headPut()?.Item).toMatchObject({ pk: id, sk: SECRET_HEAD_SK });
+    // The route module of this file keeps the SITE_URL it was loaded with.
+    expect(((await post(JSON.stringify({ data: 'c2VjcmV0' }))).body as { url: string }).url.startsWith(`${SITE}/`)).toBe(true);
+  });
+
+  test('a SITE_URL the function cannot use fails its load, naming the variable', () => {
+    expect(() => loadRoute('secrets-create', { SITE_URL: 'share.example.org' })).toThrow('SITE_URL must be an absolute http(s) URL');
   });
 });
