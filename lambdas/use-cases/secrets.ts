@@ -1,8 +1,31 @@
 import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '../definitions/limits';
-import { claimSecret, putSecret, revokeSecret, type ClaimedSecret } from '../store/secret-store';
+import {
+  NOT_CLAIMED_YET,
+  NOT_REVOKED_YET,
+  claimSecret,
+  claimSecretAs,
+  headExists,
+  putSecret,
+  revocationSoFar,
+  revokeSecret,
+  type ClaimedSecret,
+} from '../store/secret-store';
+import { settleIdempotencyRecord } from '../store/key-store';
 import { randomUrlSafeId } from '../rules/random';
+import { mayDoTheWork, type IdempotentRequest } from './idempotency';
 
 export type { ClaimedSecret };
+
+/**
+ * A repeat (same Idempotency-Key) that arrived while its first request may still be at work and
+ * finds no trace of that work yet: it does nothing, and the route answers 409.
+ */
+export const STILL_IN_FLIGHT = 'still in flight';
+
+export interface CreatedSecret {
+  id: string;
+  url: string;
+}
 
 export interface SecretRequest {
   data: string;
@@ -13,22 +36,61 @@ export interface SecretRequest {
   views: number;
 }
 
+/**
+ * With an Idempotency-Key the id is the one the scope's first request made (rules/idempotency):
+ * a repeat answers it once that secret's head exists, and makes it itself once the first is
+ * surely over without having made it (it failed).
+ */
+export async function createSecret(request: SecretRequest, owner: string, siteUrl: string, now: number): Promise<CreatedSecret>;
 export async function createSecret(
   request: SecretRequest,
   owner: string,
   siteUrl: string,
   now: number,
-): Promise<{ id: string; url: string }> {
-  const id = randomUrlSafeId(SECRET_ID_BYTES);
+  idempotent: IdempotentRequest | undefined,
+): Promise<CreatedSecret | typeof STILL_IN_FLIGHT>;
+export async function createSecret(
+  request: SecretRequest,
+  owner: string,
+  siteUrl: string,
+  now: number,
+  idempotent?: IdempotentRequest,
+): Promise<CreatedSecret | typeof STILL_IN_FLIGHT> {
+  const id = idempotent ? idempotent.secretId : randomUrlSafeId(SECRET_ID_BYTES);
+  const answer = { id, url: `${siteUrl}/${id}` };
+  if (idempotent && idempotent.standing.kind !== 'first') {
+    if (await headExists(id)) return answer;
+    if (!mayDoTheWork(idempotent)) return STILL_IN_FLIGHT;
+  }
   await putSecret({ ...request, id, owner, created: now, expires: now + SECRET_TTLS[request.ttl] });
-  return { id, url: `${siteUrl}/${id}` };
+  return answer;
 }
 
 /** undefined for every id that is not a live secret, malformed ones included, alike. */
-export async function claim(id: string, now: number): Promise<ClaimedSecret | undefined> {
-  return SECRET_ID_PATTERN.test(id) ? claimSecret(id, now) : undefined;
+export async function claim(id: string, now: number): Promise<ClaimedSecret | undefined>;
+export async function claim(id: string, now: number, idempotent: IdempotentRequest | undefined): Promise<ClaimedSecret | undefined | typeof STILL_IN_FLIGHT>;
+export async function claim(id: string, now: number, idempotent?: IdempotentRequest): Promise<ClaimedSecret | undefined | typeof STILL_IN_FLIGHT> {
+  if (!SECRET_ID_PATTERN.test(id)) return undefined;
+  if (!idempotent) return claimSecret(id, now);
+  const claimed = await claimSecretAs(id, now, idempotent.claimToken, mayDoTheWork(idempotent));
+  return claimed === NOT_CLAIMED_YET ? STILL_IN_FLIGHT : claimed;
 }
 
-export async function revoke(id: string, owner: string, now: number): Promise<boolean> {
-  return SECRET_ID_PATTERN.test(id) ? revokeSecret(id, owner, now) : false;
+/**
+ * A keyed revocation's repeat answers 200 when the head is gone, which is what the first's
+ * deletion leaves; a first that found nothing to revoke notes its 404 on its record, since that
+ * leaves nothing in the secrets table to tell the two apart.
+ */
+export async function revoke(id: string, owner: string, now: number, idempotent?: IdempotentRequest): Promise<boolean | typeof STILL_IN_FLIGHT> {
+  if (!SECRET_ID_PATTERN.test(id)) return false;
+  if (!idempotent) return revokeSecret(id, owner, now);
+  if (idempotent.standing.kind === 'first') {
+    const revoked = await revokeSecret(id, owner, now);
+    if (!revoked) await settleIdempotencyRecord(owner, idempotent.scope, idempotent.token, 404);
+    return revoked;
+  }
+  if (idempotent.status === 404) return false;
+  if (mayDoTheWork(idempotent)) return revokeSecret(id, owner, now, true);
+  const sofar = await revocationSoFar(id, owner, now);
+  return sofar === NOT_REVOKED_YET ? STILL_IN_FLIGHT : sofar;
 }
