@@ -14,8 +14,8 @@ import { closeStore, itemsOfSecret } from './support/store';
 afterAll(closeStore);
 
 const POLL_MS = 100;
-/** The stream's latency and the queue's whole-second delay, on a loaded machine. */
-const SLACK_MS = 5_000;
+/** The stream's and the queue poller's latency and SQS's whole-second delay (5.3 s measured at a load average of 30). */
+const SLACK_MS = 10_000;
 const REPEAT_AT_MS = REPLAY_RETENTION_MS - 8_000;
 
 const sleepUntil = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
