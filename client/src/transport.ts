@@ -1,8 +1,9 @@
 import type { ZodMiniType } from 'zod/mini';
-import { IDEMPOTENCY } from '../../lambdas/definitions/limits';
+import { ERRORS } from '../../lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import { errorResponse } from '../../lambdas/http/schemas';
-import { NetworkError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
+import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
 import {
   IDEMPOTENT_RETRY_WINDOW_MS,
   MAX_ATTEMPTS,
@@ -32,6 +33,8 @@ export interface Call<T> {
   apiKey?: string;
   /** Sent as JSON. */
   body?: unknown;
+  /** Request headers of the route itself (the passphrase proof). */
+  headers?: Record<string, string>;
   /** The success body's schema. */
   schema: ZodMiniType<T>;
 }
@@ -105,6 +108,7 @@ export class Transport {
       accept: 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(call.apiKey === undefined ? {} : { authorization: `Bearer ${call.apiKey}` }),
+      ...call.headers,
       // One key for all tries of this call: the service answers each repeat as the first try.
       ...(idempotent ? { [IDEMPOTENCY.header]: newIdempotencyKey() } : {}),
     };
@@ -168,6 +172,17 @@ function decode<T>(answer: Answer, call: Call<T>): T {
   // Only the secret routes take an id; a 404 elsewhere is a wrong base URL, a service error.
   if (answer.status === 404 && call.id !== undefined) throw new SecretGoneError();
   const message = errorMessage(answer.status, answer.text);
+  const passphraseError = passphraseErrorOf(answer, message);
+  if (passphraseError) throw passphraseError;
   if (answer.status === 413) throw new PayloadTooLargeError(message);
   throw new ServiceError(message, answer.status, requestId);
+}
+
+/** A gated secret's 403 (it carries the attempts left); 0 left: the wrong passphrase burned the secret. */
+function passphraseErrorOf(answer: Answer, message: string): PassphraseError | SecretGoneError | undefined {
+  const attemptsLeft = answer.headers.get(GATE.attemptsLeftHeader);
+  if (answer.status !== 403 || attemptsLeft === null || !/^\d+$/.test(attemptsLeft)) return undefined;
+  const left = Number(attemptsLeft);
+  if (message === ERRORS.passphraseRequired) return new PassphraseError('required', left);
+  return left === 0 ? SecretGoneError.burned() : new PassphraseError('wrong', left);
 }

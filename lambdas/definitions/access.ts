@@ -1,4 +1,4 @@
-import { CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -95,16 +95,47 @@ export const PUT_SECRET_HEAD: TableGrant = {
     SECRET.data,
     SECRET.chunks,
     SECRET.createToken,
+    SECRET.gate,
+    SECRET.attempts,
   ],
   returnValues: ['NONE'],
 };
 
 /**
  * GET /secrets/{id}: takes a view (reading the head back) and, for chunked data, signs off as
- * reader. `expires` is named because the claim's condition reads it.
+ * reader. `expires` and `gate` are named because the claim's condition reads them.
  */
 export const CLAIM_VIEW: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [SECRET.pk, SECRET.sk, SECRET.remaining, SECRET.expires, SECRET.viewedAt, SECRET.readers, `${CLAIM_ATTRIBUTE_PREFIX}*`],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.gate,
+    SECRET.viewedAt,
+    SECRET.readers,
+    `${CLAIM_ATTRIBUTE_PREFIX}*`,
+  ],
   returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/**
+ * GET /secrets/{id} with a wrong passphrase proof: counts it, and the last one burns the secret
+ * (no views, no attempts; readers set so that the stream consumer deletes it). It cannot name the
+ * data, the gate or the owner.
+ */
+export const COUNT_WRONG_PROOF: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.attempts,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.burnedAt,
+    SECRET.readers,
+    `${ATTEMPT_ATTRIBUTE_PREFIX}*`,
+  ],
+  returnValues: ['UPDATED_NEW', 'NONE'],
 };

@@ -89,8 +89,24 @@ export const DATA_CHUNK_BYTES = 350_000;
 /** Most chunk items a secret can have: its data is shorter than the largest body. */
 export const MAX_CHUNKS_PER_SECRET = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
 
-export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired'] as const;
+export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/**
+ * The passphrase gate (docs/api.md): a gated secret's claims need the proof in `proofHeader`; wrong
+ * proofs are counted, and the one that leaves no attempt deletes the secret. Every 403 of a gated
+ * secret tells how many remain in `attemptsLeftHeader`.
+ */
+export const GATE = {
+  attempts: 5,
+  proofHeader: 'x-secret-proof',
+  attemptsLeftHeader: 'x-secret-attempts-left',
+  /**
+   * The gate (SHA-256 of the proof) and the proof alike: 32 bytes as unpadded base64url, in the
+   * one encoding clients produce: the last character's two unused bits are zero.
+   */
+  digestPattern: /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/,
+} as const;
 
 /** Lambda timeout of every API function; local mode enforces the same. */
 export const API_FUNCTION_TIMEOUT_MS = 10_000;

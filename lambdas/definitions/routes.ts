@@ -1,4 +1,4 @@
-import { CLAIM_VIEW, COUNT_IDEMPOTENT_REQUEST, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
+import { CLAIM_VIEW, COUNT_IDEMPOTENT_REQUEST, COUNT_REQUEST, COUNT_WRONG_PROOF, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -61,7 +61,7 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
     idempotent: true,
   },

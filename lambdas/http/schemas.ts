@@ -6,6 +6,7 @@ import {
   API_KEY_HINT_PATTERN,
   API_KEY_PATTERN,
   FILENAME_MAX_LENGTH,
+  GATE,
   MIMETYPE_MAX_LENGTH,
   SECRET_DEFAULTS,
   SECRET_TTLS,
@@ -53,6 +54,8 @@ export const createSecretBody = z
         ),
       SECRET_DEFAULTS.views,
     ),
+    /** A passphrase gate: the SHA-256 of the proof (docs/api.md). */
+    gate: z.optional(z.string({ error: ERRORS.gate }).check(z.regex(GATE.digestPattern, { error: ERRORS.gate }))),
   })
   .check(
     z.superRefine((body, context) => {

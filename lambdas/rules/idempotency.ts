@@ -22,6 +22,8 @@ export interface IdempotencyRecord {
   body?: string;
   /** Set when the first found no secret to revoke: the one answer its repeat cannot read from the table. */
   status?: number;
+  /** Set with status 403 when the first claim's passphrase proof was wrong: the attempts it said were left. */
+  attemptsLeft?: number;
 }
 
 /** Where a request stands among the requests of its scope. */

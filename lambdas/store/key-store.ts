@@ -251,17 +251,21 @@ export async function releaseIdempotencyRecord(keyHash: string, scope: string, t
   }
 }
 
-/** Notes on the first request's record the answer its repeat could not read from the table. */
-export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number): Promise<void> {
+/**
+ * Notes on the first request's record the answer its repeat could not read from the table (and,
+ * for a wrong passphrase proof, the attempts that answer said were left).
+ */
+export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
   try {
     await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.idempotency}.#scope.#status = :status`,
+        UpdateExpression:
+          `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
         ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-        ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status' },
-        ExpressionAttributeValues: { ':token': token, ':status': status },
+        ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
+        ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
       }),
     );
   } catch (error) {

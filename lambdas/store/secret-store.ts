@@ -1,8 +1,9 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { CLAIM_ATTRIBUTE_PREFIX, KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
+import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
 
@@ -31,6 +32,8 @@ export interface NewSecret {
   views: number;
   created: number;
   expires: number;
+  /** The SHA-256 of the passphrase proof, for a gated secret. */
+  gate?: string;
 }
 
 export interface ClaimedSecret {
@@ -40,6 +43,19 @@ export interface ClaimedSecret {
   mimetype?: string;
   remaining: number;
 }
+
+/** A claim of a gated secret that used no view: no proof, or a wrong one (counted). */
+export interface GateRefusal {
+  refusal: 'proof-required' | 'wrong-proof';
+  attemptsLeft: number;
+}
+
+/** The proof a claim sent: `gate` is its digest, undefined when the header held no proof at all. */
+export interface SentProof {
+  gate: string | undefined;
+}
+
+export const isGateRefusal = (result: ClaimedSecret | GateRefusal): result is GateRefusal => 'refusal' in result;
 
 export interface HeadItem {
   pk: string;
@@ -65,6 +81,10 @@ export interface HeadItem {
   createToken?: string;
   /** Not stored: set on a head read back for a keyed claim whose reader has signed off already. */
   chunksReadBy?: string;
+  /** A gated secret's SHA-256 of the proof, the wrong proofs it still accepts, and when the last one burned it. */
+  gate?: string;
+  attempts?: number;
+  burnedAt?: number;
 }
 
 /**
@@ -146,6 +166,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
   };
   try {
     await dynamo.send(
@@ -191,24 +212,36 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
  * The update gives up retrying CLAIM_RETRY_WINDOW_MS after `now`, the time it records as
  * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
  * that a repeat still finds its data.
+ *
+ * A gated secret's proof is checked by the same condition, so that the right proof costs nothing
+ * more; when the condition fails on the gate alone, the item it returns tells so, and a wrong
+ * proof is counted then (countWrongProof). `proof` undefined: the claim sent none.
  */
-export const claimSecret = (id: string, now: number): Promise<ClaimedSecret | undefined> =>
-  claimAs(id, now, claimAttribute(newWriteToken()), true) as Promise<ClaimedSecret | undefined>;
+export const claimSecret = (id: string, now: number, proof?: SentProof): Promise<ClaimedSecret | GateRefusal | undefined> =>
+  claimAs(id, now, claimAttribute(newWriteToken()), true, proof) as Promise<ClaimedSecret | GateRefusal | undefined>;
 
 /**
  * The claim of a request with an Idempotency-Key, under its derived claim token: the view its
  * first request took (with the data and `remaining` it answered), else a view taken now. With
- * `takeView` false (a repeat while its first may still be at work) it takes none, and answers
- * NOT_CLAIMED_YET where it would have.
+ * `takeView` false (a repeat while its first may still be at work) it takes none and counts no
+ * wrong proof, and answers NOT_CLAIMED_YET where it would have.
  */
 export const claimSecretAs = (
   id: string,
   now: number,
   token: string,
   takeView: boolean,
-): Promise<ClaimedSecret | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, keyedClaimAttribute(token), takeView);
+  proof?: SentProof,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, keyedClaimAttribute(token), takeView, proof);
 
-async function claimAs(id: string, now: number, claim: string, takeView: boolean): Promise<ClaimedSecret | undefined | typeof NOT_CLAIMED_YET> {
+async function claimAs(
+  id: string,
+  now: number,
+  claim: string,
+  takeView: boolean,
+  proof: SentProof | undefined,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> {
+  const gate = proof?.gate;
   let head: HeadItem;
   try {
     const { Attributes } = await dynamo.send(
@@ -219,11 +252,12 @@ async function claimAs(id: string, now: number, claim: string, takeView: boolean
         // viewedAt gives the stream record of this claim the time its webhook event reports.
         UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
         // Without takeView the condition never holds: the update only reads the head back.
-        ConditionExpression: takeView
-          ? `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`
-          : `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND attribute_exists(#claim)`,
+        ConditionExpression:
+          `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+          (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
+          (takeView ? '' : ' AND attribute_exists(#claim)'),
         ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -234,7 +268,16 @@ async function claimAs(id: string, now: number, claim: string, takeView: boolean
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<HeadItem & Record<string, unknown>>(error);
     const remaining = old?.[claim];
-    if (old !== undefined && typeof remaining !== 'number' && !takeView && old.remaining > 0 && old.expires > now) return NOT_CLAIMED_YET;
+    if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
+      if (old.gate !== undefined && old.gate !== gate) {
+        if (proof === undefined) return { refusal: 'proof-required', attemptsLeft: old.attempts ?? 0 };
+        // A repeat whose first may still be counting this wrong proof does not count it again.
+        if (!takeView) return NOT_CLAIMED_YET;
+        const attemptsLeft = await countWrongProof(id, now);
+        return attemptsLeft === undefined ? undefined : { refusal: 'wrong-proof', attemptsLeft };
+      }
+      if (!takeView) return NOT_CLAIMED_YET;
+    }
     // Not this claim's own repeat: no view left, expired, or gone.
     if (old === undefined || typeof remaining !== 'number') return undefined;
     // Later claims may have taken views since: this claim's own count is the one it answers.
@@ -260,6 +303,9 @@ async function claimAs(id: string, now: number, claim: string, takeView: boolean
     remaining: head.remaining,
   };
 }
+
+/** A head that a claim with the right proof could take a view of. */
+const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
 
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until

@@ -24,11 +24,15 @@ export interface IdempotencyInput {
 /** An authenticated request with an Idempotency-Key, and where it stands (rules/idempotency). */
 export interface IdempotentRequest {
   scope: string;
+  /** The hash of the API key whose item holds the record. */
+  keyHash: string;
   /** This request's write token: the first request's own record carries it. */
   token: string;
   standing: Exclude<Standing, { kind: 'lapsed' }>;
   /** The first's answer where the table cannot tell it (a revocation that found nothing). */
   status?: number;
+  /** With status 403 (a wrong passphrase proof): the attempts the first's answer said were left. */
+  attemptsLeft?: number;
   /** The names the first request's work goes by, and its repeats look for. */
   claimToken: string;
   secretId: string;
@@ -62,9 +66,11 @@ export async function idempotentRequestOf(
   }
   return {
     scope: scope.name,
+    keyHash: hashApiKey(apiKey),
     token,
     standing,
     ...(record.status !== undefined ? { status: record.status } : {}),
+    ...(record.attemptsLeft !== undefined ? { attemptsLeft: record.attemptsLeft } : {}),
     claimToken: claimTokenOf(scope.name, record.at),
     secretId: replayableSecretId(apiKey, scope.name, record.at),
   };

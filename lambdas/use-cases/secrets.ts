@@ -9,12 +9,16 @@ import {
   revocationSoFar,
   revokeSecret,
   type ClaimedSecret,
+  type GateRefusal,
+  isGateRefusal,
 } from '../store/secret-store';
 import { settleIdempotencyRecord } from '../store/key-store';
+import { gateOfProof } from '../rules/gate';
 import { randomUrlSafeId } from '../rules/random';
 import { mayDoTheWork, type IdempotentRequest } from './idempotency';
 
-export type { ClaimedSecret };
+export { isGateRefusal } from '../store/secret-store';
+export type { ClaimedSecret, GateRefusal };
 
 /**
  * A repeat (same Idempotency-Key) that arrived while its first request may still be at work and
@@ -34,6 +38,7 @@ export interface SecretRequest {
   filename?: string;
   mimetype?: string;
   views: number;
+  gate?: string;
 }
 
 /**
@@ -66,14 +71,34 @@ export async function createSecret(
   return answer;
 }
 
-/** undefined for every id that is not a live secret, malformed ones included, alike. */
-export async function claim(id: string, now: number): Promise<ClaimedSecret | undefined>;
-export async function claim(id: string, now: number, idempotent: IdempotentRequest | undefined): Promise<ClaimedSecret | undefined | typeof STILL_IN_FLIGHT>;
-export async function claim(id: string, now: number, idempotent?: IdempotentRequest): Promise<ClaimedSecret | undefined | typeof STILL_IN_FLIGHT> {
+/**
+ * undefined for every id that is not a live secret, malformed ones included, alike. `proof`: the
+ * passphrase proof the claim sent, if any; only a gated secret looks at it.
+ */
+export async function claim(id: string, now: number, proof?: string): Promise<ClaimedSecret | GateRefusal | undefined>;
+export async function claim(
+  id: string,
+  now: number,
+  proof: string | undefined,
+  idempotent: IdempotentRequest | undefined,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof STILL_IN_FLIGHT>;
+export async function claim(
+  id: string,
+  now: number,
+  proof?: string,
+  idempotent?: IdempotentRequest,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof STILL_IN_FLIGHT> {
   if (!SECRET_ID_PATTERN.test(id)) return undefined;
-  if (!idempotent) return claimSecret(id, now);
-  const claimed = await claimSecretAs(id, now, idempotent.claimToken, mayDoTheWork(idempotent));
-  return claimed === NOT_CLAIMED_YET ? STILL_IN_FLIGHT : claimed;
+  const sent = proof === undefined ? undefined : { gate: gateOfProof(proof) };
+  if (!idempotent) return claimSecret(id, now, sent);
+  // A first whose wrong proof was counted noted so on its record: its repeat counts none again.
+  if (idempotent.status === 403) return { refusal: 'wrong-proof', attemptsLeft: idempotent.attemptsLeft ?? 0 };
+  const claimed = await claimSecretAs(id, now, idempotent.claimToken, mayDoTheWork(idempotent), sent);
+  if (claimed === NOT_CLAIMED_YET) return STILL_IN_FLIGHT;
+  if (claimed !== undefined && isGateRefusal(claimed) && claimed.refusal === 'wrong-proof' && idempotent.standing.kind === 'first') {
+    await settleIdempotencyRecord(idempotent.keyHash, idempotent.scope, idempotent.token, 403, claimed.attemptsLeft);
+  }
+  return claimed;
 }
 
 /**

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
+import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import {
   claimSecretResponse,
@@ -40,6 +42,10 @@ const HEADERS = {
   'x-ratelimit-remaining': { description: 'Requests left in the window.', schema: { type: 'string', pattern: '^\\d+$' } },
   'x-ratelimit-reset': { description: 'When the window resets: Unix time in milliseconds.', schema: { type: 'string', pattern: '^\\d+$' } },
   'retry-after': { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
+  [GATE.attemptsLeftHeader]: {
+    description: `Wrong passphrase proofs the gated secret still accepts (${GATE.attempts} at creation); the one that leaves 0 deleted it.`,
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
@@ -49,6 +55,8 @@ interface Outcome {
   description: string;
   /** The error body when absent. */
   schema?: ZodMiniType;
+  /** Headers of this outcome alone, always sent with it. */
+  headers?: HeaderName[];
 }
 
 interface RouteDocument {
@@ -74,6 +82,7 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'CreateSecretRequest', schema: createSecretBody, io: 'input' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
+  { name: 'WebhookEvent', schema: webhookPayloadSchema, io: 'output' },
 ];
 
 function ref(schema: ZodMiniType): { $ref: string } {
@@ -153,6 +162,13 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
         description: 'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
         schema: claimSecretResponse,
       },
+      403: {
+        description:
+          `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof ` +
+          `(\`wrong passphrase\`). No view is used; a wrong proof uses one of the ${GATE.attempts} attempts, and the one that ` +
+          'uses the last deletes the secret (then 404, and `secret.burned`).',
+        headers: [GATE.attemptsLeftHeader],
+      },
       404: SECRET_GONE,
     },
   },
@@ -164,7 +180,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
 };
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
-function headersOf(status: number, authenticated: boolean): Record<string, unknown> {
+function headersOf(status: number, authenticated: boolean, own: HeaderName[] = []): Record<string, unknown> {
   const names: { name: HeaderName; required: boolean }[] = [
     { name: 'x-request-id', required: true },
     { name: 'cache-control', required: true },
@@ -172,12 +188,43 @@ function headersOf(status: number, authenticated: boolean): Record<string, unkno
   ];
   if (authenticated && status !== 401) {
     // A 413 or 500 may come before the key is counted (the gateway's own body limit, a store failure).
-    const counted = status < 300 || status === 404 || status === 429;
+    const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
   if (status === 429 || status === 409) names.push({ name: 'retry-after', required: true });
+  names.push(...own.map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [name, required ? { $ref: `#/components/headers/${name}` } : { ...HEADERS[name], required }]),
+  );
+}
+
+const PROOF_PARAMETER = {
+  name: GATE.proofHeader,
+  in: 'header',
+  required: false,
+  description:
+    'The passphrase proof of a gated secret (docs/client.md): 43 characters of unpadded base64url, whose SHA-256 is the `gate` ' +
+    'it was created with. Ignored by a secret without a gate.',
+  schema: { type: 'string', pattern: GATE.digestPattern.source },
+};
+
+/** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
+function webhooks() {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          parameters: [
+            { name: WEBHOOK_HEADERS.signature, in: 'header', required: true, description: 'HMAC-SHA256 signature of the body.', schema: { type: 'string' } },
+            { name: WEBHOOK_HEADERS.eventId, in: 'header', required: true, description: 'Same id on every attempt of one event.', schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
+          responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
+        },
+      },
+    ]),
   );
 }
 
@@ -204,6 +251,7 @@ function operation(name: RouteName) {
     ...(route.path.includes('{id}')
       ? [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }]
       : []),
+    ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
     ...(route.idempotent ? [idempotencyKey] : []),
   ];
   const responses = Object.fromEntries(
@@ -211,7 +259,7 @@ function operation(name: RouteName) {
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated),
+        headers: headersOf(Number(status), document.authenticated, outcome.headers),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
@@ -255,6 +303,7 @@ export function openApiDocument() {
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
     },
     paths,
+    webhooks: webhooks(),
   };
 }
 

@@ -112,8 +112,19 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'viewedAt', 'readers', 'claim:*'] },
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'claim:*'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+    // Wrong passphrase proofs: counted, and the last burns the secret; never the data, gate or owner.
+    expectStatement(routeRole('secrets-claim'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringLike': {
+          'dynamodb:Attributes': ['pk', 'sk', 'attempts', 'remaining', 'expires', 'burnedAt', 'readers', 'attempt:*'],
+        },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['UPDATED_NEW', 'NONE'] },
       },
     });
     const actions = tableStatements(routeRole('secrets-claim'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
@@ -142,6 +153,8 @@ describe('the writes each role may send, by condition', () => {
             'data',
             'chunks',
             'createToken',
+            'gate',
+            'attempts',
           ],
         },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { createHash, randomBytes } from 'node:crypto';
+import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
 import { api, createKey, createSecret, dataFilling, freshClientAddress, type ApiResponse } from './api';
 
@@ -27,9 +27,16 @@ type Size = keyof typeof SIZES;
 
 const freshKey = async (baseUrl: string): Promise<string> => (await createKey(undefined, baseUrl)).key;
 
-async function secretOf(baseUrl: string, size: Size, views: number): Promise<{ key: string; id: string }> {
+/** A passphrase gate as a client makes one: a proof (random here; derived from the passphrase there) and its SHA-256. */
+function newGate(): { proof: string; gate: string } {
+  const proof = randomBytes(32);
+  return { proof: proof.toString('base64url'), gate: createHash('sha256').update(proof).digest('base64url') };
+}
+
+async function secretOf(baseUrl: string, size: Size, views: number, gate?: string): Promise<{ key: string; id: string }> {
   const key = await freshKey(baseUrl);
-  const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, { views }), views }, baseUrl);
+  const fields = { views, ...(gate === undefined ? {} : { gate }) };
+  const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, fields), ...fields }, baseUrl);
   return { key, id };
 }
 
@@ -50,6 +57,18 @@ const claim = (size: Size, views: 1 | 2, calls: number): RoundTripCase => ({
   send: async (baseUrl) => {
     const { key, id } = await secretOf(baseUrl, size, views);
     return api('GET', `/secrets/${id}`, { key, baseUrl });
+  },
+});
+
+/** A passphrase-gated secret claimed with the right proof: the proof is checked by the claim's own update. */
+const gatedClaim = (size: Size, calls: number): RoundTripCase => ({
+  name: `GET /secrets/:id ${size}, passphrase gate, right proof`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { proof, gate } = newGate();
+    const { key, id } = await secretOf(baseUrl, size, 1, gate);
+    return api('GET', `/secrets/${id}`, { key, baseUrl, headers: { [GATE.proofHeader]: proof } });
   },
 });
 
@@ -106,10 +125,13 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   claim('1 KB', 2, 2),
   claim('1 KB', 1, 2),
   claim('300 KB', 1, 2),
+  gatedClaim('1 KB', 2),
+  gatedClaim('300 KB', 2),
   revoke('1 KB', 2),
   create('1 MB', 3),
   claim('1 MB', 2, 4),
   claim('1 MB', 1, 4),
+  gatedClaim('1 MB', 4),
   create('5 MiB', 3),
   claim('5 MiB', 1, 4),
   revoke('5 MiB', 3),

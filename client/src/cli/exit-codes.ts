@@ -8,6 +8,8 @@ const EXIT_BY_KIND: Record<OnetimeErrorKind, number> = {
   link: EXIT.input,
   'too-large': EXIT.input,
   gone: EXIT.gone,
+  // The service refused the passphrase (403): no view used; the message says how many attempts are left.
+  passphrase: EXIT.service,
   'rate-limited': EXIT.service,
   service: EXIT.service,
   network: EXIT.network,

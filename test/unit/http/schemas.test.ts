@@ -66,6 +66,24 @@ describe('createSecretBody', () => {
     expect(ERRORS.ttl).toMatch(/^ttl /);
     expect(ERRORS.filename).toMatch(/^filename /);
     expect(ERRORS.fileFieldsNeedFileType('mimetype')).toMatch(/^mimetype /);
+    expect(ERRORS.gate).toMatch(/^gate /);
+  });
+
+  test('accepts a gate: 43 characters of canonical unpadded base64url', () => {
+    const gate = 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU';
+    expect(outcome(createSecretBody, { data, gate })).toMatchObject({ ok: true, value: { gate } });
+  });
+
+  test.each([
+    ['too short', 'A'.repeat(42)],
+    ['too long', 'A'.repeat(44)],
+    ['padded', `${'A'.repeat(42)}=`],
+    ['standard base64', `${'/'.repeat(42)}A`],
+    ['bits beyond 32 bytes in its last character', `${'A'.repeat(42)}B`],
+    ['a number', 7],
+    ['empty', ''],
+  ])('rejects a gate %s, naming the field', (_label, gate) => {
+    expect(outcome(createSecretBody, { data, gate })).toEqual({ ok: false, message: ERRORS.gate });
   });
 
   test('accepts a filename with dots, slashes and unicode: clients sanitize names before writing files', () => {

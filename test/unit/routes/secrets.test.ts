@@ -272,6 +272,40 @@ describe('GET /secrets/:id', () => {
     expectErrorBody(response, ERRORS.secretNotFound);
   });
 
+  describe('a gated secret', () => {
+    const proof = 'i_PQi6-TyScqA9MAukcC98EiwpEjDZBynQ3TKvtyUXA';
+    // SHA-256 of that proof (client/test-vectors-v2.json).
+    const gate = 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU';
+    const claimWith = (headers: Record<string, string>) =>
+      invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: { ...bearer(caller.key), ...headers } }));
+
+    test('the proof’s SHA-256 goes into the claim’s condition; the right one answers 200', async () => {
+      ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ data: 'c2VjcmV0', gate, attempts: 5 }) });
+      const response = await claimWith({ 'X-Secret-Proof': proof });
+      expect(response.statusCode).toBe(200);
+      expect(secretCommands()[0]?.input.ExpressionAttributeValues).toMatchObject({ ':gate': gate });
+    });
+
+    test('no proof: 403 passphrase required, with the attempts left', async () => {
+      ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).rejects(conditionFailed(headItem({ gate, attempts: 4 })));
+      const response = await claim(ID);
+      expect(response.statusCode).toBe(403);
+      expectErrorBody(response, ERRORS.passphraseRequired);
+      expect(response.headers['x-secret-attempts-left']).toBe('4');
+    });
+
+    test('a wrong proof: 403 wrong passphrase, with the attempts its count left', async () => {
+      ddb
+        .on(UpdateCommand, { TableName: TEST_ENV.secretsTable })
+        .rejectsOnce(conditionFailed(headItem({ gate, attempts: 4 })))
+        .resolves({ Attributes: { attempts: 3 } });
+      const response = await claimWith({ 'x-secret-proof': `${proof.slice(0, -1)}E` });
+      expect(response.statusCode).toBe(403);
+      expectErrorBody(response, ERRORS.wrongPassphrase);
+      expect(response.headers['x-secret-attempts-left']).toBe('3');
+    });
+  });
+
   test.each(['short', 'AbCdEfGhIjKlMnOpQrStUvW', 'AbCdEfGhIjKlMnOpQrSt.-', 'AbCdEfGhIjKlMnOpQrSt%2'])(
     '404 for the malformed id %j without touching the secrets table',
     async (id) => {

@@ -50,10 +50,22 @@ describe('a keyed claim', () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head()));
     expect(await claimSecretAs(id, now, token, false)).toBe(NOT_CLAIMED_YET);
     const [update] = sentCommands(ddb);
-    expect(String(update?.input.ConditionExpression)).toContain('attribute_not_exists(#claim) AND attribute_exists(#claim)');
+    expect(String(update?.input.ConditionExpression)).toMatch(/attribute_not_exists\(#claim\) AND .* AND attribute_exists\(#claim\)$/);
     ddb.reset();
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ remaining: 0 })));
     expect(await claimSecretAs(id, now, token, false)).toBeUndefined();
+  });
+
+  test('of a gated secret that may not take a view counts no wrong proof, and refuses one without a proof as its first did', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed(head({ gate: 'the-gate', attempts: 4 })));
+    expect(await claimSecretAs(id, now, token, false, { gate: 'another-gate' })).toBe(NOT_CLAIMED_YET);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(await claimSecretAs(id, now, token, false)).toEqual({ refusal: 'proof-required', attemptsLeft: 4 });
+  });
+
+  test('of a gated secret finding its view taken answers it, whatever the gate', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed(head({ gate: 'the-gate', attempts: 5, remaining: 0, [claim]: 1 })));
+    expect(await claimSecretAs(id, now, token, false, { gate: 'the-gate' })).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
 
   test('of a chunked secret whose reader signed off already reads the chunks again without signing off', async () => {
