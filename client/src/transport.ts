@@ -1,10 +1,18 @@
 import type { ZodMiniType } from 'zod/mini';
+import { ERRORS } from '../../lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import { errorResponse } from '../../lambdas/http/schemas';
-import { GATE } from '../../lambdas/definitions/limits';
-import { ERRORS } from '../../lambdas/definitions/errors';
 import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
-import { MAX_ATTEMPTS, backoffMs, repeatableAfterUnknownOutcome, retryAfterMs, sleep } from './retry';
+import {
+  IDEMPOTENT_RETRY_WINDOW_MS,
+  MAX_ATTEMPTS,
+  backoffMs,
+  newIdempotencyKey,
+  repeatableAfterUnknownOutcome,
+  retryAfterMs,
+  sleep,
+} from './retry';
 
 /** The service's routes over fetch: retries (retry.ts), status codes to typed errors, bodies checked by the service's schemas. */
 
@@ -95,13 +103,19 @@ export class Transport {
     const route = routeOf(call.route);
     const url = this.baseUrl + route.path.replace('{id}', encodeURIComponent(call.id ?? ''));
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const idempotent = route.idempotent === true;
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(call.apiKey === undefined ? {} : { authorization: `Bearer ${call.apiKey}` }),
       ...call.headers,
+      // One key for all tries of this call: the service answers each repeat as the first try.
+      ...(idempotent ? { [IDEMPOTENCY.header]: newIdempotencyKey() } : {}),
     };
-    const repeatable = repeatableAfterUnknownOutcome(call.route);
+    const repeatable = idempotent || repeatableAfterUnknownOutcome(call.route);
+    const startedAt = Date.now();
+    // An idempotent call's tries all begin within IDEMPOTENT_RETRY_WINDOW_MS of its first.
+    const mayWait = (waitMs: number): boolean => !idempotent || Date.now() + waitMs - startedAt <= IDEMPOTENT_RETRY_WINDOW_MS;
 
     for (let attempt = 1; ; attempt++) {
       const lastAttempt = attempt >= MAX_ATTEMPTS;
@@ -116,7 +130,7 @@ export class Transport {
         });
         answer = { status: response.status, headers: response.headers, text: await response.text() };
       } catch (error) {
-        if (repeatable && !lastAttempt) {
+        if (repeatable && !lastAttempt && mayWait(backoffMs(attempt))) {
           await sleep(backoffMs(attempt));
           continue;
         }
@@ -125,15 +139,23 @@ export class Transport {
 
       if (answer.status === 429) {
         const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
-        if (!lastAttempt && waitMs <= this.maxRateLimitWaitMs) {
+        if (!lastAttempt && waitMs <= this.maxRateLimitWaitMs && mayWait(waitMs)) {
           await sleep(waitMs);
           continue;
         }
         throw new RateLimitedError(errorMessage(answer.status, answer.text), waitMs, Date.now() + waitMs);
       }
-      if (answer.status >= 500 && repeatable && !lastAttempt) {
+      if (answer.status >= 500 && repeatable && !lastAttempt && mayWait(backoffMs(attempt))) {
         await sleep(backoffMs(attempt));
         continue;
+      }
+      // 409: an earlier try of this call is still at work on the service; ask again shortly.
+      if (answer.status === 409 && idempotent && !lastAttempt) {
+        const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
+        if (mayWait(waitMs)) {
+          await sleep(waitMs);
+          continue;
+        }
       }
       return decode(answer, call);
     }

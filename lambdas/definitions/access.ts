@@ -46,6 +46,16 @@ export const COUNT_REQUEST: TableGrant = {
   returnValues: ['ALL_NEW'],
 };
 
+/**
+ * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
+ * and the records are pruned, released, settled or replaced without reading anything back.
+ */
+export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
+  returnValues: ['ALL_NEW', 'NONE'],
+};
+
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
 export const SET_WEBHOOK: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
@@ -63,7 +73,7 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency],
   returnValues: ['NONE'],
 };
 

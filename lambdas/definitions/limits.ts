@@ -127,3 +127,30 @@ export const API_FUNCTION_TIMEOUT_MS = 10_000;
  * (after 2 s, aws/sdk-settings.ts) leaves one more.
  */
 export const CLAIM_RETRY_WINDOW_MS = 3_000;
+
+/**
+ * The Idempotency-Key request header (IETF httpapi draft) on POST /secrets, GET and DELETE
+ * /secrets/{id}: a repeat of a request with the same API key, route, id and key is answered as
+ * the first was for `replayWindowMs` after the first's answer. The record of a first request is
+ * kept that long after its start plus the longest a request can take (the function's timeout).
+ * Until that timeout has passed without a sign of the first's work, a repeat may be one that
+ * overtook a first still at work: it gets 409 instead, and `retry-after`.
+ */
+export const IDEMPOTENCY = {
+  header: 'Idempotency-Key',
+  pattern: /^[A-Za-z0-9_-]{16,64}$/,
+  maxLength: 64,
+  replayWindowMs: 60_000,
+  recordMs: 60_000 + API_FUNCTION_TIMEOUT_MS,
+  inFlightMs: API_FUNCTION_TIMEOUT_MS + 1_000,
+  /** Records a key item holds before a request prunes the lapsed ones (see store/key-store). */
+  maxRecords: 2 * RATE_LIMIT.requests,
+  /** A 409's retry-after, in seconds. */
+  inFlightRetryAfterSeconds: 1,
+} as const;
+
+/**
+ * Ciphertext that the repeat of a last view may still need (an idempotent claim's, see
+ * IDEMPOTENCY) is deleted this long after that view; only that repeat can read it meanwhile.
+ */
+export const REPLAY_RETENTION_MS = IDEMPOTENCY.replayWindowMs;

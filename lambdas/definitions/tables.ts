@@ -56,6 +56,8 @@ export const KEY_ATTRIBUTES = {
   creationLog: 'log',
   /** The write token of the creation attempt logged last. */
   logged: 'logged',
+  /** Records of recent requests that carried an Idempotency-Key (rules/idempotency), by scope. */
+  idempotency: 'idem',
 } as const;
 
 /** Attribute names of the secrets table's items, as KEY_ATTRIBUTES names the keys table's. */
@@ -88,6 +90,11 @@ export const SECRET_ATTRIBUTES = {
  * per claim, which the claim route's condition allows by this prefix.
  */
 export const CLAIM_ATTRIBUTE_PREFIX = 'claim:';
+/**
+ * The claim of a request with an Idempotency-Key: its name is derived from the request, so that
+ * the client's repeat finds it too (rules/idempotency's claimTokenOf).
+ */
+export const KEYED_CLAIM_ATTRIBUTE_PREFIX = `${CLAIM_ATTRIBUTE_PREFIX}key:`;
 
 /**
  * Each wrong proof records `attempt:<its token>` = the attempts it left (store/gate-attempts), so

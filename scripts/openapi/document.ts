@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, GATE, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
@@ -139,6 +139,12 @@ const AUTHENTICATED: Record<number, Outcome> = {
 
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
 
+/** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
+const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
+  400: error(`A malformed body or field, or a malformed ${IDEMPOTENCY.header} (16 to 64 characters of A-Z, a-z, 0-9, _ and -).`),
+  409: error(`An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`),
+};
+
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   health: {
     summary: 'Health of the service and its data store (no credentials).',
@@ -177,13 +183,19 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Store a client-encrypted secret.',
     authenticated: true,
     request: { schema: createSecretBody, required: true },
-    outcomes: { 201: { description: 'Its id and its url (`{site_url}/<id>`).', schema: createSecretResponse } },
+    outcomes: {
+      201: { description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.', schema: createSecretResponse },
+      422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
+    },
   },
   'secrets-claim': {
     summary: 'Claim a secret: consumes one view; the last one deletes it.',
     authenticated: true,
     outcomes: {
-      200: { description: 'The stored data and metadata, and the views left.', schema: claimSecretResponse },
+      200: {
+        description: 'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
+        schema: claimSecretResponse,
+      },
       403: {
         description:
           `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof ` +
@@ -232,7 +244,7 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429) names.push({ name: 'retry-after', required: true });
+  if (status === 429 || status === 409) names.push({ name: 'retry-after', required: true });
   names.push(...own.map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [
@@ -276,7 +288,28 @@ function operation(name: RouteName) {
   const route = ROUTES.find((candidate) => candidate.name === name);
   if (!route) throw new Error(`no route ${name}`);
   const document = ROUTE_DOCUMENTS[name];
-  const outcomes = { ...EVERY_ROUTE, ...(document.authenticated ? AUTHENTICATED : {}), ...document.outcomes };
+  const outcomes = {
+    ...EVERY_ROUTE,
+    ...(document.authenticated ? AUTHENTICATED : {}),
+    ...(route.idempotent ? IDEMPOTENT_OUTCOMES : {}),
+    ...document.outcomes,
+  };
+  const idempotencyKey = {
+    name: IDEMPOTENCY.header,
+    in: 'header',
+    required: false,
+    description:
+      'IETF httpapi draft: a repeat with the same API key, route, id and key within 60 s of the first answer is answered as the ' +
+      'first was, doing nothing again (a claim uses no view). Send a fresh key per operation.',
+    schema: { type: 'string', pattern: IDEMPOTENCY.pattern.source, maxLength: IDEMPOTENCY.maxLength },
+  };
+  const parameters = [
+    ...(route.path.includes('{id}')
+      ? [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }]
+      : []),
+    ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
+    ...(route.idempotent ? [idempotencyKey] : []),
+  ];
   const responses = Object.fromEntries(
     Object.entries(outcomes).map(([status, outcome]) => [
       status,
@@ -296,14 +329,7 @@ function operation(name: RouteName) {
       ...(DESCRIPTIONS[name] ? { description: DESCRIPTIONS[name] } : {}),
       tags: [tagOf(route.path)],
       security: document.authenticated ? [{ apiKey: [] }] : [],
-      ...(route.path.includes('{id}')
-        ? {
-            parameters: [
-              { name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') },
-              ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
-            ],
-          }
-        : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(document.request
         ? { requestBody: { required: document.request.required, content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } } } }
         : {}),

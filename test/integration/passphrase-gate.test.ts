@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ERRORS } from '../../lambdas/definitions/errors';
-import { GATE } from '../../lambdas/definitions/limits';
+import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
 import { verifyWebhookSignature } from '../../lambdas/webhooks/signature';
@@ -179,6 +179,35 @@ describe('claiming a gated secret', () => {
     const id = await gatedSecret(newGate(), { data: base64Of(1_000_000) });
     for (let i = 0; i < GATE.attempts; i++) await claim(id, wrongProof());
     await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
+  });
+});
+
+describe('a gated claim with an Idempotency-Key', () => {
+  const keyedClaim = (id: string, proof: string, idempotencyKey: string): Promise<ApiResponse> =>
+    api('GET', `/secrets/${id}`, { key: owner.key, baseUrl, headers: { [GATE.proofHeader]: proof, [IDEMPOTENCY.header]: idempotencyKey } });
+
+  test('with the right proof, repeated: the same data and remaining, one view used', async () => {
+    const gate = newGate();
+    const id = await gatedSecret(gate, { views: 2 });
+    const idempotencyKey = randomBytes(16).toString('base64url');
+    const first = await keyedClaim(id, gate.proof, idempotencyKey);
+    const repeat = await keyedClaim(id, gate.proof, idempotencyKey);
+    expect(first.body).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
+    expect({ status: repeat.status, raw: repeat.raw }).toEqual({ status: 200, raw: first.raw });
+    const [head] = await itemsOfSecret(id, SECRETS);
+    expect(head).toMatchObject({ remaining: 1, attempts: GATE.attempts });
+  });
+
+  test('with a wrong proof, repeated: the same 403 and attempts left, one attempt counted', async () => {
+    const gate = newGate();
+    const id = await gatedSecret(gate, { views: 2 });
+    const idempotencyKey = randomBytes(16).toString('base64url');
+    const proof = wrongProof();
+    const first = refusal(await keyedClaim(id, proof, idempotencyKey));
+    expect(first).toEqual({ status: 403, error: ERRORS.wrongPassphrase, attemptsLeft: '4' });
+    expect(refusal(await keyedClaim(id, proof, idempotencyKey))).toEqual(first);
+    const [head] = await itemsOfSecret(id, SECRETS);
+    expect(head).toMatchObject({ remaining: 2, attempts: GATE.attempts - 1 });
   });
 });
 

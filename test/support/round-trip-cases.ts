@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GATE, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
 import { api, createKey, createSecret, dataFilling, freshClientAddress, type ApiResponse } from './api';
 
@@ -83,6 +83,15 @@ const revoke = (size: Size, calls: number): RoundTripCase => ({
   },
 });
 
+/** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
+const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
+
+const keyed = (roundTripCase: RoundTripCase, send: (baseUrl: string) => Promise<ApiResponse>): RoundTripCase => ({
+  ...roundTripCase,
+  name: `${roundTripCase.name}, with Idempotency-Key`,
+  send,
+});
+
 export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   { name: 'GET /health', payloadBytes: 0, calls: 1, send: (baseUrl) => api('GET', '/health', { baseUrl }) },
   {
@@ -126,6 +135,21 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   create('5 MiB', 3),
   claim('5 MiB', 1, 4),
   revoke('5 MiB', 3),
+  keyed(create('1 KB', 2), async (baseUrl) =>
+    api('POST', '/secrets', { key: await freshKey(baseUrl), json: { data: dataFilling(SIZES['1 KB']) }, headers: idempotencyHeader(), baseUrl }),
+  ),
+  keyed(claim('300 KB', 1, 2), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '300 KB', 1);
+    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
+  keyed(claim('1 MB', 2, 4), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '1 MB', 2);
+    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
+  keyed(revoke('1 KB', 2), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '1 KB', 1);
+    return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
 ];
 
 export const isBudgeted = (roundTripCase: RoundTripCase): boolean =>
