@@ -29,7 +29,10 @@ export interface RecordedCall {
   action: string;
   /** The TABLES or QUEUES id the call addresses (the name or URL itself if it is none of them). */
   resource: string;
-  /** UpdateItem and PutItem: every top-level attribute the request names (key, item, update, condition), sorted. */
+  /**
+   * UpdateItem and PutItem: every top-level attribute the request names (key, item, update, condition), sorted;
+   * BatchGetItem with a projection: the attributes it reads, keys included.
+   */
   attributes?: string[];
   /** UpdateItem and PutItem: the ReturnValues it asks for, NONE when it asks for none (DynamoDB's default). */
   returnValues?: string;
@@ -95,12 +98,34 @@ function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCal
   };
 }
 
+interface BatchGetTableInput {
+  Keys?: Record<string, unknown>[];
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** A BatchGetItem that reads only some attributes: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
+function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes'> {
+  const read = tableInput as BatchGetTableInput | undefined;
+  if (operation !== 'BatchGetItem' || read?.ProjectionExpression === undefined) return {};
+  const attributes = new Set([
+    ...(read.Keys ?? []).flatMap((key) => Object.keys(key)),
+    ...expressionAttributeNames(read.ProjectionExpression, read.ExpressionAttributeNames ?? {}),
+  ]);
+  return { attributes: [...attributes].sort() };
+}
+
 function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDbInput & { QueueUrl?: string }): Omit<RecordedCall, 'function'>[] {
   if (service === 'sqs') {
     return [{ action: `sqs:${SQS_BATCH_ACTIONS[operation] ?? operation}`, resource: resourceId(input.QueueUrl ?? '') }];
   }
   const tables = input.TableName !== undefined ? [input.TableName] : Object.keys(input.RequestItems ?? {});
-  return tables.map((table) => ({ action: `dynamodb:${operation}`, resource: resourceId(table), ...writeDetails(operation, input) }));
+  return tables.map((table) => ({
+    action: `dynamodb:${operation}`,
+    resource: resourceId(table),
+    ...writeDetails(operation, input),
+    ...batchReadDetails(operation, input.RequestItems?.[table]),
+  }));
 }
 
 /**

@@ -5,15 +5,18 @@ import { LOG_MESSAGES } from '../definitions/observability';
 import { MAX_FAN_OUT_DELETION_WAIT_MS } from '../definitions/webhooks';
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
+import { putReceipt } from '../store/receipt-store';
 import { deleteConsumedSecret } from '../store/secret-store';
 import { consumedSecretOf } from '../stream/consumed-secrets';
+import { receiptOfRemoval } from '../stream/receipts';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 import { logger } from '../telemetry/powertools';
 import { webhookJobsOf } from '../webhooks/fan-out';
 
 /**
- * The secrets table's stream consumer: queues each record's webhook job, and deletes the secrets
- * whose last view was taken (claims leave that to this function, to spare the request a call).
+ * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets
+ * whose last view was taken (claims leave that to this function, to spare the request a call),
+ * and keeps the receipt of each deleted head (docs/decisions/receipts.md).
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
  * re-sent by a retry carry the same event id, and deleting again is a no-op.
@@ -33,6 +36,8 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
   const processRecord = async (record: DynamoDBRecord): Promise<void> => {
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
     if (job) await enqueueWebhookJob(job);
+    const removed = receiptOfRemoval(record);
+    if (removed) await putReceipt(removed.id, removed.owner, removed.receipt);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
     const { deletableAt, ...secret } = consumed;

@@ -1,4 +1,11 @@
-import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+import {
+  ATTEMPT_ATTRIBUTE_PREFIX,
+  CLAIM_ATTRIBUTE_PREFIX,
+  KEY_ATTRIBUTES as KEY,
+  RECEIPT_ITEM_ATTRIBUTES,
+  RECEIPT_READ_ATTRIBUTES,
+  SECRET_ATTRIBUTES as SECRET,
+} from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -114,6 +121,7 @@ export const CLAIM_VIEW: TableGrant = {
     SECRET.expires,
     SECRET.gate,
     SECRET.viewedAt,
+    SECRET.viewed,
     SECRET.readers,
     `${CLAIM_ATTRIBUTE_PREFIX}*`,
   ],
@@ -139,3 +147,12 @@ export const COUNT_WRONG_PROOF: TableGrant = {
   ],
   returnValues: ['UPDATED_NEW', 'NONE'],
 };
+
+/**
+ * GET /secrets/{id}/status: reads a secret's head and its receipt item in one call, and only the
+ * attributes a receipt is made of: never the data, filename, mimetype or gate.
+ */
+export const READ_RECEIPT: TableGrant = { actions: ['dynamodb:BatchGetItem'], attributes: RECEIPT_READ_ATTRIBUTES };
+
+/** The stream consumer: writes the receipt of a secret whose head was deleted, reading nothing back. */
+export const PUT_RECEIPT: TableGrant = { actions: ['dynamodb:PutItem'], attributes: RECEIPT_ITEM_ATTRIBUTES, returnValues: ['NONE'] };

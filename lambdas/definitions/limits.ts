@@ -95,6 +95,12 @@ export const DATA_CHUNK_BYTES = 350_000;
 /** Most chunk items a secret can have: its data is shorter than the largest body. */
 export const MAX_CHUNKS_PER_SECRET = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
 
+/** What a receipt (GET /secrets/{id}/status) says became of a secret (contract, "Receipts"). */
+export const RECEIPT_STATES = ['active', 'used', 'revoked', 'expired', 'burned'] as const;
+export type ReceiptState = (typeof RECEIPT_STATES)[number];
+/** A receipt answers until this long after its secret's `expires`, the data long gone. */
+export const RECEIPT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,4 +1,15 @@
-import { CLAIM_VIEW, COUNT_IDEMPOTENT_REQUEST, COUNT_REQUEST, COUNT_WRONG_PROOF, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
+import {
+  CLAIM_VIEW,
+  COUNT_IDEMPOTENT_REQUEST,
+  COUNT_REQUEST,
+  COUNT_WRONG_PROOF,
+  LOG_CREATION_ATTEMPT,
+  PUT_KEY,
+  PUT_SECRET_HEAD,
+  READ_RECEIPT,
+  SET_WEBHOOK,
+  type TableAccess,
+} from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -73,6 +84,8 @@ export const ROUTES = routeTable([
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
   },
+  // Reads the receipt's attributes only (never the data), and uses no view.
+  { name: 'secrets-status', method: 'GET', path: '/secrets/{id}/status', access: { keys: [COUNT_REQUEST], secrets: [READ_RECEIPT] } },
 ]);
 
 export type RouteName = (typeof ROUTES)[number]['name'];

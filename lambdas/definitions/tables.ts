@@ -83,7 +83,31 @@ export const SECRET_ATTRIBUTES = {
   attempts: 'attempts',
   /** When the last wrong proof deleted the secret (ms): the time its webhook event reports. */
   burnedAt: 'burnedAt',
+  /** The time (ms) of each view taken, in order: what the secret's receipt reports. */
+  viewed: 'viewed',
+  /** A receipt's final state (rules/receipt's ReceiptState). */
+  state: 'state',
 } as const;
+
+/** What a receipt item holds (store/receipt-store): no data, filename, mimetype or gate. */
+export const RECEIPT_ITEM_ATTRIBUTES = [
+  SECRET_ATTRIBUTES.pk,
+  SECRET_ATTRIBUTES.sk,
+  SECRET_ATTRIBUTES.owner,
+  SECRET_ATTRIBUTES.state,
+  SECRET_ATTRIBUTES.views,
+  SECRET_ATTRIBUTES.remaining,
+  SECRET_ATTRIBUTES.created,
+  SECRET_ATTRIBUTES.expires,
+  SECRET_ATTRIBUTES.viewed,
+  SECRET_ATTRIBUTES.ttl,
+] as const;
+
+/** What the status route reads of a head and a receipt item: a receipt's facts, and `burnedAt` of a burned head. */
+export const RECEIPT_READ_ATTRIBUTES = [
+  ...RECEIPT_ITEM_ATTRIBUTES.filter((name) => name !== SECRET_ATTRIBUTES.ttl),
+  SECRET_ATTRIBUTES.burnedAt,
+] as const;
 
 /**
  * Each claim records `claim:<its token>` on the head (store/secret-store's claimAttribute): a name
@@ -104,6 +128,12 @@ export const ATTEMPT_ATTRIBUTE_PREFIX = 'attempt:';
 
 /** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
 export const SECRET_HEAD_SK = 'head';
+/**
+ * Sort key of a secret's receipt item: what became of it, written by the stream consumer once the
+ * head is deleted, without data, filename or mimetype (docs/decisions/receipts.md). Not a head,
+ * so the stream's head filter keeps its own changes and its TTL deletion from sending events.
+ */
+export const SECRET_RECEIPT_SK = 'receipt';
 /**
  * Key of the n-th chunk of a large secret's data. Each chunk is a partition key of its own: a
  * DynamoDB partition serves at most 1,000 write units a second, and one 5 MiB secret takes about

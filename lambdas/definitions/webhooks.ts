@@ -1,4 +1,4 @@
-import type { TableAccess } from './access';
+import { PUT_RECEIPT, type TableAccess } from './access';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -63,13 +63,15 @@ export const FAN_OUT_BATCH_SIZE = 100;
 export const FAN_OUT_RETRY_ATTEMPTS = 10;
 
 /**
- * Which stream records can carry an event: inserts and modifications of a secret's head item.
- * Removals (last-view deletion, revocation, TTL) and chunk items never do. The stack turns this
- * into the event source mapping's filter; local mode's stream poller applies the same test, and
- * the fan-out function checks again in code.
+ * Which stream records the fan-out acts on: changes of a secret's head item. Inserts and
+ * modifications can carry an event; removals (last-view deletion, revocation, burn, TTL) carry
+ * none but leave the secret's receipt (stream/receipts.ts). Chunk and receipt items never pass,
+ * so a receipt's own writes and TTL deletion send nothing. The stack turns this into the event
+ * source mapping's filter; local mode's stream poller applies the same test, and the fan-out
+ * function checks again in code.
  */
 export const STREAM_EVENT_FILTER = {
-  eventNames: ['INSERT', 'MODIFY'],
+  eventNames: ['INSERT', 'MODIFY', 'REMOVE'],
   sortKeyValues: [SECRET_HEAD_SK],
 } as const;
 
@@ -114,11 +116,12 @@ export const WEBHOOK_HEADERS = {
 export const PIPELINE_TABLE_ACCESS = {
   /**
    * Reads the owners of a batch's events, to skip keys without a webhook; deletes the secrets
-   * whose last view was taken (the head, then a chunked secret's chunks).
+   * whose last view was taken (the head, then a chunked secret's chunks); writes the receipt of
+   * each deleted head.
    */
   fanOut: {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
-    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }],
+    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, PUT_RECEIPT],
   },
   /** Reads the owner's webhook URL and signing secret at delivery time. */
   delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },

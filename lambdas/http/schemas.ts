@@ -11,6 +11,7 @@ import {
   GATE,
   MAX_BODY_BYTES,
   MIMETYPE_MAX_LENGTH,
+  RECEIPT_STATES,
   SECRET_DEFAULTS,
   SECRET_ID_MAX_LENGTH,
   SECRET_URL_MAX_LENGTH,
@@ -142,6 +143,16 @@ export const claimSecretResponse = z.object({
   remaining: z.int().check(z.gte(0), z.lt(VIEWS_RANGE.max)),
 });
 
+/** GET /secrets/{id}/status: the secret's receipt (contract, "Receipts"). */
+export const secretStatusResponse = z.object({
+  state: z.enum(RECEIPT_STATES),
+  views: z.int().check(z.gte(VIEWS_RANGE.min), z.lte(VIEWS_RANGE.max)),
+  remaining: z.int().check(z.gte(0), z.lte(VIEWS_RANGE.max)),
+  created: timestampMs(),
+  expires: timestampMs(),
+  viewed: z.array(timestampMs()).check(z.maxLength(VIEWS_RANGE.max)),
+});
+
 export type CreateSecretRequest = z.input<typeof createSecretBody>;
 export type CreateKeyResponse = z.output<typeof createKeyResponse>;
 export type GetKeyResponse = z.output<typeof getKeyResponse>;
@@ -150,3 +161,4 @@ export type CreateSecretResponse = z.output<typeof createSecretResponse>;
 export type ClaimSecretResponse = z.output<typeof claimSecretResponse>;
 export type UpdateKeyResponse = z.output<typeof updateKeyResponse>;
 export type DeleteResponse = z.output<typeof deleteResponse>;
+export type SecretStatusResponse = z.output<typeof secretStatusResponse>;

@@ -77,6 +77,8 @@ export interface HeadItem {
   readers?: number;
   /** When the latest view was taken (ms). */
   viewedAt?: number;
+  /** When each view was taken (ms), oldest first. */
+  viewed?: number[];
   /** Written by the create, so that its repeat can tell its own head from another's. */
   createToken?: string;
   /** Not stored: set on a head read back for a keyed claim whose reader has signed off already. */
@@ -249,15 +251,25 @@ async function claimAs(
         TableName: tableName(SECRETS_TABLE),
         Key: { pk: id, sk: SECRET_HEAD_SK },
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
-        // viewedAt gives the stream record of this claim the time its webhook event reports.
-        UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
+        // viewedAt gives the stream record of this claim the time its webhook event reports;
+        // `viewed` keeps every view's time for the secret's receipt (rules/receipt).
+        UpdateExpression:
+          `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, ` +
+          `${A.viewed} = list_append(if_not_exists(${A.viewed}, :noViews), :thisView), #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
         // Without takeView the condition never holds: the update only reads the head back.
         ConditionExpression:
           `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
           (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
           (takeView ? '' : ' AND attribute_exists(#claim)'),
         ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':zero': 0,
+          ':now': now,
+          ':noViews': [],
+          ':thisView': [now],
+          ...(gate === undefined ? {} : { ':gate': gate }),
+        },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),

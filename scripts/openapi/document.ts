@@ -12,6 +12,7 @@ import {
   createSecretBody,
   createSecretResponse,
   deleteResponse,
+  secretStatusResponse,
   errorResponse,
   getKeyResponse,
   healthResponse,
@@ -116,6 +117,7 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'Deleted', schema: deleteResponse, io: 'output' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
+  { name: 'SecretStatus', schema: secretStatusResponse, io: 'output' },
   { name: 'WebhookEvent', schema: webhookPayloadSchema, io: 'output' },
 ];
 
@@ -211,6 +213,18 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 404: SECRET_GONE },
   },
+  'secrets-status': {
+    summary: "A secret's receipt: what became of it, for the key that created it. Uses no view.",
+    authenticated: true,
+    outcomes: {
+      200: {
+        description:
+          'Its state (`active`, `used`, `revoked`, `expired`, `burned`), views, views left, creation and expiry times and the time of each view (ms).',
+        schema: secretStatusResponse,
+      },
+      404: error("No receipt for this key: any other key, an unknown id, and a receipt past its 7 days get the claim's `secret not found`."),
+    },
+  },
 };
 
 /** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
@@ -226,6 +240,8 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
     '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
   'secrets-claim':
     'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
+  'secrets-status':
+    'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
   'secrets-revoke': 'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
 };
 

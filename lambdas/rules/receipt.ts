@@ -1,0 +1,55 @@
+import { RECEIPT_LIFETIME_MS, type ReceiptState } from '../definitions/limits';
+
+/** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
+export interface Receipt {
+  state: ReceiptState;
+  views: number;
+  remaining: number;
+  created: number;
+  expires: number;
+  /** When each view was taken (ms), oldest first. */
+  viewed: number[];
+}
+
+/** What a head item holds that its receipt is made of. */
+export interface ReceiptFacts {
+  views: number;
+  remaining: number;
+  created: number;
+  expires: number;
+  viewed?: number[];
+  /** Set by the wrong proof that took the last passphrase attempt. */
+  burnedAt?: number;
+}
+
+/**
+ * The state of a secret whose head is still stored. A used or burned head waits for the stream
+ * consumer to delete it; an expired one for DynamoDB TTL, which may lag by days.
+ */
+export function stateOfHead(head: ReceiptFacts, now: number): ReceiptState {
+  if (head.burnedAt !== undefined) return 'burned';
+  if (head.remaining <= 0) return 'used';
+  return head.expires <= now ? 'expired' : 'active';
+}
+
+/**
+ * The final state of a secret whose head was deleted: with views left, only DynamoDB TTL (an
+ * expired secret) or its owner's revocation deletes a head.
+ */
+export function stateOfRemovedHead(head: ReceiptFacts, deletedByTtl: boolean): ReceiptState {
+  if (head.burnedAt !== undefined) return 'burned';
+  if (head.remaining <= 0) return 'used';
+  return deletedByTtl ? 'expired' : 'revoked';
+}
+
+/** A receipt answers until RECEIPT_LIFETIME_MS after its secret's expiry, whatever the TTL has done yet. */
+export const receiptAnswersAt = (expires: number, now: number): boolean => now < expires + RECEIPT_LIFETIME_MS;
+
+export const receiptOf = (facts: ReceiptFacts, state: ReceiptState): Receipt => ({
+  state,
+  views: facts.views,
+  remaining: facts.remaining,
+  created: facts.created,
+  expires: facts.expires,
+  viewed: facts.viewed ?? [],
+});

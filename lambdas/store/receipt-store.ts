@@ -1,0 +1,57 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { RECEIPT_LIFETIME_MS } from '../definitions/limits';
+import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../definitions/tables';
+import type { Receipt, ReceiptFacts } from '../rules/receipt';
+import { batchGetAll } from './batches';
+import { dynamo, epochSeconds, tableName } from './dynamo';
+
+/**
+ * Receipts (docs/decisions/receipts.md): while a secret's head exists, its receipt is read off the
+ * head; once the head is deleted, the stream consumer keeps what became of it in a small item of
+ * its own (pk = id, sk "receipt") until RECEIPT_LIFETIME_MS after the secret's expiry.
+ */
+
+export interface ReceiptItem extends Receipt {
+  pk: string;
+  sk: typeof SECRET_RECEIPT_SK;
+  owner: string;
+  ttl: number;
+}
+
+/** A head as the status route reads it: never its data, filename, mimetype or gate. */
+export interface HeadFactsItem extends ReceiptFacts {
+  pk: string;
+  sk: typeof SECRET_HEAD_SK;
+  owner: string;
+}
+
+/**
+ * Writes the receipt of a secret whose head was deleted. Unconditional: a repeat (the stream
+ * retrying its record) writes the same item again.
+ */
+export async function putReceipt(id: string, owner: string, receipt: Receipt): Promise<void> {
+  const item: ReceiptItem = {
+    pk: id,
+    sk: SECRET_RECEIPT_SK,
+    owner,
+    ...receipt,
+    ttl: epochSeconds(receipt.expires + RECEIPT_LIFETIME_MS),
+  };
+  await dynamo.send(new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: item }));
+}
+
+/** A secret's head (its facts only) and its receipt item, each if stored, in one strongly consistent read. */
+export async function readHeadAndReceipt(id: string): Promise<{ head?: HeadFactsItem; receipt?: ReceiptItem }> {
+  const items = await batchGetAll<HeadFactsItem | ReceiptItem>(
+    tableName(SECRETS_TABLE),
+    [
+      { pk: id, sk: SECRET_HEAD_SK },
+      { pk: id, sk: SECRET_RECEIPT_SK },
+    ],
+    RECEIPT_READ_ATTRIBUTES,
+  );
+  return {
+    head: items.find((item): item is HeadFactsItem => item.sk === SECRET_HEAD_SK),
+    receipt: items.find((item): item is ReceiptItem => item.sk === SECRET_RECEIPT_SK),
+  };
+}
