@@ -210,7 +210,9 @@ describe('claimSecret', () => {
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
-    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now });
+    // The view's time goes onto the head's `viewed` list for the receipt, in the same update.
+    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now, ':noViews': [], ':thisView': [now] });
+    expect(input.UpdateExpression).toContain('viewed = list_append(if_not_exists(viewed, :noViews), :thisView)');
   });
 
   test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
