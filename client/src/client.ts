@@ -7,10 +7,12 @@ import {
   createSecretResponse,
   deleteResponse,
   getKeyResponse,
+  secretStatusResponse,
   updateKeyResponse,
   type CreateKeyResponse,
   type CreateSecretRequest,
   type GetKeyResponse,
+  type SecretStatusResponse,
 } from '../../lambdas/http/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey, type EnvelopeVersion } from './envelope';
@@ -85,6 +87,13 @@ export interface Shared {
 export type Revealed =
   | { type: 'text'; text: string; remaining: number }
   | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array; remaining: number };
+
+/**
+ * A secret's receipt: `state` is `active`, `used` (last view taken), `revoked`, `expired` (ttl
+ * passed with views left) or `burned` (passphrase attempts spent); times in ms since the epoch,
+ * `viewed` one per view taken.
+ */
+export type SecretStatus = SecretStatusResponse;
 
 export const OCTET_STREAM = 'application/octet-stream';
 
@@ -176,6 +185,15 @@ export class OnetimeClient {
   async revoke(linkOrId: string): Promise<void> {
     const id = secretIdOf(linkOrId);
     await this.transport.call({ route: 'secrets-revoke', id, apiKey: this.requireKey(), schema: deleteResponse });
+  }
+
+  /**
+   * What became of a secret this client's key created, while it lives and until 7 days after it
+   * expires; uses no view. SecretGoneError for any other key's secret and for an unknown id alike.
+   */
+  async status(linkOrId: string): Promise<SecretStatus> {
+    const id = secretIdOf(linkOrId);
+    return this.transport.call({ route: 'secrets-status', id, apiKey: this.requireKey(), schema: secretStatusResponse });
   }
 
   /** A new API key (and its webhook signing secret); this client goes on using its own. */

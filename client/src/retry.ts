@@ -18,6 +18,8 @@ const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteNa
   // A repeated revocation finds nothing left to revoke (401 or 404): no harm done.
   'keys-delete',
   'secrets-revoke',
+  // Reads a receipt, using no view.
+  'secrets-status',
 ]);
 
 export const MAX_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits';
 import { ERRORS } from '../../../lambdas/definitions/errors';
-import { OnetimeClient } from '../client';
+import { OnetimeClient, type SecretStatus } from '../client';
 import { InputError } from '../errors';
 import { safeName } from '../filename';
 import { utf8 } from '../utf8';
@@ -106,6 +106,27 @@ const revoke: Command = {
   },
 };
 
+/** `state views-left/views`, then each view's time: what a person asks after sharing a link. */
+function describeStatus(status: SecretStatus): string {
+  const lines = [
+    `${status.state}: ${status.remaining} of ${status.views} view${status.views === 1 ? '' : 's'} left`,
+    `created ${new Date(status.created).toISOString()}`,
+    `expires ${new Date(status.expires).toISOString()}`,
+    ...status.viewed.map((at) => `viewed  ${new Date(at).toISOString()}`),
+  ];
+  return lines.join('\n');
+}
+
+const status: Command = {
+  options: ['json'],
+  positionals: { min: 1, max: 1, names: 'LINK|ID' },
+  async run(invocation) {
+    const { values, positionals, io } = invocation;
+    const receipt = await clientFor(invocation, requireApiKey(invocation.settings)).status(positionals[0] ?? '');
+    print(io, values.json ? JSON.stringify(receipt) : describeStatus(receipt));
+  },
+};
+
 const keyCreate: Command = {
   options: ['webhook'],
   positionals: { min: 0, max: 0, names: '' },
@@ -163,6 +184,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   share,
   reveal,
   revoke,
+  status,
   'key create': keyCreate,
   'key show': keyShow,
   'key webhook': keyWebhook,

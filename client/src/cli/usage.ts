@@ -12,6 +12,10 @@ export const USAGE = `Usage: onetime <command> [options]
                       own name, or PATH) and print where; a link made with a
                       passphrase asks for it on the terminal (or reads PATH) first
   revoke LINK|ID      delete a secret before it is used up (needs the key that made it)
+  status LINK|ID [--json]
+                      print what became of a secret (needs the key that made it):
+                      active, used, revoked, expired or burned, and when each view
+                      was taken; answers until 7 days after it expires; uses no view
   key create [--webhook URL]
                       print a new API key (and its webhook secret, on stderr)
   key show            print the API key's details as JSON

@@ -6,6 +6,7 @@ import { ERRORS } from '../../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
 import { signatureHeader } from '../../../lambdas/webhooks/signature';
 import { createKey } from '../../support/api';
+import { eventually } from '../../support/eventually';
 import { linkFrom, onetime } from '../support/cli';
 
 /** docs/client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */
@@ -181,6 +182,31 @@ describe('revoke', () => {
       code: 1,
       stderr: 'onetime: no API key: set ONETIME_API_KEY or pass --api-key\n',
     });
+  });
+});
+
+describe('status', () => {
+  test('by link or id: the receipt in words, --json for the body; no view used; another key: gone', async () => {
+    const shared = JSON.parse((await onetime(['share', '--json', '--views', '2'], { apiKey, stdin: 'watch me' })).stdout.toString()) as {
+      id: string;
+      link: string;
+    };
+    const before = await onetime(['status', shared.link], { apiKey });
+    expect({ code: before.code, stderr: before.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(before.stdout.toString()).toMatch(/^active: 2 of 2 views left\ncreated \S+Z\nexpires \S+Z\n$/);
+    expect((await onetime(['reveal', shared.link], { apiKey })).code).toBe(0);
+    const json = await onetime(['status', shared.id, '--json'], { apiKey });
+    const receipt = JSON.parse(json.stdout.toString()) as Record<string, unknown>;
+    expect(receipt).toMatchObject({ state: 'active', views: 2, remaining: 1 });
+    expect(receipt.viewed).toHaveLength(1);
+    expect((await onetime(['status', shared.link], { apiKey })).stdout.toString()).toMatch(/^active: 1 of 2 views left\n(.*\n){2}viewed  \S+Z\n$/);
+    const stranger = (await createKey()).key;
+    expect(await onetime(['status', shared.link], { apiKey: stranger })).toMatchObject({ code: 2, stderr: GONE });
+    await onetime(['revoke', shared.link], { apiKey });
+    // Revoked: the receipt outlives the data (the stream consumer writes it within moments).
+    await eventually(async () => {
+      expect((await onetime(['status', shared.id], { apiKey })).stdout.toString()).toMatch(/^revoked: 1 of 2 views left\n/);
+    }, 20_000);
   });
 });
 

@@ -67,6 +67,8 @@ test('the library manages keys and revokes secrets', async () => {
   await own.updateWebhook('https://hooks.example.com/lib');
   expect(await own.showKey()).toMatchObject({ webhook: 'https://hooks.example.com/lib', webhookSecret: created.webhookSecret });
   const shared = await own.share('x');
+  expect(await own.status(shared.link)).toMatchObject({ state: 'active', views: 1, remaining: 1, viewed: [] });
+  await expect(client.status(shared.id)).rejects.toMatchObject({ kind: 'gone' });
   await own.revoke(shared.link);
   await expect(own.reveal(shared.link)).rejects.toMatchObject({ kind: 'gone' });
   await own.revokeKey();
