@@ -62,6 +62,12 @@ async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): 
   }
 }
 
+/**
+ * Runs `action` with the session's key, never minting one: what only the key that created a
+ * secret may do (its receipt, its revocation). undefined when the session has no key (any more).
+ */
+export const withStoredSessionKey = <T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> => withStoredKey(action);
+
 /** Runs `action` with the session's key, minted (and kept for the session) when there is none. */
 export async function withSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
   const done = await withStoredKey(action);

@@ -3,6 +3,7 @@ import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { currentLanguage, onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
 import { drawQrCode } from './qr';
+import { addSentLink, startSentLinks } from './sent-links';
 import { describeFailure, withSessionKey } from './service';
 
 /** `{site_url}/`: encrypts text or a file in the browser, creates the secret, shows its link. */
@@ -88,6 +89,7 @@ function showShared(shared: Shared, viewCount: number, gated: boolean): void {
   show(form, false);
   show(result);
   say(status, { key: 'share.created' });
+  addSentLink(shared.id, viewCount);
   resultTitle.focus();
 }
 
@@ -126,6 +128,7 @@ function onShowPassphrase(): void {
 
 void startLanguage();
 fillChoices();
+startSentLinks();
 showPassphrase.addEventListener('change', onShowPassphrase);
 file.addEventListener('change', onFileChange);
 removeFile.addEventListener('click', () => {

@@ -111,6 +111,10 @@ describe.each([
     await page.getByTestId('share-link').waitFor();
     await page.getByTestId('share-qr').locator('svg').waitFor();
     await checkBothThemes(page, language, 'share: link ready');
+    // The session's list, with the state a Revoke leaves and its announcement.
+    await page.getByTestId('sent-revoke').click();
+    await page.getByTestId('sent-status').waitFor();
+    await checkBothThemes(page, language, 'share: session list, a link revoked');
     await context.close();
   });
 

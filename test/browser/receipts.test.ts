@@ -1,0 +1,113 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { API_BASE_PATH } from '../../lambdas/definitions/limits';
+import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import { eventually } from '../support/eventually';
+import { startLocalServer, type LocalServer } from '../support/local-server';
+
+/**
+ * The share page's list of this session's links (docs/pages.md) in Chromium, against local mode:
+ * two links made, one revealed in another browser, the list shows `used` and `active` when the
+ * page is shown again, and Revoke, pressed from the keyboard, turns the other `revoked`; each
+ * change is announced in the list's live region.
+ */
+
+let server: LocalServer;
+let browser: Browser;
+let siteUrl: string;
+const problems: PageProblems = { cspViolations: [], errors: [] };
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
+    launchChromium(),
+  ]);
+  siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function person(): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale: 'en-US' });
+  watchForProblems(context, problems);
+  return context;
+}
+
+async function share(page: Page, text: string): Promise<string> {
+  await page.getByTestId('share-text').fill(text);
+  await page.getByTestId('share-submit').click();
+  await page.getByTestId('share-link').waitFor({ timeout: 30_000 });
+  return page.getByTestId('share-link').inputValue();
+}
+
+const idOf = (link: string): string => new URL(link).pathname.slice(1);
+
+/** The list's row of a link: it shows the first characters of its id, never the key. */
+const rowOf = (page: Page, link: string): Locator => page.getByTestId('sent-item').filter({ hasText: idOf(link).slice(0, 8) });
+
+/** What the page does when the person comes back to its tab: asks for the states again. */
+const comeBack = (page: Page): Promise<void> => page.evaluate(() => void document.dispatchEvent(new Event('visibilitychange')));
+
+test('two links, one revealed elsewhere: used and active on coming back; Revoke makes the other revoked', async () => {
+  const sender = await person();
+  const page = await sender.newPage();
+  await page.goto(`${siteUrl}/`);
+  const first = await share(page, 'the first secret');
+  await page.getByRole('button', { name: 'Share another secret' }).click();
+  const second = await share(page, 'the second secret');
+
+  const rows = page.getByTestId('sent-item');
+  await expect(rows.count()).resolves.toBe(2);
+  expect(await rowOf(page, first).getByTestId('sent-state').textContent()).toBe('active: 1 view left');
+  expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('active: 1 view left');
+  // Ids only: no key of either link is anywhere in the page's list or its storage.
+  const listed = (await page.getByTestId('sent').innerText()) + (await page.evaluate(() => JSON.stringify(sessionStorage)));
+  for (const link of [first, second]) expect(listed).not.toContain(new URL(link).hash.slice(1));
+
+  const recipient = await person();
+  const reveal = await recipient.newPage();
+  await reveal.goto(first);
+  await reveal.getByTestId('reveal-button').click();
+  await reveal.getByText('the first secret').waitFor();
+
+  await eventually(async () => {
+    await comeBack(page);
+    expect(await rowOf(page, first).getByTestId('sent-state').textContent()).toBe('used');
+  }, 20_000);
+  expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('active: 1 view left');
+  expect(await page.getByTestId('sent-status').textContent()).toBe(`Link ${idOf(first).slice(0, 8)}… is now used.`);
+  // A used link has nothing left to revoke.
+  await expect(rowOf(page, first).getByTestId('sent-revoke').count()).resolves.toBe(0);
+
+  // The keyboard alone reaches the other link's Revoke button and presses it.
+  const revoke = rowOf(page, second).getByRole('button', { name: `Revoke link ${idOf(second).slice(0, 8)}…` });
+  await page.getByTestId('share-link').focus();
+  for (let presses = 0; presses < 20 && !(await revoke.evaluate((button) => button === document.activeElement)); presses++) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await eventually(async () => expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('revoked'));
+  expect(await page.getByTestId('sent-status').textContent()).toBe(`Link ${idOf(second).slice(0, 8)}… is now revoked.`);
+  // Focus stays in the list, on a control that is still there.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sent-refresh');
+
+  // The service agrees: the revoked link is gone for its recipient.
+  const late = await recipient.newPage();
+  await late.goto(second);
+  await late.getByTestId('reveal-button').click();
+  await late.getByText(/This secret is gone/).waitFor();
+
+  // Coming back later keeps both final states (asked of the receipts, which outlive the data).
+  await page.reload();
+  await eventually(async () => {
+    expect(await rowOf(page, first).getByTestId('sent-state').textContent()).toBe('used');
+    expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('revoked');
+  });
+  await Promise.all([sender.close(), recipient.close()]);
+});
+
+test('no page broke its Content-Security-Policy or threw', () => {
+  expect(problems).toEqual({ cspViolations: [], errors: [] });
+});
