@@ -4,6 +4,7 @@ import { ROUND_TRIP_BUDGET } from '../test/support/round-trip-cases';
 import { renderColdStarts, type ColdStartResult } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
 import { PAIRS_PER_REPETITION, SETTLE_MS, type LargePayloadFigure, type LargePayloadResult } from './large-payloads';
+import type { ReceiptCost } from './receipts';
 import type { RoundTripResult } from './round-trips';
 import type { Judged, Repeated } from './stats';
 import { CONNECTIONS, REQUESTS_PER_REPETITION, type WarmLatencyResult } from './warm-latency';
@@ -22,6 +23,7 @@ export interface BenchResults {
   repetitions: number;
   load: HostLoad;
   roundTrips: RoundTripResult[];
+  receipts: ReceiptCost[];
   coldStarts: ColdStartResult;
   warmLatency: WarmLatencyResult[];
   largePayloads: LargePayloadResult;
@@ -97,6 +99,19 @@ function roundTrips(results: readonly RoundTripResult[]): string {
   ].join('\n');
 }
 
+function receipts(results: readonly ReceiptCost[]): string {
+  return [
+    '### Receipts: cost per secret',
+    '',
+    "Measured by `bench/receipts.ts`: a 1 KB secret used up through local mode; the receipt item the stream consumer then wrote, written again unchanged with `ReturnConsumedCapacity: TOTAL`; its size by DynamoDB's item-size rules, stored with DynamoDB's 100 bytes of per-item overhead. While the secret lives, the head carries only its `viewed` list for the receipt, written by the claim's own update. Status requests are in the table above (`GET /secrets/:id/status`).",
+    '',
+    table(
+      ['views taken', 'receipt WCU', 'receipt item bytes', 'stored bytes (with overhead)', 'head bytes for `viewed`'],
+      results.map((r) => [r.views, r.writeUnits, r.itemBytes, r.storedBytes, r.headViewedBytes]),
+    ),
+  ].join('\n');
+}
+
 function warmLatency(results: readonly WarmLatencyResult[]): string {
   return [
     '## 3. Warm latency under load',
@@ -150,6 +165,8 @@ export function renderReport(results: BenchResults): string {
     summary(results),
     '',
     roundTrips(results.roundTrips),
+    '',
+    receipts(results.receipts),
     '',
     renderColdStarts(results.coldStarts),
     warmLatency(results.warmLatency),

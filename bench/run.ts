@@ -9,6 +9,7 @@ import { prepareLargePayloads } from './large-payloads';
 import { measureDeliveryMs, measureFanOutMs } from './pipeline-handlers';
 import type { RepeatedMeasurement } from './repeated-measurement';
 import { renderReport, type BenchResults } from './report';
+import { measureReceiptCosts } from './receipts';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
 import { prepareWarmLatency, warmUp } from './warm-latency';
 
@@ -87,7 +88,10 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
       for (const [, measurement] of measurements) await measurement.stop();
     }
   });
-  const roundTrips = await withLocalMode(true, (server) => step('DynamoDB round trips', () => measureRoundTrips(server.baseUrl)));
+  const { roundTrips, receipts } = await withLocalMode(true, async (server) => ({
+    roundTrips: await step('DynamoDB round trips', () => measureRoundTrips(server.baseUrl)),
+    receipts: await step('receipt cost per secret', () => measureReceiptCosts(server.baseUrl, environment.handlerEnv)),
+  }));
   const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
   const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
 
@@ -120,6 +124,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     repetitions: REPETITIONS,
     load: { start: loadAtStart, end: os.loadavg() },
     roundTrips,
+    receipts,
     ...timed,
     costs,
   };

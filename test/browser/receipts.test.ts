@@ -48,7 +48,9 @@ const idOf = (link: string): string => new URL(link).pathname.slice(1);
 const rowOf = (page: Page, link: string): Locator => page.getByTestId('sent-item').filter({ hasText: idOf(link).slice(0, 8) });
 
 /** What the page does when the person comes back to its tab: asks for the states again. */
-const comeBack = (page: Page): Promise<void> => page.evaluate(() => void document.dispatchEvent(new Event('visibilitychange')));
+const comeBack = async (page: Page): Promise<void> => {
+  await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+};
 
 test('two links, one revealed elsewhere: used and active on coming back; Revoke makes the other revoked', async () => {
   const sender = await person();
@@ -63,7 +65,7 @@ test('two links, one revealed elsewhere: used and active on coming back; Revoke 
   expect(await rowOf(page, first).getByTestId('sent-state').textContent()).toBe('active: 1 view left');
   expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('active: 1 view left');
   // Ids only: no key of either link is anywhere in the page's list or its storage.
-  const listed = (await page.getByTestId('sent').innerText()) + (await page.evaluate(() => JSON.stringify(sessionStorage)));
+  const listed = (await page.getByTestId('sent').innerText()) + (await page.evaluate<string>('JSON.stringify(sessionStorage)'));
   for (const link of [first, second]) expect(listed).not.toContain(new URL(link).hash.slice(1));
 
   const recipient = await person();
@@ -84,14 +86,15 @@ test('two links, one revealed elsewhere: used and active on coming back; Revoke 
   // The keyboard alone reaches the other link's Revoke button and presses it.
   const revoke = rowOf(page, second).getByRole('button', { name: `Revoke link ${idOf(second).slice(0, 8)}…` });
   await page.getByTestId('share-link').focus();
-  for (let presses = 0; presses < 20 && !(await revoke.evaluate((button) => button === document.activeElement)); presses++) {
+  const isFocused = (): Promise<boolean> => revoke.evaluate((button) => button.ownerDocument.activeElement === button);
+  for (let presses = 0; presses < 20 && !(await isFocused()); presses++) {
     await page.keyboard.press('Tab');
   }
   await page.keyboard.press('Enter');
   await eventually(async () => expect(await rowOf(page, second).getByTestId('sent-state').textContent()).toBe('revoked'));
   expect(await page.getByTestId('sent-status').textContent()).toBe(`Link ${idOf(second).slice(0, 8)}… is now revoked.`);
   // Focus stays in the list, on a control that is still there.
-  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sent-refresh');
+  expect(await page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null")).toBe('sent-refresh');
 
   // The service agrees: the revoked link is gone for its recipient.
   const late = await recipient.newPage();

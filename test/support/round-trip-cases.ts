@@ -83,6 +83,34 @@ const revoke = (size: Size, calls: number): RoundTripCase => ({
   },
 });
 
+const status = (size: Size, calls: number): RoundTripCase => ({
+  name: `GET /secrets/:id/status ${size}, active`,
+  // No view taken and no data read back, but the head read is billed by its whole size.
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, size, 2);
+    return api('GET', `/secrets/${id}/status`, { key, baseUrl });
+  },
+});
+
+/** A receipt that outlived its secret: revoked, then asked for once the stream consumer has written it. */
+const receiptOnly: RoundTripCase = {
+  name: 'GET /secrets/:id/status, receipt only (revoked)',
+  payloadBytes: 0,
+  calls: 2,
+  send: async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '1 KB', 1);
+    await api('DELETE', `/secrets/${id}`, { key, baseUrl });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const answer = await api<{ state?: string }>('GET', `/secrets/${id}/status`, { key, baseUrl });
+      if (answer.body.state === 'revoked' || Date.now() > deadline) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  },
+};
+
 /** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
 const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
 
@@ -135,6 +163,9 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   create('5 MiB', 3),
   claim('5 MiB', 1, 4),
   revoke('5 MiB', 3),
+  status('1 KB', 2),
+  status('300 KB', 2),
+  receiptOnly,
   keyed(create('1 KB', 2), async (baseUrl) =>
     api('POST', '/secrets', { key: await freshKey(baseUrl), json: { data: dataFilling(SIZES['1 KB']) }, headers: idempotencyHeader(), baseUrl }),
   ),
