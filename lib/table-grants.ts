@@ -13,7 +13,11 @@ export function tableGrantStatement(grant: TableGrant, tableArn: string): Policy
     const operator = grant.attributes.some((name) => name.endsWith('*')) ? 'ForAllValues:StringLike' : 'ForAllValues:StringEquals';
     conditions[operator] = { 'dynamodb:Attributes': [...grant.attributes] };
   }
-  if (grant.returnValues) conditions.StringEqualsIfExists = { 'dynamodb:ReturnValues': [...grant.returnValues] };
+  const ifExists: Record<string, string[]> = {
+    ...(grant.returnValues ? { 'dynamodb:ReturnValues': [...grant.returnValues] } : {}),
+    ...(grant.specificAttributesOnly ? { 'dynamodb:Select': ['SPECIFIC_ATTRIBUTES'] } : {}),
+  };
+  if (Object.keys(ifExists).length > 0) conditions.StringEqualsIfExists = ifExists;
   return new PolicyStatement({
     actions: [...grant.actions],
     resources: [tableArn],

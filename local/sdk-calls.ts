@@ -38,6 +38,8 @@ export interface RecordedCall {
   returnValues?: string;
   /** UpdateItem and PutItem: what it reads back when its condition fails; no IAM condition key covers it. */
   returnValuesOnConditionCheckFailure?: string;
+  /** A BatchGetItem with a projection: SPECIFIC_ATTRIBUTES, as IAM's dynamodb:Select sees it. */
+  select?: string;
 }
 
 const currentFunction = new AsyncLocalStorage<FunctionName>();
@@ -105,14 +107,14 @@ interface BatchGetTableInput {
 }
 
 /** A BatchGetItem that reads only some attributes: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
-function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes'> {
+function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes' | 'select'> {
   const read = tableInput as BatchGetTableInput | undefined;
   if (operation !== 'BatchGetItem' || read?.ProjectionExpression === undefined) return {};
   const attributes = new Set([
     ...(read.Keys ?? []).flatMap((key) => Object.keys(key)),
     ...expressionAttributeNames(read.ProjectionExpression, read.ExpressionAttributeNames ?? {}),
   ]);
-  return { attributes: [...attributes].sort() };
+  return { attributes: [...attributes].sort(), select: 'SPECIFIC_ATTRIBUTES' };
 }
 
 function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDbInput & { QueueUrl?: string }): Omit<RecordedCall, 'function'>[] {

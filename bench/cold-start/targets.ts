@@ -66,6 +66,7 @@ const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
   }),
   'secrets-claim': ownSecret,
   'secrets-revoke': ownSecret,
+  'secrets-status': ownSecret,
 };
 
 const nothingToConfirm = async (): Promise<void> => undefined;

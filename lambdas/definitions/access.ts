@@ -35,6 +35,11 @@ export interface TableGrant {
   readonly attributes?: readonly string[];
   /** dynamodb:ReturnValues: what the request may read back; DynamoDB's default, NONE, when it asks for nothing. */
   readonly returnValues?: readonly ReturnValue[];
+  /**
+   * Reads: dynamodb:Select must be SPECIFIC_ATTRIBUTES where it is set, as AWS advises beside an
+   * attribute list, so that a read without a projection (all attributes) is refused.
+   */
+  readonly specificAttributesOnly?: true;
 }
 
 export interface TableAccess {
@@ -152,7 +157,7 @@ export const COUNT_WRONG_PROOF: TableGrant = {
  * GET /secrets/{id}/status: reads a secret's head and its receipt item in one call, and only the
  * attributes a receipt is made of: never the data, filename, mimetype or gate.
  */
-export const READ_RECEIPT: TableGrant = { actions: ['dynamodb:BatchGetItem'], attributes: RECEIPT_READ_ATTRIBUTES };
+export const READ_RECEIPT: TableGrant = { actions: ['dynamodb:BatchGetItem'], attributes: RECEIPT_READ_ATTRIBUTES, specificAttributesOnly: true };
 
 /** The stream consumer: writes the receipt of a secret whose head was deleted, reading nothing back. */
 export const PUT_RECEIPT: TableGrant = { actions: ['dynamodb:PutItem'], attributes: RECEIPT_ITEM_ATTRIBUTES, returnValues: ['NONE'] };

@@ -112,7 +112,7 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'claim:*'] },
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'viewed', 'readers', 'claim:*'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
       },
     });
@@ -160,6 +160,20 @@ describe('the writes each role may send, by condition', () => {
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });
+  });
+
+  it('secrets-status reads heads and receipts by the receipt’s attributes only: never data, filename, mimetype or gate', () => {
+    const receiptAttributes = ['pk', 'sk', 'owner', 'state', 'views', 'remaining', 'created', 'expires', 'viewed', 'burnedAt'];
+    expectStatement(routeRole('secrets-status'), {
+      Action: 'dynamodb:BatchGetItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': receiptAttributes },
+        StringEqualsIfExists: { 'dynamodb:Select': ['SPECIFIC_ATTRIBUTES'] },
+      },
+    });
+    const actions = tableStatements(routeRole('secrets-status'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
+    expect(actions).toEqual(['dynamodb:BatchGetItem']);
   });
 
   it('every UpdateItem and PutItem of every role is limited by attributes that include the table’s key', () => {

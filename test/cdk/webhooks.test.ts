@@ -2,7 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ENV } from '../../lambdas/definitions/env';
 import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
 import { ROUTES } from '../../lambdas/definitions/routes';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '../../lambdas/definitions/tables';
 import {
   CONSUMED_SECRETS_BATCH_SIZE,
   DEAD_LETTER_RETENTION_DAYS,
@@ -129,7 +129,11 @@ describe('the fan-out’s event source mapping', () => {
   it.each([
     ['INSERT', SECRET_HEAD_SK, true],
     ['MODIFY', SECRET_HEAD_SK, true],
-    ['REMOVE', SECRET_HEAD_SK, false],
+    // A head's removal leaves its receipt (no event).
+    ['REMOVE', SECRET_HEAD_SK, true],
+    // A receipt item's own write and TTL deletion never reach the fan-out.
+    ['INSERT', SECRET_RECEIPT_SK, false],
+    ['REMOVE', SECRET_RECEIPT_SK, false],
     ['INSERT', secretChunkKey('s', 0).sk, false],
     ['MODIFY', secretChunkKey('s', 3).sk, false],
   ] as const)('lets a stream record of %s on sort key %s through: %s', (eventName, sortKey, passes) => {
@@ -220,11 +224,11 @@ describe('pipeline roles', () => {
     Object.fromEntries([...actionsByResource(template, roleOf(template, functionId))].map(([target, actions]) => [target, [...actions].sort()]));
   const arn = (logicalId: string, attribute = 'Arn'): string => JSON.stringify(getAtt(logicalId, attribute));
 
-  it('fan-out: its logs, the keys it reads, deleting consumed secrets, the secrets stream, sending jobs, its on-failure queue, and sending and consuming delayed deletions', () => {
+  it('fan-out: its logs, the keys it reads, deleting consumed secrets and writing receipts, the secrets stream, sending jobs, its on-failure queue, and sending and consuming delayed deletions', () => {
     expect(granted(fanOutId)).toEqual({
       [ownLogGroup(fanOutId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       [arn(keysTableId)]: ['dynamodb:BatchGetItem'],
-      [arn(secretsTableId)]: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'],
+      [arn(secretsTableId)]: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'],
       // What Lambda needs to read the stream; ListStreams accepts no narrower resource.
       [arn(secretsTableId, 'StreamArn')]: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
       [JSON.stringify('*')]: ['dynamodb:ListStreams'],

@@ -114,6 +114,7 @@ export async function leastPrivilegeFindings(calls: readonly RecordedCall[], { t
     context: {
       ...(call.attributes ? { 'dynamodb:Attributes': call.attributes } : {}),
       ...(call.returnValues ? { 'dynamodb:ReturnValues': call.returnValues } : {}),
+      ...(call.select ? { 'dynamodb:Select': call.select } : {}),
     },
     description: describeCall(call),
   }));

@@ -70,3 +70,31 @@ test('a Deny wins over an Allow, and a call of a function the stack lacks is rep
     'keys-get sent UpdateItem naming [pk, slots] with ALL_NEW, which its role does not allow',
   ]);
 });
+
+test('a read limited to specific attributes: a projection naming others, or selecting all, is refused', async () => {
+  const readReceipt = {
+    Effect: 'Allow' as const,
+    Action: 'dynamodb:BatchGetItem',
+    Resource: TABLE,
+    Condition: {
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'state'] },
+      StringEqualsIfExists: { 'dynamodb:Select': ['SPECIFIC_ATTRIBUTES'] },
+    },
+  };
+  const read = (attributes: string[], select: string): SimulatedCall => ({
+    function: 'keys-get',
+    action: 'dynamodb:BatchGetItem',
+    resourceArn: TABLE,
+    context: { 'dynamodb:Attributes': attributes, 'dynamodb:Select': select },
+    description: `BatchGetItem of [${attributes.join(', ')}] selecting ${select}`,
+  });
+  expect(
+    await simulatedFindings(
+      [role([readReceipt])],
+      [read(['pk', 'sk', 'state'], 'SPECIFIC_ATTRIBUTES'), read(['pk', 'sk', 'data'], 'SPECIFIC_ATTRIBUTES'), read(['pk', 'sk'], 'ALL_ATTRIBUTES')],
+    ),
+  ).toEqual([
+    'keys-get sent BatchGetItem of [pk, sk, data] selecting SPECIFIC_ATTRIBUTES, which its role does not allow',
+    'keys-get sent BatchGetItem of [pk, sk] selecting ALL_ATTRIBUTES, which its role does not allow',
+  ]);
+});
