@@ -115,7 +115,15 @@ function update(link: SentLink, state: ShownState, remaining?: number): void {
  * Asks the service for the state of every link whose state can still change: final states
  * (used, revoked, expired, burned) are not asked again.
  */
-async function refreshStates(): Promise<void> {
+let refreshing: Promise<void> | undefined;
+
+/** One check at a time: a page shown twice in a row (pageshow, then visibilitychange) asks once. */
+function refreshStates(): Promise<void> {
+  refreshing ??= askStates().finally(() => (refreshing = undefined));
+  return refreshing;
+}
+
+async function askStates(): Promise<void> {
   // `gone` too: a secret just used or revoked answers 404 for the moment before its receipt is written.
   const open = links.filter((link) => link.state === undefined || link.state === 'active' || link.state === 'gone');
   if (open.length === 0) return;
