@@ -96,6 +96,23 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const API_FUNCTION_TIMEOUT_MS = 10_000;
 
 /**
+ * What a route's DynamoDB calls may take together, counted from when its function started (not
+ * from the request's time): its timeout less a second to shape and send the answer. A call still
+ * unanswered then ends, and the route answers 503 (docs/retried-writes.md).
+ */
+export const API_STORE_BUDGET_MS = API_FUNCTION_TIMEOUT_MS - 1_000;
+
+/** `retry-after` of a 503 when the data store did not answer: a brief outage or brownout. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * GET /health reports the store unhealthy when one cheap read takes longer than this: a claim's
+ * update and the read that settles a lost answer must fit in its retry window
+ * (CLAIM_RETRY_WINDOW_MS, 3 s) with a second to spare, so 1 s each.
+ */
+export const SLOW_STORE_MS = 1_000;
+
+/**
  * A claim's update stops retrying this long after its request began. The claim that took an
  * inline secret's last view may have to repeat its update to get the data back (its first
  * attempt applied, its answer lost), so the stream consumer deletes that secret only once this

@@ -1,4 +1,16 @@
-import { CLAIM_VIEW, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
+import {
+  CLAIM_VIEW,
+  COUNT_REQUEST,
+  LOG_CREATION_ATTEMPT,
+  PUT_KEY,
+  PUT_SECRET_HEAD,
+  SETTLE_CLAIM,
+  SETTLE_KEY,
+  SETTLE_KEY_CREATION,
+  SETTLE_SECRET_HEAD,
+  SET_WEBHOOK,
+  type TableAccess,
+} from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -35,20 +47,20 @@ export const ROUTES = routeTable([
     name: 'keys-create',
     method: 'POST',
     path: '/keys',
-    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY] },
+    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY, SETTLE_KEY_CREATION] },
     readsClientAddress: true,
   },
-  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST] } },
-  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK] } },
-  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   {
     name: 'secrets-create',
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_REQUEST],
+      keys: [COUNT_REQUEST, SETTLE_KEY],
       // Chunks are written in batches; a create that fails deletes its head and chunks again.
-      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
+      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 201: METRICS.secretsCreated },
   },
@@ -57,14 +69,14 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_REQUEST], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
   },
 ]);

@@ -1,9 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
@@ -49,6 +51,9 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
  */
 const KEY_EXISTS = `attribute_exists(${A.pk})`;
 
+const readKeyForSettling = (keyHash: string, signal: AbortSignal | undefined): Promise<KeyItem | undefined> =>
+  readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: keyItemPk(keyHash) }, KEY_SETTLING_ATTRIBUTES, signal);
+
 export async function putKey(key: StoredKey): Promise<void> {
   const item: KeyItem = {
     pk: keyItemPk(key.keyHash),
@@ -59,15 +64,25 @@ export async function putKey(key: StoredKey): Promise<void> {
     ...(key.webhook ? { webhook: key.webhook } : {}),
     rl: {},
   };
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(KEYS_TABLE),
-      Item: item,
-      // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
-      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
-      ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
-    }),
-  );
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      await dynamo.send(
+        new PutCommand({
+          TableName: tableName(KEYS_TABLE),
+          Item: item,
+          // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
+          ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
+          ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
+        }),
+        { abortSignal },
+      );
+    },
+    // The new key's webhook secret is this put's token.
+    settle: async (signal) => {
+      const stored = await readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: item.pk }, NEW_KEY_SETTLING_ATTRIBUTES, signal);
+      return stored?.webhookSecret === key.webhookSecret ? undefined : NOT_APPLIED;
+    },
+  });
 }
 
 /**
@@ -85,102 +100,145 @@ const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> 
 const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
   item.expires <= now ? { outcome: 'expired' } : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
 
+/** A count that found the slot map over-full: the item as it was, to prune. */
+interface OverFull {
+  overFull: KeyItem;
+}
+
+/** Whether this request's count is in the key item, and so what it answered. */
+const settleCount =
+  (keyHash: string, now: number, token: string) =>
+  async (signal: AbortSignal | undefined): Promise<Settled<Authentication>> => {
+    const item = await readKeyForSettling(keyHash, signal);
+    return item?.counted === token ? authenticated(item, keyHash, now) : NOT_APPLIED;
+  };
+
 async function countOnce(keyHash: string, now: number, token: string, attempts: number): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token REMOVE ${A.rateLimitSlots}.#expired`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<KeyItem>(error);
-    if (!old) return { outcome: 'unknown' };
-    if (old.counted === token) return authenticated(old, keyHash, now);
-    if (old.expires <= now) return { outcome: 'expired' };
-    if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    return pruneAndCount(keyHash, old, now, token, attempts - 1);
-  }
+  const counted = await settledWrite<Authentication | OverFull>({
+    settle: settleCount(keyHash, now, token),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token REMOVE ${A.rateLimitSlots}.#expired`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const old = itemOfConditionFailure<KeyItem>(error);
+        if (!old) return { outcome: 'unknown' };
+        if (old.counted === token) return authenticated(old, keyHash, now);
+        if (old.expires <= now) return { outcome: 'expired' };
+        return { overFull: old };
+      }
+    },
+  });
+  if (!('overFull' in counted)) return counted;
+  if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
+  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1);
 }
 
 async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number): Promise<Authentication> {
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token`,
-        // While the map is over-full every fast-path update fails, so only another prune can
-        // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots`,
-        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now);
-    return countOnce(keyHash, now, token, attempts);
-  }
+  const pruned = await settledWrite<Authentication | undefined>({
+    settle: settleCount(keyHash, now, token),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token`,
+            // While the map is over-full every fast-path update fails, so only another prune can
+            // have changed it: "still over-full" is an exact optimistic lock.
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots`,
+            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const latest = itemOfConditionFailure<KeyItem>(error);
+        return latest?.counted === token ? authenticated(latest, keyHash, now) : undefined;
+      }
+    },
+  });
+  return pruned ?? countOnce(keyHash, now, token, attempts);
 }
 
 /**
  * Sets the webhook, or removes it when `webhook` is undefined; false if the key is gone. Its
  * repeat sets the same value again. The caller has just authenticated the key, expiry included.
  */
-export async function setWebhook(keyHash: string, webhook: string | undefined): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
-        ConditionExpression: KEY_EXISTS,
-        ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const setWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
+            ConditionExpression: KEY_EXISTS,
+            ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
+    settle: async (signal) => {
+      const item = await readKeyForSettling(keyHash, signal);
+      if (!item) return false;
+      return item.webhook === webhook ? true : NOT_APPLIED;
+    },
+  });
 
 /**
  * Deletes the key; false if it was gone already (revoked by a concurrent request). A repeat that
- * finds it gone is the deletion it repeats.
+ * finds it gone is the deletion it repeats, and so is a key found gone after a lost answer: the
+ * request authenticated with it a moment before.
  */
-export async function deleteKey(keyHash: string): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isRetriedConditionFailure(error)) return true;
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const deleteKey = (keyHash: string): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isRetriedConditionFailure(error)) return true;
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    settle: async (signal) => ((await readKeyForSettling(keyHash, signal)) === undefined ? true : NOT_APPLIED),
+  });
 
 /** One cheap read that proves the table answers; the item need not exist. */
 export async function pingKeysTable(): Promise<void> {

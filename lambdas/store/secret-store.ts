@@ -1,9 +1,12 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
+import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
+import { remainingBudgetMs } from '../aws/time-budget';
 import { newWriteToken } from './write-token';
 
 /**
@@ -106,10 +109,19 @@ export function splitIntoChunks(data: string): string[] {
 
 /** Chunk items of `chunks`, in order, under `id`, each expiring at `ttl` (epoch seconds). */
 export const writeChunks = (id: string, chunks: readonly string[], ttl: number): Promise<void> =>
-  batchWriteAll(
-    tableName(SECRETS_TABLE),
-    chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies ChunkItem } })),
-  );
+  settledWrite({
+    write: (abortSignal) =>
+      batchWriteAll(
+        tableName(SECRETS_TABLE),
+        chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies ChunkItem } })),
+        abortSignal,
+      ),
+    // Putting the same items again gives the same items.
+    settle: repeatIt,
+  });
+
+const readHeadForSettling = (id: string, signal: AbortSignal | undefined): Promise<Pick<HeadItem, 'createToken'> | undefined> =>
+  readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_HEAD_SK }, HEAD_SETTLING_ATTRIBUTES, signal);
 
 export async function putSecret(secret: NewSecret): Promise<void> {
   const table = tableName(SECRETS_TABLE);
@@ -134,15 +146,21 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     createToken,
   };
   try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: table,
-        Item: head,
-        // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
-        ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-        ExpressionAttributeValues: { ':createToken': createToken },
-      }),
-    );
+    await settledWrite<void>({
+      write: async (abortSignal) => {
+        await dynamo.send(
+          new PutCommand({
+            TableName: table,
+            Item: head,
+            // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
+            ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+            ExpressionAttributeValues: { ':createToken': createToken },
+          }),
+          { abortSignal },
+        );
+      },
+      settle: async (signal) => ((await readHeadForSettling(secret.id, signal))?.createToken === createToken ? undefined : NOT_APPLIED),
+    });
   } catch (error) {
     await undoCreate(secret.id, createToken, chunks.length).catch(() => undefined);
     throw error;
@@ -155,16 +173,29 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * this create is left, its chunks: a head that stays keeps the chunks it needs.
  */
 async function undoCreate(id: string, createToken: string, chunks: number): Promise<void> {
-  await dynamo.send(
-    new DeleteCommand({
-      TableName: tableName(SECRETS_TABLE),
-      Key: { pk: id, sk: SECRET_HEAD_SK },
-      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-      ExpressionAttributeValues: { ':createToken': createToken },
-    }),
-  );
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      await dynamo.send(
+        new DeleteCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+          ExpressionAttributeValues: { ':createToken': createToken },
+        }),
+        { abortSignal },
+      );
+    },
+    // Done once no head of this create's is left.
+    settle: async (signal) => ((await readHeadForSettling(id, signal))?.createToken === createToken ? NOT_APPLIED : undefined),
+  });
   if (chunks > 0) await deleteChunks(id, chunks);
 }
+
+/**
+ * Time a claim must still have when it starts: its retry window, and for chunked data a read of
+ * the chunks and a sign-off. With less, it answers StoreUnavailable before it takes a view.
+ */
+export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 2_000;
 
 /**
  * Consumes one view with a single conditional update: of N concurrent claims on V views exactly
@@ -173,40 +204,47 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
  * on no request can read or revoke it, and the table's stream consumer deletes it (see
  * deleteConsumedSecret), so that the commonest claim of all, a secret's only view, costs one call.
  *
- * A repeat of the update that finds this claim's token (claimAttribute) is the claim it repeats.
- * The update gives up retrying CLAIM_RETRY_WINDOW_MS after `now`, the time it records as
- * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
- * that a repeat still finds its data.
+ * A repeat of the update that finds this claim's token (claimAttribute) is the claim it repeats,
+ * and so is a settling read that finds it after a lost answer. Update and reads end within
+ * CLAIM_RETRY_WINDOW_MS of `now`, the claim's own time (not the request's), which it records as
+ * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so that
+ * a repeat or a settling read still finds its data.
  */
 export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
+  if (remainingBudgetMs() < CLAIM_MIN_BUDGET_MS) throw new StoreUnavailable('too little of the time budget left to take a view');
   const claim = claimAttribute(newWriteToken());
-  let head: HeadItem;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
-        // viewedAt gives the stream record of this claim the time its webhook event reports.
-        UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-        ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
-        ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-      { abortSignal: AbortSignal.timeout(Math.max(0, now + CLAIM_RETRY_WINDOW_MS - Date.now())) },
-    );
-    head = Attributes as HeadItem;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<HeadItem & Record<string, unknown>>(error);
-    const remaining = old?.[claim];
-    // Not this claim's own repeat: no view left, expired, or gone.
-    if (old === undefined || typeof remaining !== 'number') return undefined;
-    // Later claims may have taken views since: this claim's own count is the one it answers.
-    head = { ...old, remaining };
-  }
+  const table = tableName(SECRETS_TABLE);
+  const key = { pk: id, sk: SECRET_HEAD_SK };
+  const head = await settledWrite<HeadItem | undefined>({
+    withinMs: CLAIM_RETRY_WINDOW_MS,
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: key,
+            // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
+            // viewedAt gives the stream record of this claim the time its webhook event reports.
+            UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
+            ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
+            ExpressionAttributeNames: { '#claim': claim },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return Attributes as HeadItem;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // Not this claim's own repeat: no view left, expired, or gone.
+        return ownClaim(itemOfConditionFailure<HeadItem & Record<string, unknown>>(error), claim) ?? undefined;
+      }
+    },
+    settle: async (signal) =>
+      ownClaim(await readForSettling<HeadItem & Record<string, unknown>>(table, key, [...CLAIM_SETTLING_ATTRIBUTES, claim], signal), claim) ?? NOT_APPLIED,
+  });
+  if (head === undefined) return undefined;
 
   const data =
     head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
@@ -222,60 +260,88 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
 }
 
 /**
+ * The head as this claim left it, if the item holds its claim attribute: later claims may have
+ * taken views since, so this claim's own count is the `remaining` it answers.
+ */
+function ownClaim(item: (HeadItem & Record<string, unknown>) | undefined, claim: string): HeadItem | undefined {
+  const remaining = item?.[claim];
+  return item !== undefined && typeof remaining === 'number' ? { ...item, remaining } : undefined;
+}
+
+/**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
  * every claimant has read them. Each claim counted itself into `readers` and takes itself out
  * here, removing its claim attribute in the same update: a repeat of this update finds it gone
- * and counts nothing, so `readers` is never taken down twice. The update that leaves no views
- * and no readers is the one that lets the stream consumer delete the secret.
+ * and counts nothing, so `readers` is never taken down twice; a settling read that finds it gone
+ * knows the sign-off applied. The update that leaves no views and no readers is the one that lets
+ * the stream consumer delete the secret.
  */
 async function readChunksAsClaimant(id: string, chunks: number, claim: string): Promise<string | undefined> {
   try {
     return await readChunks(id, chunks);
   } finally {
-    try {
-      await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName(SECRETS_TABLE),
-          Key: { pk: id, sk: SECRET_HEAD_SK },
-          UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
-          // Also keeps ADD from recreating a head that a revocation has just deleted.
-          ConditionExpression: 'attribute_exists(#claim)',
-          ExpressionAttributeNames: { '#claim': claim },
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    const key = { pk: id, sk: SECRET_HEAD_SK };
+    await settledWrite<void>({
+      write: async (abortSignal) => {
+        try {
+          await dynamo.send(
+            new UpdateCommand({
+              TableName: tableName(SECRETS_TABLE),
+              Key: key,
+              UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
+              // Also keeps ADD from recreating a head that a revocation has just deleted.
+              ConditionExpression: 'attribute_exists(#claim)',
+              ExpressionAttributeNames: { '#claim': claim },
+              ExpressionAttributeValues: { ':minusOne': -1 },
+            }),
+            { abortSignal },
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      },
+      settle: async (signal) => {
+        const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim], signal);
+        return item?.[claim] === undefined ? undefined : NOT_APPLIED;
+      },
+    });
   }
 }
 
 /**
  * Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign).
  * A repeat that finds no head at all is taken for the revocation it repeats (see
- * docs/retried-writes.md for the double fault it misreads): it answers true and deletes every
- * chunk the secret may have had, since the head that counted them is gone.
+ * docs/retried-writes.md for the double fault it misreads), and so is a settling read that finds
+ * none after a lost answer: it answers true and deletes every chunk the secret may have had, since
+ * the head that counted them is gone.
  */
 export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
-  let chunks: number;
-  try {
-    const { Attributes } = await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    chunks = (Attributes as HeadItem).chunks ?? 0;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
-    chunks = MAX_CHUNKS_PER_SECRET;
-  }
+  const key = { pk: id, sk: SECRET_HEAD_SK };
+  const chunks = await settledWrite<number | false>({
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: key,
+            ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+            ReturnValues: 'ALL_OLD',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return (Attributes as HeadItem).chunks ?? 0;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
+        return MAX_CHUNKS_PER_SECRET;
+      }
+    },
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? MAX_CHUNKS_PER_SECRET : NOT_APPLIED),
+  });
+  if (chunks === false) return false;
   // The head was the commit point; its chunks go after it.
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
@@ -306,24 +372,42 @@ export interface ConsumedSecret {
  * in use is left alone.
  */
 export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
-        ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
-        ExpressionAttributeValues: { ':zero': 0 },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (itemOfConditionFailure(error) !== undefined) return false;
-  }
+  const deleted = await settledWrite<boolean>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
+            ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
+            ExpressionAttributeValues: { ':zero': 0 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return itemOfConditionFailure(error) === undefined;
+      }
+    },
+    // A head still there is sent the delete again, whose condition decides.
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? true : NOT_APPLIED),
+  });
+  if (!deleted) return false;
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
 }
 
 export const deleteChunks = (id: string, count: number): Promise<void> =>
-  batchWriteAll(tableName(SECRETS_TABLE), chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })));
+  settledWrite({
+    write: (abortSignal) =>
+      batchWriteAll(
+        tableName(SECRETS_TABLE),
+        chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })),
+        abortSignal,
+      ),
+    // Deleting what is gone changes nothing.
+    settle: repeatIt,
+  });
