@@ -106,18 +106,20 @@ export const API_STORE_BUDGET_MS = API_FUNCTION_TIMEOUT_MS - 1_000;
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /**
- * GET /health reports the store unhealthy when one cheap read takes longer than this: a claim's
- * update and the read that settles a lost answer must fit in its retry window
- * (CLAIM_RETRY_WINDOW_MS, 3 s) with a second to spare, so 1 s each.
+ * GET /health reports the store unhealthy when one cheap read takes longer than this. A claim's
+ * update, one repeat of it after a lost answer and the read that settles it must fit in its retry
+ * window (CLAIM_RETRY_WINDOW_MS, 4 s) with a second to spare: 1 s each.
  */
 export const SLOW_STORE_MS = 1_000;
 
 /**
- * A claim's update stops retrying this long after its request began. The claim that took an
- * inline secret's last view may have to repeat its update to get the data back (its first
- * attempt applied, its answer lost), so the stream consumer deletes that secret only once this
- * window and a margin have passed (see stream/consumed-secrets.ts): retries after a 500, a
- * throttle or a dropped connection come within a few hundred ms; an attempt that times out
- * (after 2 s, aws/sdk-settings.ts) leaves one more.
+ * A claim's update, its repeats and the read that settles a lost answer all end this long after
+ * the claim sent its update (its own time, not the request's: authentication has spent part of
+ * that). The claim that took an inline secret's last view may have to repeat its update or read
+ * the item to get the data back (its first attempt applied, its answer lost), so the stream
+ * consumer deletes that secret only once this window and a margin have passed (see
+ * stream/consumed-secrets.ts). The update gets all but the last second (store/settled-write.ts):
+ * retries after a 500, a throttle or a dropped connection come within a few hundred ms, an attempt
+ * that times out (after 2 s, aws/sdk-settings.ts) leaves one more; the settling read the rest.
  */
-export const CLAIM_RETRY_WINDOW_MS = 3_000;
+export const CLAIM_RETRY_WINDOW_MS = 4_000;
