@@ -20,7 +20,8 @@ export type Settled<T> = T | typeof NOT_APPLIED;
 /** DynamoDB did not answer a call within its time: neither failure nor success is known. */
 export class StoreUnavailable extends Error {
   constructor(cause: unknown) {
-    super('the data store did not answer in time', { cause });
+    // The cause's name only (a timeout, a reset, a 500): never a message that could quote an item.
+    super(`the data store did not answer in time (${cause instanceof Error ? cause.name : String(cause)})`, { cause });
     this.name = 'StoreUnavailable';
   }
 }

@@ -54,6 +54,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // What the routes logged of their 5xx answers, to tell a fault's 503 from a bug.
+  const failures = server?.output().split('\n').filter((line) => /"status":5\d\d/.test(line)) ?? [];
+  if (failures.length > 0) console.log(`5xx answers:\n${failures.slice(0, 20).join('\n')}`);
   await server?.stop();
   await proxy?.stop();
   await receiver?.stop();
