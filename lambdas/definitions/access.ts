@@ -116,6 +116,7 @@ export const CLAIM_SETTLING_ATTRIBUTES = [
   SECRET.filename,
   SECRET.mimetype,
   SECRET.remaining,
+  SECRET.expires,
   SECRET.data,
   SECRET.chunks,
 ] as const;

@@ -192,10 +192,11 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
 }
 
 /**
- * Time a claim must still have when it starts: its retry window, and for chunked data a read of
- * the chunks and a sign-off. With less, it answers StoreUnavailable before it takes a view.
+ * Time a claim must still have when it starts: its retry window, and a second for chunked data's
+ * read and sign-off (milliseconds when the store answers). With less, it answers StoreUnavailable
+ * before it takes a view.
  */
-export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 2_000;
+export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 1_000;
 
 /**
  * Consumes one view with a single conditional update: of N concurrent claims on V views exactly
@@ -241,8 +242,12 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         return ownClaim(itemOfConditionFailure<HeadItem & Record<string, unknown>>(error), claim) ?? undefined;
       }
     },
-    settle: async (signal) =>
-      ownClaim(await readForSettling<HeadItem & Record<string, unknown>>(table, key, [...CLAIM_SETTLING_ATTRIBUTES, claim], signal), claim) ?? NOT_APPLIED,
+    settle: async (signal) => {
+      const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, [...CLAIM_SETTLING_ATTRIBUTES, claim], signal);
+      // Not applied, and nothing a repeat could take (gone, used up, expired): the claim's 404.
+      if (item === undefined || item.remaining <= 0 || item.expires <= now) return ownClaim(item, claim);
+      return ownClaim(item, claim) ?? NOT_APPLIED;
+    },
   });
   if (head === undefined) return undefined;
 
@@ -281,6 +286,8 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
     return await readChunks(id, chunks);
   } finally {
     const key = { pk: id, sk: SECRET_HEAD_SK };
+    // A sign-off the store never settles must not cost the reader the data it has read: the
+    // secret then keeps `readers` above 0, and its items go at their ttl.
     await settledWrite<void>({
       write: async (abortSignal) => {
         try {
@@ -304,6 +311,8 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
         const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim], signal);
         return item?.[claim] === undefined ? undefined : NOT_APPLIED;
       },
+    }).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailable)) throw error;
     });
   }
 }

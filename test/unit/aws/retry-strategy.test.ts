@@ -14,11 +14,13 @@ interface Strategy {
   refreshRetryTokenForRetry(token: StandardRetryToken, errorInfo: RetryErrorInfo): Promise<StandardRetryToken>;
 }
 
+/** The SDK's error type declares `cause` narrower than Error's own `unknown`. */
+const asSdkError = (error: Error): RetryErrorInfo['error'] => error as unknown as RetryErrorInfo['error'];
 const lostAnswer: RetryErrorInfo = {
   errorType: 'TRANSIENT',
-  error: Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $metadata: { httpStatusCode: 500 } }),
+  error: asSdkError(Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $metadata: { httpStatusCode: 500 } })),
 };
-const repeatFoundItsToken: RetryErrorInfo = { errorType: 'CLIENT_ERROR', error: conditionFailed() };
+const repeatFoundItsToken: RetryErrorInfo = { errorType: 'CLIENT_ERROR', error: asSdkError(conditionFailed()) };
 
 /** Lost answers in a row, each repeated once; how many of them the SDK still repeated. */
 async function repeatedOf(strategy: Strategy, lostAnswers: number): Promise<number> {
