@@ -47,8 +47,12 @@ export function isStoreFault(error: unknown): boolean {
 
 /** Time a settling read is kept from the write before it: a read answers in milliseconds when the store does. */
 const SETTLE_RESERVE_MS = 1_000;
-/** Sends of the same write: the first, and one more after a read showed it not applied. */
-const MAX_SENDS = 2;
+/**
+ * Sends of the same write, each after a read showed the one before not applied: as many as the
+ * SDK's attempts, which its retry quota may refuse (a container whose quota a DynamoDB outage has
+ * spent sends each call once).
+ */
+const MAX_SENDS = 3;
 
 export interface SettledWrite<T> {
   /** Sends the write (the same request, with the same token, every time) and reads its answer. */

@@ -32,6 +32,8 @@ export interface DynamoDbCall {
 export interface FaultPlan {
   classify: (call: DynamoDbCall) => string | undefined;
   pattern: readonly (FaultKind | 'pass')[];
+  /** A pattern of its own for some classes. */
+  patternOf?: (callClass: string) => readonly (FaultKind | 'pass')[] | undefined;
   /** Told of each fault given, with the class of the call it was given to. */
   onFault?: (kind: FaultKind, callClass: string) => void;
 }
@@ -97,7 +99,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     }
     const callClass = plan?.plan.classify(call);
     if (!plan || callClass === undefined) return undefined;
-    const { pattern, onFault } = plan.plan;
+    const { onFault } = plan.plan;
+    const pattern = plan.plan.patternOf?.(callClass) ?? plan.plan.pattern;
     const count = plan.calls.get(callClass) ?? 0;
     plan.calls.set(callClass, count + 1);
     const planned = pattern[count % pattern.length] ?? 'pass';

@@ -152,14 +152,14 @@ describe('putSecret', () => {
     await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
 
     const sent = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
-    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'PutCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
     const createToken = (sent[1]!.input.Item as Record<string, unknown>).createToken;
-    expect(sent[3]!.input).toMatchObject({
+    expect(sent[4]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
       ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
       ExpressionAttributeValues: { ':createToken': createToken },
     });
-    expect(writeRequests(sent[4]!.input)).toEqual(
+    expect(writeRequests(sent[5]!.input)).toEqual(
       [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
   });
@@ -283,10 +283,10 @@ describe('claimSecret', () => {
     expect(ddb.calls()).toHaveLength(1);
   });
 
-  test('a throttle whose claim a settling read does not find: sent once more, then StoreUnavailable', async () => {
+  test('a throttle whose claim a settling read does not find: sent three times, then StoreUnavailable', async () => {
     ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 1 }) });
     await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
   });
 
   test('a lost answer whose claim a settling read finds: the data and the remaining this claim left', async () => {
