@@ -1,4 +1,4 @@
-import { CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -46,6 +46,16 @@ export const COUNT_REQUEST: TableGrant = {
   returnValues: ['ALL_NEW'],
 };
 
+/**
+ * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
+ * and the records are pruned, released, settled or replaced without reading anything back.
+ */
+export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
+  returnValues: ['ALL_NEW', 'NONE'],
+};
+
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
 export const SET_WEBHOOK: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
@@ -63,7 +73,7 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency],
   returnValues: ['NONE'],
 };
 
@@ -85,17 +95,28 @@ export const PUT_SECRET_HEAD: TableGrant = {
     SECRET.data,
     SECRET.chunks,
     SECRET.createToken,
+    SECRET.gate,
+    SECRET.attempts,
   ],
   returnValues: ['NONE'],
 };
 
 /**
  * GET /secrets/{id}: takes a view (reading the head back) and, for chunked data, signs off as
- * reader. `expires` is named because the claim's condition reads it.
+ * reader. `expires` and `gate` are named because the claim's condition reads them.
  */
 export const CLAIM_VIEW: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [SECRET.pk, SECRET.sk, SECRET.remaining, SECRET.expires, SECRET.viewedAt, SECRET.readers, `${CLAIM_ATTRIBUTE_PREFIX}*`],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.gate,
+    SECRET.viewedAt,
+    SECRET.readers,
+    `${CLAIM_ATTRIBUTE_PREFIX}*`,
+  ],
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
@@ -104,7 +125,7 @@ export const CLAIM_VIEW: TableGrant = {
  * consistent GetItem of its item looks for the request's own token. Each reads only what its
  * writes' outcomes need.
  */
-export const KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.created, KEY.expires, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.counted] as const;
+export const KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.created, KEY.expires, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.counted, KEY.idempotency] as const;
 export const NEW_KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.webhookSecret] as const;
 export const CREATION_LOG_SETTLING_ATTRIBUTES = [KEY.pk, KEY.creationLog, KEY.logged] as const;
 export const HEAD_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.createToken] as const;
@@ -119,7 +140,12 @@ export const CLAIM_SETTLING_ATTRIBUTES = [
   SECRET.expires,
   SECRET.data,
   SECRET.chunks,
+  SECRET.gate,
+  SECRET.attempts,
 ] as const;
+
+/** A wrong passphrase proof's count and burn: what decides their outcome, and their own `attempt:<token>`. */
+export const ATTEMPT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.attempts, SECRET.remaining, SECRET.expires] as const;
 
 /** Every authenticated route: settles its rate-limit count (and PATCH and DELETE /keys their writes) by the key item. */
 export const SETTLE_KEY: TableGrant = { actions: ['dynamodb:GetItem'], attributes: KEY_SETTLING_ATTRIBUTES };
@@ -130,5 +156,28 @@ export const SETTLE_KEY_CREATION: TableGrant = {
 };
 /** POST /secrets, DELETE /secrets/{id} and the stream consumer: settle a head's put or deletion by its token or absence. */
 export const SETTLE_SECRET_HEAD: TableGrant = { actions: ['dynamodb:GetItem'], attributes: HEAD_SETTLING_ATTRIBUTES };
-/** GET /secrets/{id}: settles its claim and its reader sign-off. */
-export const SETTLE_CLAIM: TableGrant = { actions: ['dynamodb:GetItem'], attributes: [...CLAIM_SETTLING_ATTRIBUTES, `${CLAIM_ATTRIBUTE_PREFIX}*`] };
+/** GET /secrets/{id}: settles its claim, its reader sign-off and its count of a wrong proof. */
+export const SETTLE_CLAIM: TableGrant = {
+  actions: ['dynamodb:GetItem'],
+  attributes: [...new Set([...CLAIM_SETTLING_ATTRIBUTES, ...ATTEMPT_SETTLING_ATTRIBUTES]), `${CLAIM_ATTRIBUTE_PREFIX}*`, `${ATTEMPT_ATTRIBUTE_PREFIX}*`],
+};
+
+/**
+ * GET /secrets/{id} with a wrong passphrase proof: counts it, and the last one burns the secret
+ * (no views, no attempts; readers set so that the stream consumer deletes it). It cannot name the
+ * data, the gate or the owner.
+ */
+export const COUNT_WRONG_PROOF: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.attempts,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.burnedAt,
+    SECRET.readers,
+    `${ATTEMPT_ATTRIBUTE_PREFIX}*`,
+  ],
+  returnValues: ['UPDATED_NEW', 'NONE'],
+};

@@ -1,6 +1,8 @@
 import {
   CLAIM_VIEW,
+  COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
+  COUNT_WRONG_PROOF,
   LOG_CREATION_ATTEMPT,
   PUT_KEY,
   PUT_SECRET_HEAD,
@@ -34,6 +36,8 @@ export interface RouteDefinition {
   readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
+  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
+  readonly idempotent?: boolean;
 }
 
 /** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
@@ -58,26 +62,30 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_REQUEST, SETTLE_KEY],
-      // Chunks are written in batches; a create that fails deletes its head and chunks again.
+      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      // Chunks are written in batches; a create that fails deletes its head and chunks again. A
+      // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 201: METRICS.secretsCreated },
+    idempotent: true,
   },
   {
     name: 'secrets-claim',
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
+    idempotent: true,
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
+    idempotent: true,
   },
 ]);
 

@@ -1,12 +1,19 @@
 import { ERRORS } from '../definitions/errors';
-import { claim } from '../use-cases/secrets';
+import { GATE } from '../definitions/limits';
+import { STILL_IN_FLIGHT, claim, isGateRefusal } from '../use-cases/secrets';
 import { claimedSecretJson } from '../http/claimed-secret-json';
+import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
-import { JsonText, authenticatedRoute } from '../http/route';
+import { JsonText, authenticatedRoute, stillInFlight } from '../http/route';
 
-export const handler = authenticatedRoute({}, async ({ event }) => {
+export const handler = authenticatedRoute({}, async ({ event, idempotent }) => {
   // The claim's own time, not the request's: its retry window starts as it sends its update.
-  const secret = await claim(event.pathParameters?.id ?? '', Date.now());
+  const secret = await claim(event.pathParameters?.id ?? '', Date.now(), header(event, GATE.proofHeader), idempotent);
+  if (secret === STILL_IN_FLIGHT) throw stillInFlight();
   if (!secret) throw new HttpError(404, ERRORS.secretNotFound);
+  if (isGateRefusal(secret)) {
+    const message = secret.refusal === 'proof-required' ? ERRORS.passphraseRequired : ERRORS.wrongPassphrase;
+    throw new HttpError(403, message, { [GATE.attemptsLeftHeader]: String(secret.attemptsLeft) });
+  }
   return { statusCode: 200, body: new JsonText(claimedSecretJson(secret)) };
 });

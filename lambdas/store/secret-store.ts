@@ -1,9 +1,10 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
-import { CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
+import { CLAIM_ATTRIBUTE_PREFIX, KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
+import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from '../aws/time-budget';
@@ -34,6 +35,8 @@ export interface NewSecret {
   views: number;
   created: number;
   expires: number;
+  /** The SHA-256 of the passphrase proof, for a gated secret. */
+  gate?: string;
 }
 
 export interface ClaimedSecret {
@@ -43,6 +46,19 @@ export interface ClaimedSecret {
   mimetype?: string;
   remaining: number;
 }
+
+/** A claim of a gated secret that used no view: no proof, or a wrong one (counted). */
+export interface GateRefusal {
+  refusal: 'proof-required' | 'wrong-proof';
+  attemptsLeft: number;
+}
+
+/** The proof a claim sent: `gate` is its digest, undefined when the header held no proof at all. */
+export interface SentProof {
+  gate: string | undefined;
+}
+
+export const isGateRefusal = (result: ClaimedSecret | GateRefusal): result is GateRefusal => 'refusal' in result;
 
 export interface HeadItem {
   pk: string;
@@ -66,6 +82,12 @@ export interface HeadItem {
   viewedAt?: number;
   /** Written by the create, so that its repeat can tell its own head from another's. */
   createToken?: string;
+  /** Not stored: set on a head read back for a keyed claim whose reader has signed off already. */
+  chunksReadBy?: string;
+  /** A gated secret's SHA-256 of the proof, the wrong proofs it still accepts, and when the last one burned it. */
+  gate?: string;
+  attempts?: number;
+  burnedAt?: number;
 }
 
 /**
@@ -75,6 +97,18 @@ export interface HeadItem {
  * when it signs off as reader; inline secrets keep theirs (at most VIEWS_RANGE.max) until deleted.
  */
 const claimAttribute = (token: string): string => `${CLAIM_ATTRIBUTE_PREFIX}${token}`;
+
+/**
+ * The claim of a request with an Idempotency-Key (rules/idempotency's claimTokenOf): the client's
+ * repeat, a request of its own, looks for it too, so it stays until the secret is deleted; a
+ * chunked claim signs off as reader by adding `<claim>:read` instead of removing it.
+ */
+export const keyedClaimAttribute = (token: string): string => `${KEYED_CLAIM_ATTRIBUTE_PREFIX}${token}`;
+const isKeyedClaim = (claim: string): boolean => claim.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX);
+const readMarkOf = (claim: string): string => `${claim}:read`;
+
+/** A claim's outcome when it may not take a view (a repeat that may have overtaken its first): */
+export const NOT_CLAIMED_YET = 'not claimed yet';
 
 interface ChunkItem {
   pk: string;
@@ -144,6 +178,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
   };
   try {
     await settledWrite<void>({
@@ -210,13 +245,40 @@ export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 1_000;
  * CLAIM_RETRY_WINDOW_MS of `now`, the claim's own time (not the request's), which it records as
  * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so that
  * a repeat or a settling read still finds its data.
+ *
+ * A gated secret's proof is checked by the same condition, so that the right proof costs nothing
+ * more; when the condition fails on the gate alone, the item it returns tells so, and a wrong
+ * proof is counted then (countWrongProof). `proof` undefined: the claim sent none.
  */
-export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
+export const claimSecret = (id: string, now: number, proof?: SentProof): Promise<ClaimedSecret | GateRefusal | undefined> =>
+  claimAs(id, now, claimAttribute(newWriteToken()), true, proof) as Promise<ClaimedSecret | GateRefusal | undefined>;
+
+/**
+ * The claim of a request with an Idempotency-Key, under its derived claim token: the view its
+ * first request took (with the data and `remaining` it answered), else a view taken now. With
+ * `takeView` false (a repeat while its first may still be at work) it takes none and counts no
+ * wrong proof, and answers NOT_CLAIMED_YET where it would have.
+ */
+export const claimSecretAs = (
+  id: string,
+  now: number,
+  token: string,
+  takeView: boolean,
+  proof?: SentProof,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, keyedClaimAttribute(token), takeView, proof);
+
+async function claimAs(
+  id: string,
+  now: number,
+  claim: string,
+  takeView: boolean,
+  proof: SentProof | undefined,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> {
   if (remainingBudgetMs() < CLAIM_MIN_BUDGET_MS) throw new StoreUnavailable('too little of the time budget left to take a view');
-  const claim = claimAttribute(newWriteToken());
+  const gate = proof?.gate;
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
-  const head = await settledWrite<HeadItem | undefined>({
+  const outcome = await settledWrite<ClaimUpdateOutcome>({
     withinMs: CLAIM_RETRY_WINDOW_MS,
     write: async (abortSignal) => {
       try {
@@ -227,32 +289,63 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
             // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
             // viewedAt gives the stream record of this claim the time its webhook event reports.
             UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-            ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
+            // Without takeView the condition never holds: the update only reads the head back.
+            ConditionExpression:
+              `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+              (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
+              (takeView ? '' : ' AND attribute_exists(#claim)'),
             ExpressionAttributeNames: { '#claim': claim },
-            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
           { abortSignal },
         );
-        return Attributes as HeadItem;
+        return { taken: Attributes as HeadItem };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        // Not this claim's own repeat: no view left, expired, or gone.
-        return ownClaim(itemOfConditionFailure<HeadItem & Record<string, unknown>>(error), claim) ?? undefined;
+        return { refusedBy: itemOfConditionFailure<HeadItem & Record<string, unknown>>(error) };
       }
     },
     settle: async (signal) => {
-      const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, [...CLAIM_SETTLING_ATTRIBUTES, claim], signal);
-      // Not applied, and nothing a repeat could take (gone, used up, expired): the claim's 404.
-      if (item === undefined || item.remaining <= 0 || item.expires <= now) return ownClaim(item, claim);
-      return ownClaim(item, claim) ?? NOT_APPLIED;
+      const attributes = [...CLAIM_SETTLING_ATTRIBUTES, claim, ...(isKeyedClaim(claim) ? [readMarkOf(claim)] : [])];
+      const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
+      // Not applied while the update's condition holds: sent again. Otherwise the item says what
+      // it answered (this claim's own view) or would answer (gone, used up, expired, the gate).
+      const conditionHolds = item !== undefined && typeof item[claim] !== 'number' && isLive(item, now) && takeView && (item.gate === undefined || item.gate === gate);
+      return conditionHolds ? NOT_APPLIED : { refusedBy: item };
     },
   });
-  if (head === undefined) return undefined;
+  let head: HeadItem;
+  if ('taken' in outcome) head = outcome.taken;
+  else {
+    const old = outcome.refusedBy;
+    const remaining = old?.[claim];
+    if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
+      if (old.gate !== undefined && old.gate !== gate) {
+        if (proof === undefined) return { refusal: 'proof-required', attemptsLeft: old.attempts ?? 0 };
+        // A repeat whose first may still be counting this wrong proof does not count it again.
+        if (!takeView) return NOT_CLAIMED_YET;
+        const attemptsLeft = await countWrongProof(id, now);
+        return attemptsLeft === undefined ? undefined : { refusal: 'wrong-proof', attemptsLeft };
+      }
+      if (!takeView) return NOT_CLAIMED_YET;
+    }
+    // Not this claim's own repeat: no view left, expired, or gone.
+    if (old === undefined || typeof remaining !== 'number') return undefined;
+    // Later claims may have taken views since: this claim's own count is the one it answers.
+    // A keyed claim whose reader has signed off already is read again without signing off.
+    head = { ...old, remaining, ...(isKeyedClaim(claim) && old[readMarkOf(claim)] !== undefined ? { chunksReadBy: claim } : {}) };
+  }
 
   const data =
-    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
+    head.chunks === undefined
+      ? head.data !== undefined
+        ? base64Of(head.data)
+        : undefined
+      : head.chunksReadBy === claim
+        ? await readChunks(id, head.chunks)
+        : await readChunksAsClaimant(id, head.chunks, claim);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -265,27 +358,27 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
 }
 
 /**
- * The head as this claim left it, if the item holds its claim attribute: later claims may have
- * taken views since, so this claim's own count is the `remaining` it answers.
+ * What a claim's update ended with: the view it took, or the item its condition failed on (that a
+ * settling read found instead, after a lost answer), from which the claim's answer is read.
  */
-function ownClaim(item: (HeadItem & Record<string, unknown>) | undefined, claim: string): HeadItem | undefined {
-  const remaining = item?.[claim];
-  return item !== undefined && typeof remaining === 'number' ? { ...item, remaining } : undefined;
-}
+type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
+
+/** A head that a claim with the right proof could take a view of. */
+const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
 
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
  * every claimant has read them. Each claim counted itself into `readers` and takes itself out
  * here, removing its claim attribute in the same update: a repeat of this update finds it gone
- * and counts nothing, so `readers` is never taken down twice; a settling read that finds it gone
- * knows the sign-off applied. The update that leaves no views and no readers is the one that lets
- * the stream consumer delete the secret.
+ * and counts nothing, so `readers` is never taken down twice. The update that leaves no views
+ * and no readers is the one that lets the stream consumer delete the secret.
  */
 async function readChunksAsClaimant(id: string, chunks: number, claim: string): Promise<string | undefined> {
   try {
     return await readChunks(id, chunks);
   } finally {
     const key = { pk: id, sk: SECRET_HEAD_SK };
+    const keyed = isKeyedClaim(claim);
     // A sign-off the store never settles must not cost the reader the data it has read: the
     // secret then keeps `readers` above 0, and its items go at their ttl.
     await settledWrite<void>({
@@ -295,11 +388,20 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
             new UpdateCommand({
               TableName: tableName(SECRETS_TABLE),
               Key: key,
-              UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
-              // Also keeps ADD from recreating a head that a revocation has just deleted.
-              ConditionExpression: 'attribute_exists(#claim)',
-              ExpressionAttributeNames: { '#claim': claim },
-              ExpressionAttributeValues: { ':minusOne': -1 },
+              ...(keyed
+                ? {
+                    UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
+                    ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
+                    ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
+                    ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
+                  }
+                : {
+                    UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
+                    // Also keeps ADD from recreating a head that a revocation has just deleted.
+                    ConditionExpression: 'attribute_exists(#claim)',
+                    ExpressionAttributeNames: { '#claim': claim },
+                    ExpressionAttributeValues: { ':minusOne': -1 },
+                  }),
             }),
             { abortSignal },
           );
@@ -308,8 +410,11 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
         }
       },
       settle: async (signal) => {
-        const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim], signal);
-        return item?.[claim] === undefined ? undefined : NOT_APPLIED;
+        const mark = readMarkOf(claim);
+        const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim, ...(keyed ? [mark] : [])], signal);
+        // Signed off: a keyed claim's read mark is there, a plain claim's attribute is gone (or the head is).
+        const signedOff = item === undefined || item[claim] === undefined || (keyed && item[mark] !== undefined);
+        return signedOff ? undefined : NOT_APPLIED;
       },
     }).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailable)) throw error;
@@ -322,9 +427,10 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
  * A repeat that finds no head at all is taken for the revocation it repeats (see
  * docs/retried-writes.md for the double fault it misreads), and so is a settling read that finds
  * none after a lost answer: it answers true and deletes every chunk the secret may have had, since
- * the head that counted them is gone.
+ * the head that counted them is gone. So does the client's repeat of a keyed revocation
+ * (`repeated`), a request of its own.
  */
-export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
+export async function revokeSecret(id: string, owner: string, now: number, repeated = false): Promise<boolean> {
   const key = { pk: id, sk: SECRET_HEAD_SK };
   const chunks = await settledWrite<number | false>({
     write: async (abortSignal) => {
@@ -344,7 +450,7 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
         return (Attributes as HeadItem).chunks ?? 0;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
+        if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
         return MAX_CHUNKS_PER_SECRET;
       }
     },
@@ -355,6 +461,67 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
 }
+
+/** A revocation's outcome when it may not delete (a repeat that may have overtaken its first): */
+export const NOT_REVOKED_YET = 'not revoked yet';
+
+/**
+ * What a repeat of a keyed revocation answers while its first may still be at work, deleting
+ * nothing: true if the head is gone (the first deleted it), NOT_REVOKED_YET if `owner` could
+ * still revoke it, false otherwise. Asked with a DeleteItem whose condition never holds, the
+ * revoke route's role may delete, not read.
+ */
+export const revocationSoFar = (id: string, owner: string, now: number): Promise<boolean | typeof NOT_REVOKED_YET> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        throw new Error('a condition that never holds held');
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const head = itemOfConditionFailure<HeadItem>(error);
+        if (head === undefined) return true;
+        return head.owner === owner && head.remaining > 0 && head.expires > now ? NOT_REVOKED_YET : false;
+      }
+    },
+    // It deletes nothing: asking again is safe.
+    settle: repeatIt,
+  });
+
+/**
+ * Whether a secret's head exists, asked with a DeleteItem that deletes nothing either way (it
+ * only deletes an item that does not exist): the create route's role may delete (to undo a
+ * failed create), not read a secret.
+ */
+export const headExists = (id: string): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+          { abortSignal },
+        );
+        return false;
+      } catch (error) {
+        if (isConditionFailure(error)) return true;
+        throw error;
+      }
+    },
+    // It deletes only an item that does not exist: asking again is safe.
+    settle: repeatIt,
+  });
 
 /** The data of `count` chunk items under `id`, in order; undefined if any is missing. */
 export async function readChunks(id: string, count: number): Promise<string | undefined> {

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { ERRORS } from '../../lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
+import { gateOfProof } from '../../lambdas/rules/gate';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
 import { api, base64Of, createKey, freshClientAddress, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
@@ -12,10 +15,11 @@ import { closeStore, itemsOfSecret } from './support/store';
  * One long-running local-mode process, its DynamoDB behind a fault proxy, through what used to
  * drain the SDK's retry quota and then lose answers (docs/retried-writes.md):
  * 1. every write of every request (the stream consumer's included) losing all its SDK attempts'
- *    answers (500, reset), one request at a time, so that each is settled by its read (which
- *    spends the SDK's quota: the later writes are settled with no SDK retry at all): every
- *    request answers as without faults, every secret ends exactly right, and its owner gets
- *    exactly its story's events;
+ *    answers (500, reset, no answer at all), in two rounds of every story, so that each is settled
+ *    by its read (which spends the SDK's quota: the later writes are settled with no SDK retry at
+ *    all), each faulted request followed by a fault-free one of a bystander key: every request
+ *    answers as without faults, every secret ends exactly right, and its owner gets exactly its
+ *    story's events;
  * 2. a slow DynamoDB (every answer 1.5 s late, then 3 s): no view is taken without its claim
  *    answering the data, GET /health says unhealthy, and what was refused is still there after;
  * 3. DynamoDB unreachable: 503 with retry-after at once, and everything back once it is.
@@ -28,7 +32,13 @@ const DELIVERY_WAIT_MS = 20_000;
 const SETTLE_MS = 500;
 /** Data of 400,000 base64 characters: two chunk items. */
 const CHUNKED_BYTES = 300_000;
-/** Stories of each kind run in the fault phase, and how many at once. */
+/**
+ * The fault phase's rounds: every story with answers lost (500, reset), then some with the first
+ * answer never coming at all (each such call waits out the SDK's 2 s request timeout).
+ */
+const SILENT_ROUND_STORIES = ['an inline secret, its only view', 'a chunked secret, two views', 'a gated secret: no proof, a wrong proof, then the right one', 'a create and a claim with an Idempotency-Key, each repeated'];
+/** The issue's floor: lost answers given in the fault phase. */
+const MIN_FAULTS = 200;
 
 let proxy: FaultProxy;
 let server: LocalServer;
@@ -68,7 +78,8 @@ function writeOf(call: DynamoDbCall): string | undefined {
   if (table === KEYS) {
     if (operation === 'UpdateItem') {
       if (stringOf((body.Key as Record<string, unknown>).pk)?.startsWith('ip#')) return 'POST /keys: attempt log';
-      return update.includes('webhook') ? 'PATCH /keys: webhook' : 'rate-limit count';
+      if (update.includes('webhook')) return 'PATCH /keys: webhook';
+      return update.includes('counted') ? 'rate-limit count' : 'idempotency record';
     }
     if (operation === 'PutItem') return 'POST /keys: key put';
     if (operation === 'DeleteItem') return 'DELETE /keys';
@@ -79,13 +90,23 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return requests[0]?.PutRequest ? 'POST /secrets: chunks' : 'chunk deletes (revoke, stream consumer)';
     }
     if (operation === 'PutItem') return 'POST /secrets: head';
-    if (operation === 'UpdateItem') return update.includes(':minusOne') ? 'claim: reader sign-off' : 'claim';
-    if (operation === 'DeleteItem') return condition.includes('#owner') ? 'DELETE /secrets/{id}' : 'stream consumer: head';
+    if (operation === 'UpdateItem') {
+      if (update.includes(':minusOne')) return 'claim: reader sign-off';
+      if (update.includes('burnedAt')) return 'claim: burn';
+      return update.startsWith('SET attempts') ? 'claim: wrong proof count' : 'claim';
+    }
+    if (operation === 'DeleteItem') {
+      if (condition.includes('#owner')) return 'DELETE /secrets/{id}';
+      if (condition.includes('createToken')) return 'POST /secrets: undo';
+      // A repeat's DeleteItem that deletes nothing: whether its first's head is there.
+      return condition.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
+    }
   }
   return undefined;
 }
 
-const BATCH_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)'];
+/** Writes settled by sending them again (each the same whether applied once or twice), not by a read. */
+const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record'];
 
 const EVERY_WRITE = [
   'POST /keys: attempt log',
@@ -97,6 +118,8 @@ const EVERY_WRITE = [
   'POST /secrets: head',
   'claim',
   'claim: reader sign-off',
+  'claim: wrong proof count',
+  'claim: burn',
   'DELETE /secrets/{id}',
   'chunk deletes (revoke, stream consumer)',
   'stream consumer: head',
@@ -119,9 +142,13 @@ const expectedEvents = new Map<string, string[]>();
  * at a time, so that each request gets it.
  */
 const SETTLING_PATTERN = ['500', 'reset', '500', 'pass'] as const;
+/** The second round's: the first attempt's answer never comes (the SDK gives up after 2 s). */
+const SILENT_SETTLING_PATTERN = ['silence', 'reset', '500', 'pass'] as const;
+let pattern: readonly (FaultKind | 'pass')[] = SETTLING_PATTERN;
 /**
- * A batch of puts or deletes is settled by sending it again, not by a read: once the SDK's quota
- * is spent, each send is one attempt, and three sends are what a write gets.
+ * A batch of puts or deletes (or a DeleteItem that deletes nothing) is settled by sending it
+ * again, not by a read: once the SDK's quota is spent, each send is one attempt, and three sends
+ * are what a write gets.
  */
 const BATCH_SETTLING_PATTERN = ['500', 'reset', 'pass'] as const;
 let faultEveryFirstWrite = false;
@@ -129,8 +156,8 @@ const beforeRequest = (): void => {
   if (!faultEveryFirstWrite) return;
   proxy.planFaults({
     classify: writeOf,
-    pattern: SETTLING_PATTERN,
-    patternOf: (write) => (BATCH_WRITES.includes(write) ? BATCH_SETTLING_PATTERN : undefined),
+    pattern,
+    patternOf: (write) => (REPEATED_WRITES.includes(write) ? BATCH_SETTLING_PATTERN : undefined),
     onFault: countFault,
   });
 };
@@ -152,12 +179,13 @@ async function newOwner(events: string[] | undefined) {
   if (events) expectedEvents.set(path, events);
   const key = String(created.body.key);
   let requests = 0;
-  const send = async (method: string, route: string, json?: Record<string, unknown>): Promise<ApiResponse> => {
+  const send = async (method: string, route: string, json?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse> => {
     beforeRequest();
-    const response = await api(method, route, { key, ...(json ? { json } : {}), baseUrl });
+    const response = await api(method, route, { key, ...(json ? { json } : {}), ...(headers ? { headers } : {}), baseUrl });
     requests += 1;
     // Counted exactly once each, the lost answers notwithstanding.
     if (response.status !== 401) expect(response.headers['x-ratelimit-remaining']).toBe(String(100 - requests));
+    await bystanderStep();
     return response;
   };
   return { key, path, send };
@@ -182,6 +210,43 @@ async function expectGone(owner: Awaited<ReturnType<typeof newOwner>>, id: strin
 }
 
 const INLINE = 'aGVsbG8=';
+
+/**
+ * Fault-free traffic between the faulted requests: a bystander key creates two-view secrets and
+ * claims them to the end, one request after each faulted one, with no fault planned while it runs
+ * (the stream consumer's writes for it may still meet the next request's faults).
+ */
+let bystander: { key: string; path: string } | undefined;
+let bystanderSecret: { id: string; remaining: number } | undefined;
+let bystanderRequests = 0;
+async function bystanderStep(): Promise<void> {
+  if (!faultEveryFirstWrite || !bystander) return;
+  proxy.planFaults(undefined);
+  bystanderRequests += 1;
+  if (!bystanderSecret) {
+    const created = await api('POST', '/secrets', { key: bystander.key, json: { data: INLINE, views: 2 }, baseUrl });
+    expect(created.status).toBe(201);
+    bystanderSecret = { id: String(created.body.id), remaining: 2 };
+    expectedEvents.get(bystander.path)?.push('secret.created');
+  } else {
+    const claimed = await api('GET', `/secrets/${bystanderSecret.id}`, { key: bystander.key, baseUrl });
+    bystanderSecret.remaining -= 1;
+    expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({
+      status: 200,
+      data: INLINE,
+      remaining: bystanderSecret.remaining,
+    });
+    expectedEvents.get(bystander.path)?.push(bystanderSecret.remaining === 0 ? 'secret.expired' : 'secret.viewed');
+    if (bystanderSecret.remaining === 0) {
+      mustBeGone.push(bystanderSecret.id);
+      bystanderSecret = undefined;
+    }
+  }
+}
+
+const WRONG_PROOF = 'A'.repeat(43);
+const gateOf = (proof: string): string => gateOfProof(proof)!;
+const RIGHT_PROOF = 'i_PQi6-TyScqA9MAukcC98EiwpEjDZBynQ3TKvtyUXA';
 
 /** The stories of the fault phase: each what a user does, with the outcome it must have. */
 const STORIES: Record<string, (seed: number) => Promise<void>> = {
@@ -223,6 +288,53 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     const id = await create(owner, { data: base64Of(CHUNKED_BYTES, seed), views: 2 });
     const revoked = await owner.send('DELETE', `/secrets/${id}`);
     expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 200, body: { deleted: true } });
+    await expectGone(owner, id);
+    mustBeGone.push(id);
+  },
+  'a gated secret: no proof, a wrong proof, then the right one': async () => {
+    const owner = await newOwner(['secret.created', 'secret.expired']);
+    const id = await create(owner, { data: INLINE, gate: gateOf(RIGHT_PROOF) });
+    const refusals = [
+      { proof: undefined, error: ERRORS.passphraseRequired, left: String(GATE.attempts) },
+      { proof: WRONG_PROOF, error: ERRORS.wrongPassphrase, left: String(GATE.attempts - 1) },
+    ];
+    for (const { proof, error, left } of refusals) {
+      const refused = await owner.send('GET', `/secrets/${id}`, undefined, proof ? { [GATE.proofHeader]: proof } : undefined);
+      expect({ status: refused.status, body: refused.body, left: refused.headers[GATE.attemptsLeftHeader] }).toEqual({ status: 403, body: { error }, left });
+    }
+    const claimed = await owner.send('GET', `/secrets/${id}`, undefined, { [GATE.proofHeader]: RIGHT_PROOF });
+    expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({ status: 200, data: INLINE, remaining: 0 });
+    mustBeGone.push(id);
+  },
+  'a gated secret burned by its wrong proofs': async () => {
+    const owner = await newOwner(['secret.created', 'secret.burned']);
+    const id = await create(owner, { data: INLINE, gate: gateOf(RIGHT_PROOF) });
+    for (let left = GATE.attempts - 1; left >= 0; left--) {
+      const refused = await owner.send('GET', `/secrets/${id}`, undefined, { [GATE.proofHeader]: WRONG_PROOF });
+      expect({ status: refused.status, body: refused.body, left: refused.headers[GATE.attemptsLeftHeader] }).toEqual({
+        status: 403,
+        body: { error: ERRORS.wrongPassphrase },
+        left: String(left),
+      });
+    }
+    const after = await owner.send('GET', `/secrets/${id}`, undefined, { [GATE.proofHeader]: RIGHT_PROOF });
+    expect({ status: after.status, body: after.body }).toEqual({ status: 404, body: { error: ERRORS.secretNotFound } });
+    mustBeGone.push(id);
+  },
+  'a create and a claim with an Idempotency-Key, each repeated': async () => {
+    const owner = await newOwner(['secret.created', 'secret.viewed', 'secret.expired']);
+    const createKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const first = await owner.send('POST', '/secrets', { data: INLINE, views: 2 }, createKey);
+    const repeated = await owner.send('POST', '/secrets', { data: INLINE, views: 2 }, createKey);
+    expect([first.status, repeated.status]).toEqual([201, 201]);
+    expect(repeated.body).toEqual(first.body);
+    const id = String(first.body.id);
+    const claimKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    for (let repeat = 0; repeat < 2; repeat++) {
+      const claimed = await owner.send('GET', `/secrets/${id}`, undefined, claimKey);
+      expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({ status: 200, data: INLINE, remaining: 1 });
+    }
+    await expectClaim(owner, id, INLINE, 0);
     await expectGone(owner, id);
     mustBeGone.push(id);
   },
@@ -272,19 +384,31 @@ async function expectEverySecretSettled(): Promise<void> {
   expect(sent).toEqual(Object.fromEntries([...expectedEvents].map(([path, events]) => [path, [...events].sort()])));
 }
 
-test('every write of every route, its three answers lost: settled by a read, answered as without faults', async () => {
-  faultEveryFirstWrite = true;
+test('every write of every route, its answers lost, between fault-free requests: settled, answered as without faults', async () => {
   try {
-    // One at a time: each story asserts every answer it gets.
-    for (const story of Object.values(STORIES)) await story(10 + owners);
+    // One story at a time: each asserts every answer it gets, and a bystander's request follows each.
+    for (const [round, stories] of [Object.keys(STORIES), SILENT_ROUND_STORIES].entries()) {
+      // A bystander key per round, within its rate limit.
+      const path = `/bystander-${round}`;
+      bystander = { key: (await createKey({ webhook: receiver.url(path) }, baseUrl)).key, path };
+      bystanderSecret = undefined;
+      expectedEvents.set(path, []);
+      faultEveryFirstWrite = true;
+      pattern = round === 0 ? SETTLING_PATTERN : SILENT_SETTLING_PATTERN;
+      for (const story of stories) await STORIES[story]!(10 + owners);
+      proxy.planFaults(undefined);
+      faultEveryFirstWrite = false;
+    }
     await expectEverySecretSettled();
   } finally {
     faultEveryFirstWrite = false;
     proxy.planFaults(undefined);
-    console.log(`store-faults: ${faultsGiven()} lost answers: ${JSON.stringify(Object.fromEntries(faults))}`);
+    console.log(`store-faults: ${faultsGiven()} lost answers, ${bystanderRequests} fault-free requests between: ${JSON.stringify(Object.fromEntries(faults))}`);
   }
   expect(EVERY_WRITE.filter((write) => !faults.has(write))).toEqual([]);
-});
+  expect(faultsGiven()).toBeGreaterThanOrEqual(MIN_FAULTS);
+  expect(faults.get('silence') ?? 0).toBeGreaterThan(0);
+}, 300_000);
 
 /** Two-view secrets made while DynamoDB is fast, to be claimed while it is slow. */
 async function secretsToClaim(count: number): Promise<{ key: string; id: string; data: string }[]> {
