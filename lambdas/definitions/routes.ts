@@ -7,6 +7,10 @@ import {
   PUT_KEY,
   PUT_SECRET_HEAD,
   READ_RECEIPT,
+  SETTLE_CLAIM,
+  SETTLE_KEY,
+  SETTLE_KEY_CREATION,
+  SETTLE_SECRET_HEAD,
   SET_WEBHOOK,
   type TableAccess,
 } from './access';
@@ -48,21 +52,21 @@ export const ROUTES = routeTable([
     name: 'keys-create',
     method: 'POST',
     path: '/keys',
-    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY] },
+    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY, SETTLE_KEY_CREATION] },
     readsClientAddress: true,
   },
-  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST] } },
-  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK] } },
-  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   {
     name: 'secrets-create',
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST],
+      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
-      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
+      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
@@ -72,7 +76,7 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
     idempotent: true,
   },
@@ -80,12 +84,12 @@ export const ROUTES = routeTable([
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
   },
   // Reads the receipt's attributes only (never the data), and uses no view.
-  { name: 'secrets-status', method: 'GET', path: '/secrets/{id}/status', access: { keys: [COUNT_REQUEST], secrets: [READ_RECEIPT] } },
+  { name: 'secrets-status', method: 'GET', path: '/secrets/{id}/status', access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [READ_RECEIPT] } },
 ]);
 
 export type RouteName = (typeof ROUTES)[number]['name'];

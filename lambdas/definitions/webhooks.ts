@@ -1,4 +1,4 @@
-import { PUT_RECEIPT, type TableAccess } from './access';
+import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -121,7 +121,7 @@ export const PIPELINE_TABLE_ACCESS = {
    */
   fanOut: {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
-    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, PUT_RECEIPT],
+    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD, PUT_RECEIPT],
   },
   /** Reads the owner's webhook URL and signing secret at delivery time. */
   delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },

@@ -4,6 +4,7 @@ import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_
 import type { Receipt, ReceiptFacts } from '../rules/receipt';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, tableName } from './dynamo';
+import { repeatIt, settledWrite } from './settled-write';
 
 /**
  * Receipts (docs/decisions/receipts.md): while a secret's head exists, its receipt is read off the
@@ -26,8 +27,9 @@ export interface HeadFactsItem extends ReceiptFacts {
 }
 
 /**
- * Writes the receipt of a secret whose head was deleted. Unconditional: a repeat (the stream
- * retrying its record) writes the same item again.
+ * Writes the receipt of a secret whose head was deleted. Unconditional: a repeat (after a lost
+ * answer, or the stream retrying its record) writes the same item again, so it is settled by
+ * sending it again.
  */
 export async function putReceipt(id: string, owner: string, receipt: Receipt): Promise<void> {
   const item: ReceiptItem = {
@@ -37,7 +39,12 @@ export async function putReceipt(id: string, owner: string, receipt: Receipt): P
     ...receipt,
     ttl: epochSeconds(receipt.expires + RECEIPT_LIFETIME_MS),
   };
-  await dynamo.send(new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: item }));
+  await settledWrite({
+    write: async (abortSignal) => {
+      await dynamo.send(new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: item }), abortSignal ? { abortSignal } : {});
+    },
+    settle: repeatIt,
+  });
 }
 
 /** A secret's head (its facts only) and its receipt item, each if stored, in one strongly consistent read. */
