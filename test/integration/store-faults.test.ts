@@ -105,8 +105,8 @@ function writeOf(call: DynamoDbCall): string | undefined {
   return undefined;
 }
 
-/** Writes settled by sending them again (each the same whether applied once or twice), not by a read. */
-const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record'];
+/** Writes settled by sending them again (each the same whether applied once or twice, a receipt's put too), not by a read. */
+const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record', 'stream consumer: receipt'];
 
 const EVERY_WRITE = [
   'POST /keys: attempt log',
@@ -123,6 +123,7 @@ const EVERY_WRITE = [
   'DELETE /secrets/{id}',
   'chunk deletes (revoke, stream consumer)',
   'stream consumer: head',
+  'stream consumer: receipt',
 ];
 
 const faults = new Map<string, number>();
