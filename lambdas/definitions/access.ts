@@ -95,6 +95,69 @@ export const PUT_SECRET_HEAD: TableGrant = {
  */
 export const CLAIM_VIEW: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [SECRET.pk, SECRET.sk, SECRET.remaining, SECRET.expires, SECRET.viewedAt, SECRET.readers, `${CLAIM_ATTRIBUTE_PREFIX}*`],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.viewedAt,
+    SECRET.readers,
+    // Read by the condition: an answer to a request is claimed by its requester's key only.
+    SECRET.reader,
+    `${CLAIM_ATTRIBUTE_PREFIX}*`,
+  ],
   returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/**
+ * POST /requests: writes a request, which is the head of its future answer with no view to take
+ * (docs/data-model.md), and cannot read back an item it would replace.
+ */
+export const PUT_REQUEST: TableGrant = {
+  actions: ['dynamodb:PutItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.owner,
+    SECRET.reader,
+    SECRET.views,
+    SECRET.remaining,
+    SECRET.created,
+    SECRET.expires,
+    SECRET.ttl,
+    SECRET.publicKey,
+    SECRET.note,
+    SECRET.requestState,
+    SECRET.lifetime,
+    SECRET.lifetimeSeconds,
+    SECRET.createToken,
+  ],
+  returnValues: ['NONE'],
+};
+
+/**
+ * POST /requests/{id}: gives an open request its answer and its one view, in one conditional
+ * update, reading nothing back. It cannot name the owner or reader: the answer stays the requester's.
+ */
+export const FULFIL_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.requestState,
+    SECRET.fulfilToken,
+    SECRET.fulfilledAt,
+    SECRET.type,
+    SECRET.filename,
+    SECRET.mimetype,
+    SECRET.data,
+    SECRET.chunks,
+    SECRET.chunkId,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.ttl,
+    SECRET.lifetime,
+    SECRET.lifetimeSeconds,
+  ],
+  returnValues: ['NONE'],
 };

@@ -1,4 +1,14 @@
-import { CLAIM_VIEW, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
+import {
+  CLAIM_VIEW,
+  COUNT_REQUEST,
+  FULFIL_REQUEST,
+  LOG_CREATION_ATTEMPT,
+  PUT_KEY,
+  PUT_REQUEST,
+  PUT_SECRET_HEAD,
+  SET_WEBHOOK,
+  type TableAccess,
+} from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -66,6 +76,24 @@ export const ROUTES = routeTable([
     path: '/secrets/{id}',
     access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
     counts: { 200: METRICS.secretsRevoked },
+  },
+  // Secret requests (docs/api.md): the requester registers a public key, any key fulfils once.
+  { name: 'requests-create', method: 'POST', path: '/requests', access: { keys: [COUNT_REQUEST], secrets: [PUT_REQUEST] } },
+  // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
+  { name: 'requests-get', method: 'GET', path: '/requests/{id}', access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:GetItem'] }] } },
+  {
+    name: 'requests-fulfil',
+    method: 'POST',
+    path: '/requests/{id}',
+    // Large answers' chunks are written in batches, and deleted again when the request was not open.
+    access: { keys: [COUNT_REQUEST], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }] },
+    counts: { 201: METRICS.secretsCreated },
+  },
+  {
+    name: 'requests-status',
+    method: 'GET',
+    path: '/requests/{id}/status',
+    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:GetItem'] }] },
   },
 ]);
 

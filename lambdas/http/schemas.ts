@@ -15,7 +15,9 @@ import {
   WEBHOOK_SECRET_RANDOM_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
+import { REQUEST_NOTE_MAX_LENGTH, REQUEST_STATES } from '../definitions/requests';
 import { isStandardBase64 } from '../rules/base64';
+import { isP256PublicKey } from '../rules/p256';
 
 /** Request bodies. Strict objects: an unknown field (a typo such as `view`) is a 400, never ignored. */
 
@@ -24,10 +26,9 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
-export const createSecretBody = z
-  .strictObject({
+/** The fields of a secret's content, shared by POST /secrets and a request's answer. */
+const contentFields = {
     data: z.string({ error: ERRORS.data }).check(z.refine(isStandardBase64, { error: ERRORS.data })),
-    ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
     type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
     filename: z.optional(
       z
@@ -43,6 +44,22 @@ export const createSecretBody = z
         .string({ error: ERRORS.mimetype })
         .check(z.maxLength(MIMETYPE_MAX_LENGTH, { error: ERRORS.mimetype }), z.regex(MIME_TYPE, { error: ERRORS.mimetype })),
     ),
+};
+
+/** filename and mimetype belong to files only. */
+const fileFieldsOnlyForFiles = z.superRefine((body: { type: string; filename?: string; mimetype?: string }, context) => {
+  if (body.type === 'file') return;
+  for (const field of ['filename', 'mimetype'] as const) {
+    if (body[field] !== undefined) {
+      context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
+    }
+  }
+});
+
+export const createSecretBody = z
+  .strictObject({
+    ...contentFields,
+    ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
     views: z._default(
       z
         .number({ error: ERRORS.views })
@@ -54,16 +71,24 @@ export const createSecretBody = z
       SECRET_DEFAULTS.views,
     ),
   })
-  .check(
-    z.superRefine((body, context) => {
-      if (body.type === 'file') return;
-      for (const field of ['filename', 'mimetype'] as const) {
-        if (body[field] !== undefined) {
-          context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
-        }
-      }
-    }),
-  );
+  .check(fileFieldsOnlyForFiles);
+
+/** Tab and newline are a note's own; other controls are not. */
+const NOTE_CHARACTERS = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/;
+
+/** POST /requests: the requester's public key, a note for the sender, how long both may wait. */
+export const createRequestBody = z.strictObject({
+  publicKey: z.string({ error: ERRORS.publicKey }).check(z.refine(isP256PublicKey, { error: ERRORS.publicKey })),
+  note: z.optional(
+    z
+      .string({ error: ERRORS.note })
+      .check(z.maxLength(REQUEST_NOTE_MAX_LENGTH, { error: ERRORS.note }), z.regex(NOTE_CHARACTERS, { error: ERRORS.note })),
+  ),
+  ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
+});
+
+/** POST /requests/{id}: the answer, with the content fields and limits of POST /secrets. */
+export const fulfilRequestBody = z.strictObject(contentFields).check(fileFieldsOnlyForFiles);
 
 export const createKeyBody = z.strictObject({
   webhook: z.optional(z.string({ error: ERRORS.webhook })),
@@ -125,6 +150,38 @@ export const claimSecretResponse = z.object({
   remaining: z.int().check(z.gte(0), z.lt(VIEWS_RANGE.max)),
 });
 
+export const createRequestResponse = z.object({
+  id: secretId,
+  /** `{site_url}/r/<id>`: the page the sender opens (the client adds `#<fingerprint>`). */
+  url: z.string(),
+  expires: timestampMs(),
+});
+
+export const requestDetailsResponse = z.object({
+  publicKey: z.string(),
+  /** Public to whoever holds the request link. */
+  note: z.nullable(z.string()),
+  expires: timestampMs(),
+});
+
+export const fulfilRequestResponse = z.object({ fulfilled: z.literal(true) });
+
+export const requestStatusResponse = z.object({
+  state: z.enum(REQUEST_STATES),
+  publicKey: z.string(),
+  note: z.nullable(z.string()),
+  /** Until when the request may be fulfilled, or, once fulfilled, its answer read. */
+  expires: timestampMs(),
+  fulfilledAt: z.nullable(timestampMs()),
+  /** The answer's secret id (GET /secrets/{id}, by this key only) once fulfilled; null before. */
+  secret: z.nullable(secretId),
+});
+
+export type CreateRequestBody = z.input<typeof createRequestBody>;
+export type FulfilRequestBody = z.input<typeof fulfilRequestBody>;
+export type CreateRequestResponse = z.output<typeof createRequestResponse>;
+export type RequestDetailsResponse = z.output<typeof requestDetailsResponse>;
+export type RequestStatusResponse = z.output<typeof requestStatusResponse>;
 export type CreateSecretRequest = z.input<typeof createSecretBody>;
 export type CreateKeyResponse = z.output<typeof createKeyResponse>;
 export type GetKeyResponse = z.output<typeof getKeyResponse>;

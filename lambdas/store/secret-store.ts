@@ -63,6 +63,10 @@ export interface HeadItem {
   viewedAt?: number;
   /** Written by the create, so that its repeat can tell its own head from another's. */
   createToken?: string;
+  /** An answer to a request: the only key that may claim it. */
+  reader?: string;
+  /** An answer to a request: the id its chunks are stored under. */
+  chunkId?: string;
 }
 
 /**
@@ -88,7 +92,7 @@ type StoredData = string | Uint8Array;
  * stored: as binary, which DynamoDB stores and bills at 3/4 of the base64's length, unless its
  * bytes would not give the same base64 back (see isCanonicalBase64).
  */
-const storedData = (data: string): StoredData =>
+export const storedData = (data: string): StoredData =>
   data.length % 4 === 0 && isCanonicalBase64(data) ? Buffer.from(data, 'base64') : data;
 
 /** The base64 text that storedData stored. */
@@ -178,7 +182,7 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
  * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
  * that a repeat still finds its data.
  */
-export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
+export async function claimSecret(id: string, now: number, caller: string): Promise<ClaimedSecret | undefined> {
   const claim = claimAttribute(newWriteToken());
   let head: HeadItem;
   try {
@@ -189,9 +193,9 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
         // viewedAt gives the stream record of this claim the time its webhook event reports.
         UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-        ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
+        ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND (attribute_not_exists(${A.reader}) OR ${A.reader} = :caller)`,
         ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ':caller': caller },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -209,7 +213,7 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
   }
 
   const data =
-    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
+    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -228,9 +232,9 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
  * and counts nothing, so `readers` is never taken down twice. The update that leaves no views
  * and no readers is the one that lets the stream consumer delete the secret.
  */
-async function readChunksAsClaimant(id: string, chunks: number, claim: string): Promise<string | undefined> {
+async function readChunksAsClaimant(id: string, chunkId: string, chunks: number, claim: string): Promise<string | undefined> {
   try {
-    return await readChunks(id, chunks);
+    return await readChunks(chunkId, chunks);
   } finally {
     try {
       await dynamo.send(
@@ -258,6 +262,7 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
  */
 export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
   let chunks: number;
+  let chunkId = id;
   try {
     const { Attributes } = await dynamo.send(
       new DeleteCommand({
@@ -271,13 +276,14 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
       }),
     );
     chunks = (Attributes as HeadItem).chunks ?? 0;
+    chunkId = (Attributes as HeadItem).chunkId ?? id;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
     chunks = MAX_CHUNKS_PER_SECRET;
   }
   // The head was the commit point; its chunks go after it.
-  if (chunks > 0) await deleteChunks(id, chunks);
+  if (chunks > 0) await deleteChunks(chunkId, chunks);
   return true;
 }
 
@@ -296,6 +302,8 @@ export async function readChunks(id: string, count: number): Promise<string | un
 export interface ConsumedSecret {
   id: string;
   chunks: number;
+  /** Where the chunks are stored when not under `id` (an answer's). */
+  chunkId?: string;
 }
 
 /**
@@ -305,7 +313,7 @@ export interface ConsumedSecret {
  * this record) still has its chunks deleted, from the count the record carries; a secret still
  * in use is left alone.
  */
-export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Promise<boolean> {
+export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecret): Promise<boolean> {
   try {
     await dynamo.send(
       new DeleteCommand({
@@ -321,7 +329,7 @@ export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Prom
     if (!isConditionFailure(error)) throw error;
     if (itemOfConditionFailure(error) !== undefined) return false;
   }
-  if (chunks > 0) await deleteChunks(id, chunks);
+  if (chunks > 0) await deleteChunks(chunkId ?? id, chunks);
   return true;
 }
 

@@ -31,7 +31,10 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
   if (id === undefined || numberOf(after?.remaining) !== 0) return undefined;
   const chunks = numberOf(after?.chunks);
-  if (chunks !== undefined) return numberOf(after?.readers) === 0 ? { id, chunks, deletableAt: 0 } : undefined;
+  const chunkId = stringOf(after?.chunkId);
+  if (chunks !== undefined) {
+    return numberOf(after?.readers) === 0 ? { id, chunks, ...(chunkId !== undefined ? { chunkId } : {}), deletableAt: 0 } : undefined;
+  }
   const viewedAt = numberOf(after?.viewedAt) ?? 0;
   return { id, chunks: 0, deletableAt: viewedAt + CLAIM_RETRY_WINDOW_MS + RETRY_WINDOW_MARGIN_MS };
 }

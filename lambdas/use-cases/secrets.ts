@@ -24,9 +24,12 @@ export async function createSecret(
   return { id, url: `${siteUrl}/${id}` };
 }
 
-/** undefined for every id that is not a live secret, malformed ones included, alike. */
-export async function claim(id: string, now: number): Promise<ClaimedSecret | undefined> {
-  return SECRET_ID_PATTERN.test(id) ? claimSecret(id, now) : undefined;
+/**
+ * undefined for every id that is not a live secret, malformed ones included, alike; an answer to
+ * a request is live for its requester's key only.
+ */
+export async function claim(id: string, now: number, caller: string): Promise<ClaimedSecret | undefined> {
+  return SECRET_ID_PATTERN.test(id) ? claimSecret(id, now, caller) : undefined;
 }
 
 export async function revoke(id: string, owner: string, now: number): Promise<boolean> {

@@ -8,8 +8,14 @@ import {
   createKeyBody,
   createKeyResponse,
   createSecretBody,
+  createRequestBody,
+  createRequestResponse,
   createSecretResponse,
   deleteResponse,
+  fulfilRequestBody,
+  fulfilRequestResponse,
+  requestDetailsResponse,
+  requestStatusResponse,
   errorResponse,
   getKeyResponse,
   healthResponse,
@@ -74,6 +80,12 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'CreateSecretRequest', schema: createSecretBody, io: 'input' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
+  { name: 'CreateRequestRequest', schema: createRequestBody, io: 'input' },
+  { name: 'CreatedRequest', schema: createRequestResponse, io: 'output' },
+  { name: 'RequestDetails', schema: requestDetailsResponse, io: 'output' },
+  { name: 'FulfilRequestRequest', schema: fulfilRequestBody, io: 'input' },
+  { name: 'Fulfilled', schema: fulfilRequestResponse, io: 'output' },
+  { name: 'RequestStatus', schema: requestStatusResponse, io: 'output' },
 ];
 
 function ref(schema: ZodMiniType): { $ref: string } {
@@ -95,6 +107,9 @@ const AUTHENTICATED: Record<number, Outcome> = {
 };
 
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
+
+const REQUEST_NOT_FOUND = error('No such request, it expired, or (status) it is not this key\'s or its answer was read.');
+const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
 
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   health: {
@@ -146,6 +161,28 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 404: SECRET_GONE },
   },
+  'requests-create': {
+    summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
+    authenticated: true,
+    request: { schema: createRequestBody, required: true },
+    outcomes: { 201: { description: 'Its id, the sender\'s page (`{site_url}/r/<id>`) and until when it may be fulfilled.', schema: createRequestResponse } },
+  },
+  'requests-get': {
+    summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
+    authenticated: true,
+    outcomes: { 200: { description: 'An open request.', schema: requestDetailsResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+  },
+  'requests-fulfil': {
+    summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
+    authenticated: true,
+    request: { schema: fulfilRequestBody, required: true },
+    outcomes: { 201: { description: 'Fulfilled.', schema: fulfilRequestResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+  },
+  'requests-status': {
+    summary: 'The state of a request (its requester\'s key only) and, once fulfilled, the id to claim its answer with.',
+    authenticated: true,
+    outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
+  },
 };
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
@@ -189,7 +226,17 @@ function operation(name: RouteName) {
       summary: document.summary,
       security: document.authenticated ? [{ apiKey: [] }] : [],
       ...(route.path.includes('{id}')
-        ? { parameters: [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }] }
+        ? {
+            parameters: [
+              {
+                name: 'id',
+                in: 'path',
+                required: true,
+                description: `The id POST ${route.path.startsWith('/requests') ? '/requests' : '/secrets'} returned.`,
+                schema: jsonSchema(secretId, 'input'),
+              },
+            ],
+          }
         : {}),
       ...(document.request
         ? { requestBody: { required: document.request.required, content: { 'application/json': { schema: ref(document.request.schema) } } } }
