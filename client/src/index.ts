@@ -15,6 +15,9 @@ export {
   type OnetimeErrorKind,
 } from './errors';
 export { AAD, ENVELOPE_VERSION } from './envelope';
+export { REQUEST_AAD, REQUEST_ENVELOPE_VERSION } from './request-envelope';
+export { parseReceiveLink, parseRequestLink } from './request-link';
+export type { AnswerContent, OpenRequest, Received, RequestOptions, RequestStatus, Requested } from './requests';
 export { safeName } from './filename';
 export { makeLink, parseLink, secretIdOf } from './link';
 export { WEBHOOK_TOLERANCE_MS, verifyWebhook, type VerifyOptions } from './webhook';

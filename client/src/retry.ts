@@ -17,6 +17,9 @@ const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteNa
   // A repeated revocation finds nothing left to revoke (401 or 404): no harm done.
   'keys-delete',
   'secrets-revoke',
+  // Reads of a request: nothing to repeat but the read.
+  'requests-get',
+  'requests-status',
 ]);
 
 export const MAX_ATTEMPTS = 3;
