@@ -4,6 +4,7 @@ import path from 'node:path';
 import { OnetimeClient } from '../../../client/src/client';
 import { api, createKey } from '../../support/api';
 import { testEnv } from '../../support/environment';
+import vectors from '../../../client/request-test-vectors.json';
 import { onetime } from '../support/cli';
 
 /** Secret requests through the library and the `onetime` CLI, against local mode. */
@@ -106,3 +107,25 @@ test('the library: request, openRequest (note), fulfil a file, requestStatus, re
   });
   await expect(requester.receive(requested.receiveLink)).rejects.toMatchObject({ kind: 'gone' });
 });
+
+test.each(vectors.vectors.filter((vector) => vector.field === 'data').map((vector) => [vector.name, vector] as const))(
+  'onetime receive opens the node:crypto vector "%s"',
+  async (_, vector) => {
+    const { id } = (await api<{ id: string }>('POST', '/requests', { key: apiKey, json: { publicKey: vectors.recipientPublicKeyBase64Url } })).body;
+    const filename = vectors.vectors.find((candidate) => candidate.field === 'filename');
+    const file = vector.plaintextHex !== undefined && filename !== undefined;
+    const answer = file ? { data: vector.sent, type: 'file', filename: filename.sent, mimetype: 'application/pdf' } : { data: vector.sent };
+    expect((await api('POST', `/requests/${id}`, { key: apiKey, json: answer })).status).toBe(201);
+    const receiveLink = `${testEnv('baseUrl').replace(/\/api\/v1$/, '')}/r/${id}/receive#${Buffer.from(vectors.recipientScalarHex, 'hex').toString('base64url')}`;
+    const received = await onetime(['receive', receiveLink, ...(file ? ['-o', folder] : [])], { apiKey });
+    expect(received).toMatchObject({ code: 0, stderr: '' });
+    if (!file) {
+      expect(received.stdout.toString()).toBe(vector.plaintextUtf8);
+      return;
+    }
+    // The file answer comes back under the vector's decrypted filename.
+    const saved = path.join(folder, filename.plaintextUtf8 ?? '');
+    expect(received.stdout.toString()).toBe(`${saved}\n`);
+    expect((await readFile(saved)).toString('hex')).toBe(vector.plaintextHex);
+  },
+);
