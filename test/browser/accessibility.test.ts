@@ -83,7 +83,9 @@ const axeRecords: AxeRecord[] = [];
 async function checkBothThemes(page: Page, language: string, state: string): Promise<void> {
   for (const theme of THEMES) {
     await page.emulateMedia({ colorScheme: theme });
-    const results = await new AxeBuilder({ page }).withTags(WCAG_21_A_AA).setLegacyMode().analyze();
+    // Legacy mode runs axe in the page itself (these pages have no frames), and results beyond
+    // violations are summarised rather than collected node by node: both halve the run's time.
+    const results = await new AxeBuilder({ page }).withTags(WCAG_21_A_AA).options({ resultTypes: ['violations'] }).setLegacyMode().analyze();
     const violations = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
     axeRecords.push({ language, state, theme, violations, passes: results.passes.length });
     expect({ language, state, theme, violations }).toEqual({ language, state, theme, violations: [] });

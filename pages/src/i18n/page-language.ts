@@ -1,5 +1,5 @@
 import english from './messages/en.json';
-import { formatMessage, type Catalogue, type MessageKey, type Params, type Phrase } from './format';
+import { formatMessage, type Catalogue, type MessageKey, type Phrase } from './format';
 import { LANGUAGES, REFERENCE_LANGUAGE, isLanguage, preferredLanguage, type Language } from './languages';
 
 /**
@@ -21,9 +21,6 @@ const attributes = new Map<Element, Map<string, Phrase>>();
 const renderers: (() => void)[] = [];
 
 export const currentLanguage = (): Language => language;
-
-/** `key` in the page's language. */
-export const translate = (key: MessageKey, params?: Params): string => formatMessage(catalogue, language, params ? { key, params } : { key });
 
 /** `target` shows `phrase`, now and in any language chosen later; nothing when undefined. */
 export function setText(target: Element, phrase: Phrase | undefined): void {
