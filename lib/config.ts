@@ -1,6 +1,6 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
-import { email, flag, httpUrl, integer, matching, readSettings, together } from '../lambdas/config/fields';
+import { email, flag, integer, matching, readSettings, siteUrl, together } from '../lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, webhookRetryBaseMs } from '../lambdas/config/service-settings';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE } from '../lambdas/definitions/deployment';
 import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
@@ -22,7 +22,7 @@ const CONTEXT = z
     /** The CloudFormation stack, its REST API and what CloudFormation names after it: two stages need two names. */
     stackName: z._default(matching(STACK_NAME, 'a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most'), DEFAULT_STACK_NAME),
     /** Base of secret links; absent: the distribution's URL (the custom domain's, if set). */
-    siteUrl: z.optional(httpUrl()),
+    siteUrl: z.optional(siteUrl()),
     /** The distribution's own name, with its ACM certificate (which CloudFront requires in us-east-1). */
     domainName: z.optional(matching(HOST_NAME, 'a host name such as secrets.example.com')),
     certificateArn: z.optional(matching(US_EAST_1_CERTIFICATE_ARN, "the ARN of an ACM certificate in us-east-1 (CloudFront's region)")),

@@ -1,3 +1,5 @@
+import { SECRET_ID_MAX_LENGTH, SITE_URL_MAX_LENGTH } from './limits';
+
 /**
  * Secret requests (docs/api.md, "Secret requests"): the numbers and names they promise, defined
  * once for handlers, stack, clients and tests.
@@ -19,3 +21,6 @@ export type RequestState = (typeof REQUEST_STATES)[number];
 /** Where the pages serve the sender's and the requester's pages of a request: `{site}/r/<id>` and `{site}/r/<id>/receive`. */
 export const REQUEST_PAGE_PREFIX = '/r/';
 export const REQUEST_RECEIVE_SUFFIX = '/receive';
+
+/** The longest `url` POST /requests answers: SITE_URL, the prefix, an id. */
+export const REQUEST_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + REQUEST_PAGE_PREFIX.length + SECRET_ID_MAX_LENGTH;

@@ -1,6 +1,8 @@
 import {
   CLAIM_VIEW,
+  COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
+  COUNT_WRONG_PROOF,
   FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
   PUT_KEY,
@@ -32,6 +34,8 @@ export interface RouteDefinition {
   readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
+  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
+  readonly idempotent?: boolean;
 }
 
 /** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
@@ -56,26 +60,30 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_REQUEST],
-      // Chunks are written in batches; a create that fails deletes its head and chunks again.
+      keys: [COUNT_IDEMPOTENT_REQUEST],
+      // Chunks are written in batches; a create that fails deletes its head and chunks again. A
+      // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
     },
     counts: { 201: METRICS.secretsCreated },
+    idempotent: true,
   },
   {
     name: 'secrets-claim',
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_REQUEST], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
+    idempotent: true,
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
     counts: { 200: METRICS.secretsRevoked },
+    idempotent: true,
   },
   // Secret requests (docs/api.md): the requester registers a public key, any key fulfils once.
   { name: 'requests-create', method: 'POST', path: '/requests', access: { keys: [COUNT_REQUEST], secrets: [PUT_REQUEST] } },

@@ -3,9 +3,12 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
-import { MAX_BODY_BYTES } from '../definitions/limits';
-import { bearerKeyFrom } from '../rules/api-keys';
+import { IDEMPOTENCY, MAX_BODY_BYTES } from '../definitions/limits';
+import { routeOfRequest } from '../definitions/routes';
+import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
+import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
+import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
@@ -88,7 +91,26 @@ function bodyGuard(): RouteMiddleware {
   };
 }
 
-/** Bearer key → one conditional UpdateItem that authenticates and counts the request. */
+/**
+ * The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked;
+ * undefined without one. Other routes ignore the header.
+ */
+function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | undefined {
+  const route = routeOfRequest(event.httpMethod, event.resource);
+  const key = header(event, IDEMPOTENCY.header);
+  if (!route?.idempotent || key === undefined) return undefined;
+  if (!isWellFormedIdempotencyKey(key)) throw new HttpError(400, ERRORS.idempotencyKey);
+  return { route: `${route.method} ${route.path}`, id: event.pathParameters?.id ?? '', key, ...(event.body ? { body: event.body } : {}) };
+}
+
+/** An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work. */
+const didNoWork = (error: unknown): boolean => !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
+
+/** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
+const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>
+  releaseIdempotentRequest(keyHash, idempotent).catch(() => undefined);
+
+/** Bearer key → one conditional UpdateItem that authenticates and counts the request (and records an idempotent one). */
 function authentication(): RouteMiddleware {
   return {
     before: async (request) => {
@@ -96,9 +118,10 @@ function authentication(): RouteMiddleware {
       if (authorization === undefined) throw new HttpError(401, ERRORS.missingCredentials);
       const key = bearerKeyFrom(authorization);
       if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
+      const idempotency = idempotencyInputOf(request.event);
 
       const now = request.context.requestTime;
-      const result = await authenticateRequest(key, now);
+      const result = await authenticateRequest(key, now, idempotency);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -109,12 +132,23 @@ function authentication(): RouteMiddleware {
         'x-ratelimit-reset': String(window.resetAt),
       };
       if (result.outcome === 'limited') {
+        if (result.idempotent) await releaseQuietly(hashApiKey(key), result.idempotent);
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
+      if (result.idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
       request.context.caller = result.caller;
+      if (result.idempotent) request.context.idempotent = result.idempotent;
+    },
+    onError: async (request) => {
+      const { caller, idempotent } = request.context;
+      if (caller && idempotent && didNoWork(request.error)) await releaseQuietly(caller.keyHash, idempotent);
     },
   };
 }
+
+/** The answer to a repeat whose first request may still be at work (use-cases/secrets STILL_IN_FLIGHT). */
+export const stillInFlight = (): HttpError =>
+  new HttpError(409, ERRORS.idempotencyInFlight, { 'retry-after': String(IDEMPOTENCY.inFlightRetryAfterSeconds) });
 
 export const retryAfterSeconds = (at: number, now: number): string =>
   String(Math.max(1, Math.ceil((at - now) / 1000)));
@@ -197,10 +231,10 @@ export function publicRoute<TBody = undefined>(
 
 export function authenticatedRoute<TBody = undefined>(
   options: RouteOptions<TBody>,
-  run: (input: RouteInput<TBody> & { caller: Caller }) => Promise<JsonResponse>,
+  run: (input: RouteInput<TBody> & { caller: Caller; idempotent?: IdempotentRequest }) => Promise<JsonResponse>,
 ) {
   return buildRoute(true, options, (input, context) => {
     if (!context.caller) throw new Error('authentication middleware did not run');
-    return run({ ...input, caller: context.caller });
+    return run({ ...input, caller: context.caller, ...(context.idempotent ? { idempotent: context.idempotent } : {}) });
   });
 }

@@ -38,13 +38,28 @@ const expectStatement = (roleId: string, statement: Record<string, unknown>): vo
 const AUTHENTICATED = ROUTES.filter((route) => route.name !== 'health' && route.name !== 'keys-create').map((route) => route.name);
 
 describe('the writes each role may send, by condition', () => {
-  it.each(AUTHENTICATED)('%s may count a request in its key’s rate-limit slots, naming only pk, rl and counted, reading the key back', (name) => {
+  const IDEMPOTENT = ROUTES.filter((route) => route.idempotent).map((route) => route.name);
+  it.each(AUTHENTICATED.filter((name) => !IDEMPOTENT.includes(name)))(
+    '%s may count a request in its key’s rate-limit slots, naming only pk, rl and counted, reading the key back',
+    (name) => {
+      expectStatement(routeRole(name), {
+        Action: 'dynamodb:UpdateItem',
+        Resource: tableArn(KEYS_TABLE),
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
+        },
+      });
+    },
+  );
+
+  it.each(IDEMPOTENT)('%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem', (name) => {
     expectStatement(routeRole(name), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted'] },
-        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
       },
     });
   });
@@ -86,7 +101,7 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:PutItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });
@@ -97,8 +112,19 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'viewedAt', 'readers', 'reader', 'claim:*'] },
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'reader', 'claim:*'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+    // Wrong passphrase proofs: counted, and the last burns the secret; never the data, gate or owner.
+    expectStatement(routeRole('secrets-claim'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringLike': {
+          'dynamodb:Attributes': ['pk', 'sk', 'attempts', 'remaining', 'expires', 'burnedAt', 'readers', 'attempt:*'],
+        },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['UPDATED_NEW', 'NONE'] },
       },
     });
     const actions = tableStatements(routeRole('secrets-claim'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
@@ -135,6 +161,8 @@ describe('the writes each role may send, by condition', () => {
             'data',
             'chunks',
             'createToken',
+            'gate',
+            'attempts',
           ],
         },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },

@@ -162,7 +162,7 @@ describe('authenticateAndCount repeated by the SDK after its first attempt appli
 });
 
 describe('putKey', () => {
-  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry and an empty slot map', async () => {
+  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and no idempotency records', async () => {
     ddb.on(PutCommand).resolves({});
     const expires = now + KEY_LIFETIME_MS;
     await putKey({ keyHash, created: now, expires, webhookSecret: 'whsec_x', webhook: 'https://h.example/' });
@@ -177,6 +177,7 @@ describe('putKey', () => {
       webhookSecret: 'whsec_x',
       webhook: 'https://h.example/',
       rl: {},
+      idem: {},
     });
   });
 
