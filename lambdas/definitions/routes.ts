@@ -86,7 +86,13 @@ export const ROUTES = routeTable([
     idempotent: true,
   },
   // Secret requests (docs/api.md): the requester registers a public key, any key fulfils once.
-  { name: 'requests-create', method: 'POST', path: '/requests', access: { keys: [COUNT_REQUEST], secrets: [PUT_REQUEST] } },
+  {
+    name: 'requests-create',
+    method: 'POST',
+    path: '/requests',
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [PUT_REQUEST] },
+    idempotent: true,
+  },
   // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
   { name: 'requests-get', method: 'GET', path: '/requests/{id}', access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:GetItem'] }] } },
   {
@@ -94,8 +100,9 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/requests/{id}',
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
-    access: { keys: [COUNT_REQUEST], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }] },
     counts: { 201: METRICS.secretsCreated },
+    idempotent: true,
   },
   {
     name: 'requests-status',

@@ -7,8 +7,8 @@ const config = readConfig();
 
 export const handler = authenticatedRoute(
   { body: { schema: createRequestBody, required: true } },
-  async ({ body, caller, now }) => ({
+  async ({ body, caller, now, idempotent }) => ({
     statusCode: 201,
-    body: (await createRequest(body, caller.keyHash, config.siteUrl, now)) satisfies CreateRequestResponse,
+    body: (await createRequest(body, caller.keyHash, config.siteUrl, now, idempotent)) satisfies CreateRequestResponse,
   }),
 );

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
@@ -40,33 +40,43 @@ export interface StoredRequest {
 
 const REQUEST_PROJECTION = [A.owner, A.publicKey, A.note, A.requestState, A.expires, A.remaining, A.fulfilledAt] as const;
 
-export async function putRequest(request: NewRequest): Promise<void> {
-  const createToken = newWriteToken();
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(SECRETS_TABLE),
-      Item: {
-        [A.pk]: request.id,
-        [A.sk]: SECRET_HEAD_SK,
-        [A.owner]: request.owner,
-        [A.reader]: request.owner,
-        [A.views]: 1,
-        [A.remaining]: 0,
-        [A.created]: request.created,
-        [A.expires]: request.expires,
-        [A.ttl]: epochSeconds(request.expires),
-        [A.publicKey]: request.publicKey,
-        ...(request.note !== undefined ? { [A.note]: request.note } : {}),
-        [A.requestState]: OPEN,
-        [A.lifetime]: request.lifetime,
-        [A.lifetimeSeconds]: request.lifetime / 1000,
-        [A.createToken]: createToken,
-      },
-      // As for secrets: a repeat of this put rewrites the same item.
-      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-      ExpressionAttributeValues: { ':createToken': createToken },
-    }),
-  );
+/**
+ * Writes a new request. `keyedToken`: a create with an Idempotency-Key, whose repeats write the
+ * same item under the same (derived) id and token: rewriting it while it is open changes nothing,
+ * and once it is fulfilled the write is refused, and the request is the first's.
+ */
+export async function putRequest(request: NewRequest, keyedToken?: string): Promise<void> {
+  const createToken = keyedToken ?? newWriteToken();
+  try {
+    await dynamo.send(
+      new PutCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Item: {
+          [A.pk]: request.id,
+          [A.sk]: SECRET_HEAD_SK,
+          [A.owner]: request.owner,
+          [A.reader]: request.owner,
+          [A.views]: 1,
+          [A.remaining]: 0,
+          [A.created]: request.created,
+          [A.expires]: request.expires,
+          [A.ttl]: epochSeconds(request.expires),
+          [A.publicKey]: request.publicKey,
+          ...(request.note !== undefined ? { [A.note]: request.note } : {}),
+          [A.requestState]: OPEN,
+          [A.lifetime]: request.lifetime,
+          [A.lifetimeSeconds]: request.lifetime / 1000,
+          [A.createToken]: createToken,
+        },
+        // As for secrets: a repeat of this put rewrites the same item, while nobody has answered it.
+        ConditionExpression: `attribute_not_exists(pk) OR (${A.createToken} = :createToken AND ${A.requestState} = :open)`,
+        ExpressionAttributeValues: { ':createToken': createToken, ':open': OPEN },
+      }),
+    );
+  } catch (error) {
+    // A keyed create's id derives from its API key and scope: an item under it is the first's.
+    if (keyedToken === undefined || !isConditionFailure(error)) throw error;
+  }
 }
 
 /** The request under `id`, or undefined when there is none (a plain secret is none). */
@@ -90,35 +100,66 @@ export interface Answer {
   mimetype?: string;
 }
 
-export type FulfilOutcome = 'fulfilled' | 'already-fulfilled' | 'not-found';
+/** A fulfilment's repeat that may not write yet found the request still open: its first may be at work. */
+export const NOT_FULFILLED_YET = 'not fulfilled yet';
+
+export type FulfilOutcome = 'fulfilled' | 'already-fulfilled' | 'not-found' | typeof NOT_FULFILLED_YET;
+
+/** A fulfilment with an Idempotency-Key (use-cases/requests). */
+export interface KeyedFulfilment {
+  /** Derived from the scope's first request: the first's fulfilment carries it, its repeats look for it. */
+  token: string;
+  /**
+   * `first`: the scope's first request. `repeat`: a repeat whose first is surely over, which
+   * fulfils if the request is still open. `probe`: a repeat whose first may still be at work,
+   * which writes nothing.
+   */
+  as: 'first' | 'repeat' | 'probe';
+}
 
 /**
  * Gives an open, unexpired request its answer: one conditional update for data up to
- * DATA_CHUNK_BYTES; larger data goes first into chunks under an id of this fulfilment's own, so
- * that two senders racing cannot mix their chunks, and the loser's are deleted again. A repeat of
- * the update that finds this fulfilment's token is the fulfilment it repeats.
+ * DATA_CHUNK_BYTES; larger data goes first into chunks under an id of this call's own, so that
+ * two senders (or a fulfilment and its keyed repeat) racing cannot mix or delete each other's
+ * chunks, and the loser's are deleted again. A repeat of the update that finds this fulfilment's
+ * token is the fulfilment it repeats; a keyed repeat (`keyed`) never rewrites one, since the
+ * requester may have taken the answer's view since: finding its token is its answer.
  */
-export async function fulfilRequest(id: string, answer: Answer, now: number): Promise<FulfilOutcome> {
-  const fulfilToken = newWriteToken();
+export async function fulfilRequest(id: string, answer: Answer, now: number, keyed?: KeyedFulfilment): Promise<FulfilOutcome> {
+  const fulfilToken = keyed?.token ?? newWriteToken();
+  const probe = keyed?.as === 'probe';
   const inline = answer.data.length <= DATA_CHUNK_BYTES;
-  const chunkId = `${id}.${fulfilToken}`;
-  const chunks = inline ? [] : splitIntoChunks(answer.data);
+  const chunkId = `${id}.${newWriteToken()}`;
+  const chunks = inline || probe ? [] : splitIntoChunks(answer.data);
   // The lifetime is the request's (not read, to keep this one call): the chunks carry the longest
   // one, and go with the answer's view like any secret's; only an answer left to expire keeps them longer.
-  if (!inline) await writeChunks(chunkId, chunks, epochSeconds(now) + MAX_ANSWER_LIFETIME_SECONDS);
+  if (chunks.length > 0) await writeChunks(chunkId, chunks, epochSeconds(now) + MAX_ANSWER_LIFETIME_SECONDS);
 
-  const values: Record<string, unknown> = {
-    ':open': OPEN,
-    ':fulfilled': FULFILLED,
-    ':token': fulfilToken,
-    ':now': now,
-    ':nowSeconds': epochSeconds(now),
-    ':one': 1,
-    ':type': answer.type,
-    ...(inline ? { ':data': storedData(answer.data) } : { ':chunks': chunks.length, ':chunkId': chunkId }),
-    ...(answer.filename !== undefined ? { ':filename': answer.filename } : {}),
-    ...(answer.mimetype !== undefined ? { ':mimetype': answer.mimetype } : {}),
-  };
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        ...(probe ? probeUpdate() : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'fulfilled';
+  } catch (error) {
+    if (chunks.length > 0) await deleteChunks(chunkId, chunks.length).catch(() => undefined);
+    if (!isConditionFailure(error)) throw error;
+    const old = itemOfConditionFailure<Record<string, unknown>>(error);
+    if (keyed && old?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
+    const expires = old?.[A.expires];
+    if (probe && old?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now) return NOT_FULFILLED_YET;
+    return old?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
+  }
+}
+
+type UpdateParts = Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
+
+/** The update that answers an open request; `ownRepeat`: it also holds where this fulfilment's token is (an SDK retry of it). */
+function answerUpdate(answer: Answer, now: number, fulfilToken: string, chunked: { count: number; chunkId: string } | undefined, ownRepeat: boolean): UpdateParts {
   const sets = [
     `${A.requestState} = :fulfilled`,
     `${A.fulfilToken} = :token`,
@@ -127,30 +168,38 @@ export async function fulfilRequest(id: string, answer: Answer, now: number): Pr
     `${A.remaining} = :one`,
     `${A.expires} = :now + ${A.lifetime}`,
     `#ttl = :nowSeconds + ${A.lifetimeSeconds}`,
-    ...(inline ? [`#data = :data`] : [`${A.chunks} = :chunks`, `${A.chunkId} = :chunkId`]),
+    ...(chunked ? [`${A.chunks} = :chunks`, `${A.chunkId} = :chunkId`] : [`#data = :data`]),
     ...(answer.filename !== undefined ? [`${A.filename} = :filename`] : []),
     ...(answer.mimetype !== undefined ? [`${A.mimetype} = :mimetype`] : []),
   ];
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `(${A.requestState} = :open AND ${A.expires} > :now) OR ${A.fulfilToken} = :token`,
-        ExpressionAttributeNames: { '#type': A.type, '#ttl': A.ttl, ...(inline ? { '#data': A.data } : {}) },
-        ExpressionAttributeValues: values,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 'fulfilled';
-  } catch (error) {
-    if (!inline) await deleteChunks(chunkId, chunks.length).catch(() => undefined);
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<Record<string, unknown>>(error);
-    return old?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
-  }
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `(${A.requestState} = :open AND ${A.expires} > :now)` + (ownRepeat ? ` OR ${A.fulfilToken} = :token` : ''),
+    ExpressionAttributeNames: { '#type': A.type, '#ttl': A.ttl, ...(chunked ? {} : { '#data': A.data }) },
+    ExpressionAttributeValues: {
+      ':open': OPEN,
+      ':fulfilled': FULFILLED,
+      ':token': fulfilToken,
+      ':now': now,
+      ':nowSeconds': epochSeconds(now),
+      ':one': 1,
+      ':type': answer.type,
+      ...(chunked ? { ':chunks': chunked.count, ':chunkId': chunked.chunkId } : { ':data': storedData(answer.data) }),
+      ...(answer.filename !== undefined ? { ':filename': answer.filename } : {}),
+      ...(answer.mimetype !== undefined ? { ':mimetype': answer.mimetype } : {}),
+    },
+  };
 }
+
+/**
+ * Reads the request back through a condition that never holds, writing nothing: the fulfil
+ * route's role may update, not read, a request.
+ */
+const probeUpdate = (): UpdateParts => ({
+  UpdateExpression: `SET ${A.requestState} = :fulfilled`,
+  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+  ExpressionAttributeValues: { ':fulfilled': FULFILLED },
+});
 
 /** The longest ttl a request may give its answer, in seconds: its chunks' ttl. */
 const MAX_ANSWER_LIFETIME_SECONDS = Math.max(...Object.values(SECRET_TTLS)) / 1000;

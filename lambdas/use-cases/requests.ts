@@ -1,7 +1,9 @@
 import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '../definitions/limits';
 import { REQUEST_PAGE_PREFIX, type RequestState } from '../definitions/requests';
 import { randomUrlSafeId } from '../rules/random';
-import { fulfilRequest, putRequest, readRequest, type Answer, type FulfilOutcome, type StoredRequest } from '../store/request-store';
+import { NOT_FULFILLED_YET, fulfilRequest, putRequest, readRequest, type Answer, type FulfilOutcome, type StoredRequest } from '../store/request-store';
+import { mayDoTheWork, type IdempotentRequest } from './idempotency';
+import { STILL_IN_FLIGHT } from './secrets';
 
 /**
  * Secret requests: the requester's key registers a public key (and a note) and later reads the
@@ -14,16 +16,23 @@ export interface NewRequestInput {
   ttl: SecretTtl;
 }
 
+/**
+ * With an Idempotency-Key the id, the creation time and so the expiry are the scope's first
+ * request's (rules/idempotency): every repeat writes, and answers, the very same request.
+ */
 export async function createRequest(
   input: NewRequestInput,
   owner: string,
   siteUrl: string,
   now: number,
+  idempotent?: IdempotentRequest,
 ): Promise<{ id: string; url: string; expires: number }> {
-  const id = randomUrlSafeId(SECRET_ID_BYTES);
+  const id = idempotent ? idempotent.secretId : randomUrlSafeId(SECRET_ID_BYTES);
+  const created = idempotent ? idempotent.startedAt : now;
   const lifetime = SECRET_TTLS[input.ttl];
-  const expires = now + lifetime;
-  await putRequest({ id, owner, publicKey: input.publicKey, ...(input.note !== undefined ? { note: input.note } : {}), created: now, expires, lifetime });
+  const expires = created + lifetime;
+  const request = { id, owner, publicKey: input.publicKey, ...(input.note !== undefined ? { note: input.note } : {}), created, expires, lifetime };
+  await putRequest(request, idempotent?.claimToken);
   return { id, url: `${siteUrl}${REQUEST_PAGE_PREFIX}${id}`, expires };
 }
 
@@ -38,8 +47,24 @@ export async function requestForSender(id: string, now: number): Promise<SenderV
   return { outcome: 'open', publicKey: request.publicKey, ...(request.note !== undefined ? { note: request.note } : {}), expires: request.expires };
 }
 
-export async function fulfil(id: string, answer: Answer, now: number): Promise<FulfilOutcome> {
-  return SECRET_ID_PATTERN.test(id) ? fulfilRequest(id, answer, now) : 'not-found';
+/**
+ * With an Idempotency-Key a repeat answers as its first did: 201 when the first's fulfilment is
+ * there, else what the request's state says; a repeat whose first may still be at work and finds
+ * the request open writes nothing (STILL_IN_FLIGHT).
+ */
+export async function fulfil(
+  id: string,
+  answer: Answer,
+  now: number,
+  idempotent?: IdempotentRequest,
+): Promise<Exclude<FulfilOutcome, typeof NOT_FULFILLED_YET> | typeof STILL_IN_FLIGHT> {
+  if (!SECRET_ID_PATTERN.test(id)) return 'not-found';
+  const keyed = idempotent && {
+    token: idempotent.claimToken,
+    as: idempotent.standing.kind === 'first' ? ('first' as const) : mayDoTheWork(idempotent) ? ('repeat' as const) : ('probe' as const),
+  };
+  const outcome = await fulfilRequest(id, answer, now, keyed);
+  return outcome === NOT_FULFILLED_YET ? STILL_IN_FLIGHT : outcome;
 }
 
 export interface RequestStatus {
