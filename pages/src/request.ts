@@ -114,7 +114,10 @@ async function answer(): Promise<void> {
         await withKeyForOneAction((client) => client.fulfil(link, content));
         show(form, false);
         say(status, undefined);
-        show(element('sent', HTMLElement));
+        const sent = element('sent', HTMLElement);
+        show(sent);
+        // The form (and the button that had focus) is gone: the outcome takes focus, and is read out.
+        sent.focus();
         history.replaceState(null, '', location.pathname);
       } catch (failure) {
         refuse(failure);
@@ -163,6 +166,8 @@ function receive(): void {
     if (content.type === 'text') {
       element('secret-text', HTMLElement).textContent = content.text;
       show(element('text-result', HTMLElement));
+      // The reveal button that had focus is gone: the answer takes it, as on the reveal page.
+      element('secret-text', HTMLElement).focus();
       element('copy-text', HTMLButtonElement).addEventListener('click', () => void copy(content.text, element('copy-status', HTMLElement)));
       setText(state, { key: 'receive.revealedText' });
     } else {
@@ -173,6 +178,7 @@ function receive(): void {
       anchor.download = name;
       setText(anchor, { key: 'reveal.download', params: { name, size: { bytes: content.bytes.length } } });
       show(element('file-result', HTMLElement));
+      anchor.focus();
       setText(state, { key: 'receive.revealedFile' });
     }
   };

@@ -207,6 +207,13 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     const { key, id } = await secretOf(baseUrl, '1 MB', 2);
     return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
+  keyed(REQUEST_CASES[0]!, async (baseUrl) =>
+    api('POST', '/requests', { key: await freshKey(baseUrl), json: { publicKey: requestPublicKey() }, headers: idempotencyHeader(), baseUrl }),
+  ),
+  keyed(fulfilRequest('300 KB', 2), async (baseUrl) => {
+    const { sender, id } = await openRequest(baseUrl);
+    return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES['300 KB']) }, headers: idempotencyHeader(), baseUrl });
+  }),
   keyed(revoke('1 KB', 2), async (baseUrl) => {
     const { key, id } = await secretOf(baseUrl, '1 KB', 1);
     return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
