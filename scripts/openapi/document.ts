@@ -262,6 +262,14 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   'secrets-claim':
     'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
   'secrets-revoke': 'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
+  'requests-create':
+    '`publicKey` is the requester\'s P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request\'s id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.',
+  'requests-get':
+    'Any valid key: the request\'s id is the sender\'s capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.',
+  'requests-fulfil':
+    'Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester\'s key under the request\'s id, claimable by that key only. Sends `request.fulfilled` to the requester\'s webhook.',
+  'requests-status':
+    'Only the requester\'s key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.',
 };
 
 /** Operations are grouped by the first segment of their path: health, keys, secrets, requests. */
