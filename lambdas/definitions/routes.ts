@@ -8,6 +8,11 @@ import {
   PUT_KEY,
   PUT_REQUEST,
   PUT_SECRET_HEAD,
+  SETTLE_CLAIM,
+  SETTLE_FULFILMENT,
+  SETTLE_KEY,
+  SETTLE_KEY_CREATION,
+  SETTLE_SECRET_HEAD,
   SET_WEBHOOK,
   type TableAccess,
 } from './access';
@@ -49,21 +54,21 @@ export const ROUTES = routeTable([
     name: 'keys-create',
     method: 'POST',
     path: '/keys',
-    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY] },
+    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY, SETTLE_KEY_CREATION] },
     readsClientAddress: true,
   },
-  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST] } },
-  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK] } },
-  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   {
     name: 'secrets-create',
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST],
+      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
-      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
+      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
@@ -73,7 +78,7 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
     idempotent: true,
   },
@@ -81,7 +86,7 @@ export const ROUTES = routeTable([
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
   },
@@ -90,17 +95,22 @@ export const ROUTES = routeTable([
     name: 'requests-create',
     method: 'POST',
     path: '/requests',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [PUT_REQUEST] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
     idempotent: true,
   },
   // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
-  { name: 'requests-get', method: 'GET', path: '/requests/{id}', access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:GetItem'] }] } },
+  {
+    name: 'requests-get',
+    method: 'GET',
+    path: '/requests/{id}',
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:GetItem'] }] },
+  },
   {
     name: 'requests-fulfil',
     method: 'POST',
     path: '/requests/{id}',
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT] },
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },
@@ -108,7 +118,7 @@ export const ROUTES = routeTable([
     name: 'requests-status',
     method: 'GET',
     path: '/requests/{id}/status',
-    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:GetItem'] }] },
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:GetItem'] }] },
   },
 ]);
 

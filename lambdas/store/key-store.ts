@@ -1,10 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
@@ -64,6 +66,9 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
  */
 const KEY_EXISTS = `attribute_exists(${A.pk})`;
 
+const readKeyForSettling = (keyHash: string, signal: AbortSignal | undefined): Promise<KeyItem | undefined> =>
+  readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: keyItemPk(keyHash) }, KEY_SETTLING_ATTRIBUTES, signal);
+
 export async function putKey(key: StoredKey): Promise<void> {
   const item: KeyItem = {
     pk: keyItemPk(key.keyHash),
@@ -75,15 +80,25 @@ export async function putKey(key: StoredKey): Promise<void> {
     rl: {},
     idem: {},
   };
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(KEYS_TABLE),
-      Item: item,
-      // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
-      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
-      ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
-    }),
-  );
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      await dynamo.send(
+        new PutCommand({
+          TableName: tableName(KEYS_TABLE),
+          Item: item,
+          // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
+          ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
+          ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
+        }),
+        { abortSignal },
+      );
+    },
+    // The new key's webhook secret is this put's token.
+    settle: async (signal) => {
+      const stored = await readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: item.pk }, NEW_KEY_SETTLING_ATTRIBUTES, signal);
+      return stored?.webhookSecret === key.webhookSecret ? undefined : NOT_APPLIED;
+    },
+  });
 }
 
 /**
@@ -107,6 +122,21 @@ const authenticated = (item: KeyItem, keyHash: string, now: number, token: strin
         slots: item.rl,
         ...(scope ? { scope: { token, record: item.idem?.[scope.name] } } : {}),
       };
+
+/** A count that found the slot map over-full (or, with a scope, the records' map full): the item as it was, to prune. */
+interface OverFull {
+  overFull: KeyItem;
+}
+
+/** Whether this request's count is in the key item, and so what it answered. */
+const settleCount =
+  (keyHash: string, now: number, token: string, scope: IdempotencyScope | undefined) =>
+  async (signal: AbortSignal | undefined): Promise<Settled<Authentication>> => {
+    const item = await readKeyForSettling(keyHash, signal);
+    // No key: the count's condition fails however often it is sent.
+    if (!item) return { outcome: 'unknown' };
+    return item.counted === token ? authenticated(item, keyHash, now, token, scope) : NOT_APPLIED;
+  };
 
 /**
  * With an Idempotency-Key, the count also records the request under its scope unless a record is
@@ -136,33 +166,41 @@ const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined &&
 async function countOnce(keyHash: string, now: number, token: string, attempts: number, scope?: IdempotencyScope): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
   const recording = recordingOf(scope, now, token);
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update} REMOVE ${A.rateLimitSlots}.#expired`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<KeyItem>(error);
-    if (!old) return { outcome: 'unknown' };
-    if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
-    if (old.expires <= now) return { outcome: 'expired' };
-    if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    if (scope && !hasRoomForRecords(old)) {
-      await pruneRecords(keyHash, old, now);
-      return countOnce(keyHash, now, token, attempts - 1, scope);
-    }
-    return pruneAndCount(keyHash, old, now, token, attempts - 1, scope);
+  const counted = await settledWrite<Authentication | OverFull>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update} REMOVE ${A.rateLimitSlots}.#expired`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const old = itemOfConditionFailure<KeyItem>(error);
+        if (!old) return { outcome: 'unknown' };
+        if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
+        if (old.expires <= now) return { outcome: 'expired' };
+        return { overFull: old };
+      }
+    },
+  });
+  if (!('overFull' in counted)) return counted;
+  if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
+  if (scope && !hasRoomForRecords(counted.overFull)) {
+    await pruneRecords(keyHash, counted.overFull, now);
+    return countOnce(keyHash, now, token, attempts - 1, scope);
   }
+  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, scope);
 }
 
 /**
@@ -176,20 +214,27 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
     .filter(([, record]) => isLiveRecord(record, now))
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, IDEMPOTENCY.maxRecords / 2);
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.idempotency} = :records`,
-        ConditionExpression:
-          old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
-        ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // The same rewrite again, under the same lock, changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.idempotency} = :records`,
+            ConditionExpression:
+              old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
+            ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
 async function pruneAndCount(
@@ -204,28 +249,34 @@ async function pruneAndCount(
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}`,
-        // While the map is over-full every fast-path update fails, so only another prune can
-        // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}`,
-        ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
-        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now, token, scope);
-    return countOnce(keyHash, now, token, attempts, scope);
-  }
+  const pruned = await settledWrite<Authentication | undefined>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}`,
+            // While the map is over-full every fast-path update fails, so only another prune can
+            // have changed it: "still over-full" is an exact optimistic lock.
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}`,
+            ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
+            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const latest = itemOfConditionFailure<KeyItem>(error);
+        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
+      }
+    },
+  });
+  return pruned ?? countOnce(keyHash, now, token, attempts, scope);
 }
 
 const recordNames = (scope: string): Record<string, string> => ({ '#scope': scope, '#by': 'by' });
@@ -235,20 +286,27 @@ const recordNames = (scope: string): Record<string, string> => ({ '#scope': scop
  * repeat is a first request and does it. Only the request that wrote the record removes it.
  */
 export async function releaseIdempotencyRecord(keyHash: string, scope: string, token: string): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
-        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-        ExpressionAttributeNames: recordNames(scope),
-        ExpressionAttributeValues: { ':token': token },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // Removing what is gone changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
+            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+            ExpressionAttributeNames: recordNames(scope),
+            ExpressionAttributeValues: { ':token': token },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
 /**
@@ -256,21 +314,28 @@ export async function releaseIdempotencyRecord(keyHash: string, scope: string, t
  * for a wrong passphrase proof, the attempts that answer said were left).
  */
 export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression:
-          `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
-        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-        ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
-        ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // Setting the same values again changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression:
+              `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
+            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+            ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
+            ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
 /**
@@ -278,66 +343,92 @@ export async function settleIdempotencyRecord(keyHash: string, scope: string, to
  * request replaced it first (that one is the first now).
  */
 export async function replaceIdempotencyRecord(keyHash: string, scope: string, lapsedBy: string, record: IdempotencyRecord): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
-        ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
-        ExpressionAttributeNames: recordNames(scope),
-        ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return settledWrite<boolean>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
+            ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
+            ExpressionAttributeNames: recordNames(scope),
+            ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    // The new record's writer is this request's token.
+    settle: async (signal) => {
+      const by = (await readKeyForSettling(keyHash, signal))?.idem?.[scope]?.by;
+      return by === record.by ? true : by === lapsedBy ? NOT_APPLIED : false;
+    },
+  });
 }
 
 /**
  * Sets the webhook, or removes it when `webhook` is undefined; false if the key is gone. Its
  * repeat sets the same value again. The caller has just authenticated the key, expiry included.
  */
-export async function setWebhook(keyHash: string, webhook: string | undefined): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
-        ConditionExpression: KEY_EXISTS,
-        ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const setWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
+            ConditionExpression: KEY_EXISTS,
+            ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
+    settle: async (signal) => {
+      const item = await readKeyForSettling(keyHash, signal);
+      if (!item) return false;
+      return item.webhook === webhook ? true : NOT_APPLIED;
+    },
+  });
 
 /**
  * Deletes the key; false if it was gone already (revoked by a concurrent request). A repeat that
- * finds it gone is the deletion it repeats.
+ * finds it gone is the deletion it repeats, and so is a key found gone after a lost answer: the
+ * request authenticated with it a moment before.
  */
-export async function deleteKey(keyHash: string): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isRetriedConditionFailure(error)) return true;
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const deleteKey = (keyHash: string): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isRetriedConditionFailure(error)) return true;
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    settle: async (signal) => ((await readKeyForSettling(keyHash, signal)) === undefined ? true : NOT_APPLIED),
+  });
 
 /** One cheap read that proves the table answers; the item need not exist. */
 export async function pingKeysTable(): Promise<void> {

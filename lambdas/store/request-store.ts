@@ -1,7 +1,9 @@
 import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
+import { FULFILMENT_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { deleteChunks, splitIntoChunks, storedData, writeChunks } from './secret-store';
 import { newWriteToken } from './write-token';
 
@@ -47,36 +49,45 @@ const REQUEST_PROJECTION = [A.owner, A.publicKey, A.note, A.requestState, A.expi
  */
 export async function putRequest(request: NewRequest, keyedToken?: string): Promise<void> {
   const createToken = keyedToken ?? newWriteToken();
-  try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Item: {
-          [A.pk]: request.id,
-          [A.sk]: SECRET_HEAD_SK,
-          [A.owner]: request.owner,
-          [A.reader]: request.owner,
-          [A.views]: 1,
-          [A.remaining]: 0,
-          [A.created]: request.created,
-          [A.expires]: request.expires,
-          [A.ttl]: epochSeconds(request.expires),
-          [A.publicKey]: request.publicKey,
-          ...(request.note !== undefined ? { [A.note]: request.note } : {}),
-          [A.requestState]: OPEN,
-          [A.lifetime]: request.lifetime,
-          [A.lifetimeSeconds]: request.lifetime / 1000,
-          [A.createToken]: createToken,
-        },
-        // As for secrets: a repeat of this put rewrites the same item, while nobody has answered it.
-        ConditionExpression: `attribute_not_exists(pk) OR (${A.createToken} = :createToken AND ${A.requestState} = :open)`,
-        ExpressionAttributeValues: { ':createToken': createToken, ':open': OPEN },
-      }),
-    );
-  } catch (error) {
-    // A keyed create's id derives from its API key and scope: an item under it is the first's.
-    if (keyedToken === undefined || !isConditionFailure(error)) throw error;
-  }
+  const table = tableName(SECRETS_TABLE);
+  const key = { pk: request.id, sk: SECRET_HEAD_SK };
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              ...key,
+              [A.owner]: request.owner,
+              [A.reader]: request.owner,
+              [A.views]: 1,
+              [A.remaining]: 0,
+              [A.created]: request.created,
+              [A.expires]: request.expires,
+              [A.ttl]: epochSeconds(request.expires),
+              [A.publicKey]: request.publicKey,
+              ...(request.note !== undefined ? { [A.note]: request.note } : {}),
+              [A.requestState]: OPEN,
+              [A.lifetime]: request.lifetime,
+              [A.lifetimeSeconds]: request.lifetime / 1000,
+              [A.createToken]: createToken,
+            },
+            // As for secrets: a repeat of this put rewrites the same item, while nobody has answered it.
+            ConditionExpression: `attribute_not_exists(pk) OR (${A.createToken} = :createToken AND ${A.requestState} = :open)`,
+            ExpressionAttributeValues: { ':createToken': createToken, ':open': OPEN },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        // A keyed create's id derives from its API key and scope: an item under it is the first's.
+        if (keyedToken === undefined || !isConditionFailure(error)) throw error;
+      }
+    },
+    // Applied once the head carries this create's token (a keyed one's: the first's).
+    settle: async (signal) =>
+      (await readForSettling<{ createToken?: string }>(table, key, HEAD_SETTLING_ATTRIBUTES, signal))?.createToken === createToken ? undefined : NOT_APPLIED,
+  });
 }
 
 /** The request under `id`, or undefined when there is none (a plain secret is none). */
@@ -135,25 +146,52 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
   // one, and go with the answer's view like any secret's; only an answer left to expire keeps them longer.
   if (chunks.length > 0) await writeChunks(chunkId, chunks, epochSeconds(now) + MAX_ANSWER_LIFETIME_SECONDS);
 
+  const table = tableName(SECRETS_TABLE);
+  const key = { pk: id, sk: SECRET_HEAD_SK };
+  /** What the item says this fulfilment answers, when its update did not (or could not) apply. */
+  const outcomeOf = (item: Record<string, unknown> | undefined): FulfilOutcome => {
+    if (item?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
+    const expires = item?.[A.expires];
+    if (probe && item?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now) return NOT_FULFILLED_YET;
+    return item?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
+  };
+  let outcome: FulfilOutcome;
   try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        ...(probe ? probeUpdate() : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 'fulfilled';
+    outcome = await settledWrite<FulfilOutcome>({
+      write: async (abortSignal) => {
+        try {
+          await dynamo.send(
+            new UpdateCommand({
+              TableName: table,
+              Key: key,
+              ...(probe ? probeUpdate() : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+            { abortSignal },
+          );
+          return 'fulfilled';
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          return outcomeOf(itemOfConditionFailure<Record<string, unknown>>(error));
+        }
+      },
+      // A probe writes nothing: it is asked again. An answer is settled by its token, else by
+      // whether the update's condition would still hold (then it is sent again).
+      settle: probe
+        ? repeatIt
+        : async (signal) => {
+            const item = await readForSettling<Record<string, unknown>>(table, key, FULFILMENT_SETTLING_ATTRIBUTES, signal);
+            const expires = item?.[A.expires];
+            const stillOpen = item?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now;
+            return item?.[A.fulfilToken] !== fulfilToken && stillOpen ? NOT_APPLIED : outcomeOf(item);
+          },
+    });
   } catch (error) {
     if (chunks.length > 0) await deleteChunks(chunkId, chunks.length).catch(() => undefined);
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<Record<string, unknown>>(error);
-    if (keyed && old?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
-    const expires = old?.[A.expires];
-    if (probe && old?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now) return NOT_FULFILLED_YET;
-    return old?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
+    throw error;
   }
+  if (outcome !== 'fulfilled' && chunks.length > 0) await deleteChunks(chunkId, chunks.length).catch(() => undefined);
+  return outcome;
 }
 
 type UpdateParts = Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;

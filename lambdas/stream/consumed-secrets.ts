@@ -34,6 +34,8 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
   const after = record.dynamodb?.NewImage;
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
   if (id === undefined || numberOf(after?.remaining) !== 0) return undefined;
+  // An open secret request has no view yet, and none consumed: rewritten by a keyed create's repeat, it stays.
+  if (stringOf(after?.requestState) === 'open') return undefined;
   const viewedAt = numberOf(after?.viewedAt) ?? 0;
   const lastViewKeyed = Object.entries(after ?? {}).some(
     ([name, value]) => name.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX) && numberOf(value) === 0,
