@@ -101,7 +101,7 @@ export type ReceiptState = (typeof RECEIPT_STATES)[number];
 /** A receipt answers until this long after its secret's `expires`, the data long gone. */
 export const RECEIPT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned'] as const;
+export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned', 'request.fulfilled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**

@@ -1,4 +1,5 @@
 import { RECEIPT_LIFETIME_MS, type ReceiptState } from '../definitions/limits';
+import type { RequestState } from '../definitions/requests';
 
 /** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
 export interface Receipt {
@@ -53,3 +54,6 @@ export const receiptOf = (facts: ReceiptFacts, state: ReceiptState): Receipt => 
   expires: facts.expires,
   viewed: facts.viewed ?? [],
 });
+
+/** The `requestState` of a secret request's head not answered yet: no secret, so no receipt. */
+export const OPEN_REQUEST: RequestState = 'open';

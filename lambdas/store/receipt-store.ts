@@ -24,6 +24,8 @@ export interface HeadFactsItem extends ReceiptFacts {
   pk: string;
   sk: typeof SECRET_HEAD_SK;
   owner: string;
+  /** Set on a secret request's head: `open` until it is answered. */
+  requestState?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A } from '../definitions/tables';
 import { TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
-import { receiptOf, stateOfRemovedHead, type Receipt } from '../rules/receipt';
+import { OPEN_REQUEST, receiptOf, stateOfRemovedHead, type Receipt } from '../rules/receipt';
 import { numberOf, passesStreamEventFilter, stringOf } from './records';
 
 /** The receipt to keep for a secret whose head was deleted. */
@@ -23,6 +23,8 @@ const numbersOf = (value: AttributeValue | undefined): number[] =>
 export function receiptOfRemoval(record: DynamoDBRecord): RemovedSecretReceipt | undefined {
   if (record.eventName !== 'REMOVE' || !passesStreamEventFilter(record)) return undefined;
   const before = record.dynamodb?.OldImage;
+  // A secret request that was never answered held no secret: it leaves no receipt.
+  if (stringOf(before?.[A.requestState]) === OPEN_REQUEST) return undefined;
   const id = stringOf(before?.[SECRETS_TABLE.partitionKey]);
   const owner = stringOf(before?.[A.owner]);
   const views = numberOf(before?.[A.views]);

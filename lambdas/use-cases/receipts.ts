@@ -1,5 +1,5 @@
 import { SECRET_ID_PATTERN } from '../definitions/limits';
-import { receiptAnswersAt, receiptOf, stateOfHead, type Receipt } from '../rules/receipt';
+import { OPEN_REQUEST, receiptAnswersAt, receiptOf, stateOfHead, type Receipt } from '../rules/receipt';
 import { readHeadAndReceipt } from '../store/receipt-store';
 
 export type { Receipt };
@@ -14,7 +14,11 @@ export async function secretStatus(id: string, owner: string, now: number): Prom
   if (!SECRET_ID_PATTERN.test(id)) return undefined;
   const { head, receipt } = await readHeadAndReceipt(id);
   // A head outranks a receipt item: only a create undone after its head was written leaves both.
-  if (head) return head.owner === owner && receiptAnswersAt(head.expires, now) ? receiptOf(head, stateOfHead(head, now)) : undefined;
+  // A secret request not answered yet is no secret: its requester asks GET /requests/{id}/status.
+  if (head) {
+    const answers = head.owner === owner && head.requestState !== OPEN_REQUEST && receiptAnswersAt(head.expires, now);
+    return answers ? receiptOf(head, stateOfHead(head, now)) : undefined;
+  }
   if (receipt && receipt.owner === owner && receiptAnswersAt(receipt.expires, now)) return receiptOf(receipt, receipt.state);
   return undefined;
 }

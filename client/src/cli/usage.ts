@@ -16,6 +16,14 @@ export const USAGE = `Usage: onetime <command> [options]
                       print what became of a secret (needs the key that made it):
                       active, used, revoked, expired or burned, and when each view
                       was taken; answers until 7 days after it expires; uses no view
+  request [--ttl ${Object.keys(SECRET_TTLS).join('|')}] [--note TEXT] [--json]
+                      ask for a secret: print the link to send (the note is
+                      public to its holder) and the link to keep
+  receive LINK [-o PATH] [--force]
+                      with the link you kept: show the request's state; once
+                      answered, read the answer (once) as reveal does
+  fulfil LINK [FILE]  answer a request: encrypt FILE, or standard input as text,
+                      to the requester (after checking the link's fingerprint)
   key create [--webhook URL]
                       print a new API key (and its webhook secret, on stderr)
   key show            print the API key's details as JSON
