@@ -48,6 +48,10 @@ export const KEY_ATTRIBUTES = {
   expires: 'expires',
   webhookSecret: 'webhookSecret',
   webhook: 'webhook',
+  /** REVEAL_ONLY on a key minted without a sign-in token (definitions/create-access.ts); absent: a full key. */
+  access: 'access',
+  /** SHA-256 of the sign-in token's issuer and subject, on a key minted with one. */
+  subject: 'subject',
   /** Request counts per rate-limit slot (core/sliding-window). */
   rateLimitSlots: 'rl',
   /** The write token of the request counted last. */

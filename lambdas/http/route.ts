@@ -116,6 +116,15 @@ function authentication(): RouteMiddleware {
   };
 }
 
+/** createAccess=signed-in: a route that creates or changes refuses a reveal-only key, after counting its request. */
+function fullKeyGuard(): RouteMiddleware {
+  return {
+    before: (request) => {
+      if (request.context.caller?.stored.revealOnly) throw new HttpError(403, ERRORS.revealOnlyKey);
+    },
+  };
+}
+
 export const retryAfterSeconds = (at: number, now: number): string =>
   String(Math.max(1, Math.ceil((at - now) / 1000)));
 
@@ -164,6 +173,8 @@ function jsonBody<TBody>(schema: ZodMiniType<TBody>, required: boolean): RouteMi
 
 interface RouteOptions<TBody> {
   body?: { schema: ZodMiniType<TBody>; required: boolean };
+  /** Refused (403) to a reveal-only key: the route creates secrets or changes the key. */
+  fullKeyOnly?: boolean;
 }
 
 function buildRoute<TBody>(
@@ -176,6 +187,7 @@ function buildRoute<TBody>(
     .use(requestTelemetry())
     .use(envelope());
   if (authenticate) handler.use(authentication());
+  if (authenticate && options.fullKeyOnly) handler.use(fullKeyGuard());
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
   return handler.handler(async (event, context) => {

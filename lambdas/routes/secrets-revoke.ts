@@ -4,7 +4,7 @@ import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import type { DeleteResponse } from '../http/schemas';
 
-export const handler = authenticatedRoute({}, async ({ event, caller, now }) => {
+export const handler = authenticatedRoute({ fullKeyOnly: true }, async ({ event, caller, now }) => {
   if (!(await revoke(event.pathParameters?.id ?? '', caller.keyHash, now))) {
     throw new HttpError(404, ERRORS.secretNotFound);
   }

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { REVEAL_ONLY } from '../definitions/create-access';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
@@ -13,6 +14,10 @@ export interface StoredKey {
   expires: number;
   webhookSecret: string;
   webhook?: string;
+  /** createAccess=signed-in, minted without a sign-in token: may claim secrets and read or revoke itself only. */
+  revealOnly?: true;
+  /** Minted with a sign-in token: SHA-256 of its issuer and subject (rules/sign-in-subject.ts). */
+  subject?: string;
 }
 
 /** The stored item of an API key, as the DocumentClient reads and writes it. */
@@ -23,6 +28,8 @@ export interface KeyItem {
   ttl: number;
   webhookSecret: string;
   webhook?: string;
+  access?: typeof REVEAL_ONLY;
+  subject?: string;
   /** Request counts per rate-limit slot; see rules/sliding-window. */
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
@@ -40,6 +47,8 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
   expires: item.expires,
   webhookSecret: item.webhookSecret,
   ...(item.webhook ? { webhook: item.webhook } : {}),
+  ...(item.access === REVEAL_ONLY ? { revealOnly: true as const } : {}),
+  ...(item.subject ? { subject: item.subject } : {}),
 });
 
 /**
@@ -57,6 +66,8 @@ export async function putKey(key: StoredKey): Promise<void> {
     ttl: epochSeconds(key.expires + EXPIRED_KEY_RETENTION_MS),
     webhookSecret: key.webhookSecret,
     ...(key.webhook ? { webhook: key.webhook } : {}),
+    ...(key.revealOnly ? { access: REVEAL_ONLY } : {}),
+    ...(key.subject ? { subject: key.subject } : {}),
     rl: {},
   };
   await dynamo.send(
