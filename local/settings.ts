@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { flag, httpUrl, integer, oneOf, readSettings, text } from '../lambdas/config/fields';
-import { keysPerIpPerHour, logLevel, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
 import { ENV } from '../lambdas/definitions/env';
 
 /**
@@ -29,6 +29,8 @@ const LOCAL_ENV = z.object({
   [ENV.webhookAllowLoopback]: z.optional(flag()),
   [ENV.webhookRetryBaseMs]: z.optional(webhookRetryBaseMs()),
   [ENV.logLevel]: z.optional(logLevel()),
+  [ENV.storedMiBPerKeyPerDay]: z.optional(storedMiBPerDay()),
+  [ENV.storedMiBPerAddressPerDay]: z.optional(storedMiBPerDay()),
 });
 
 export interface LocalSettings {

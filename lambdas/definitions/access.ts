@@ -1,4 +1,4 @@
-import { CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+import { ADDRESS_BYTE_SLOT_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -42,7 +42,7 @@ export interface TableAccess {
  */
 export const COUNT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.storedBytes],
   returnValues: ['ALL_NEW'],
 };
 
@@ -63,8 +63,22 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.access, KEY.subject],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.storedBytes, KEY.access, KEY.subject],
   returnValues: ['NONE'],
+};
+
+/** POST /secrets refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
+export const UNCOUNT_KEY_BYTES: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.storedBytes],
+  returnValues: ['NONE'],
+};
+
+/** POST /secrets above STORED_BYTES_LIMIT.addressCountedAbove: counts the bytes against the client's address. */
+export const COUNT_ADDRESS_BYTES: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.ttl, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
+  returnValues: ['ALL_NEW', 'NONE'],
 };
 
 /** POST /secrets: writes the head item, and cannot read back a secret it would replace. */

@@ -1,4 +1,4 @@
-import { CLAIM_VIEW, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, type TableAccess } from './access';
+import { CLAIM_VIEW, COUNT_ADDRESS_BYTES, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, UNCOUNT_KEY_BYTES, type TableAccess } from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -46,10 +46,12 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_REQUEST],
+      // The key's and the address's daily bytes (use-cases/stored-bytes.ts), taken back when refused.
+      keys: [COUNT_REQUEST, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
     },
+    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
   },
   {

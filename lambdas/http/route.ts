@@ -6,6 +6,7 @@ import { ERRORS } from '../definitions/errors';
 import { MAX_BODY_BYTES } from '../definitions/limits';
 import { bearerKeyFrom } from '../rules/api-keys';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
+import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
@@ -35,6 +36,8 @@ export interface RouteInput<TBody> {
   event: APIGatewayProxyEvent;
   now: number;
   body: TBody;
+  /** The body's length as sent, before parsing. */
+  bodyBytes: number;
 }
 
 const APPLICATION_JSON = /^application\/json\s*(;.*)?$/i;
@@ -80,6 +83,7 @@ function bodyGuard(): RouteMiddleware {
   return {
     before: (request) => {
       const length = bodyByteLength(request.event);
+      request.context.bodyBytes = length;
       if (length > MAX_BODY_BYTES) throw new HttpError(413, ERRORS.payloadTooLarge);
       if (length > 0 && !APPLICATION_JSON.test(header(request.event, 'content-type') ?? '')) {
         throw new HttpError(400, ERRORS.contentType);
@@ -88,8 +92,8 @@ function bodyGuard(): RouteMiddleware {
   };
 }
 
-/** Bearer key → one conditional UpdateItem that authenticates and counts the request. */
-function authentication(): RouteMiddleware {
+/** Bearer key → one conditional UpdateItem that authenticates and counts the request (and its bytes, for `storedBytes`). */
+function authentication(storedBytes: StoredBytesQuota | undefined): RouteMiddleware {
   return {
     before: async (request) => {
       const authorization = header(request.event, 'authorization');
@@ -98,7 +102,10 @@ function authentication(): RouteMiddleware {
       if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
 
       const now = request.context.requestTime;
-      const result = await authenticateRequest(key, now);
+      // A body over the limit is refused (413) without being counted.
+      const length = bodyByteLength(request.event);
+      const bytes = storedBytes && length <= MAX_BODY_BYTES ? length : 0;
+      const result = await authenticateRequest(key, now, bytes);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -110,6 +117,10 @@ function authentication(): RouteMiddleware {
       };
       if (result.outcome === 'limited') {
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
+      }
+      if (storedBytes && bytes > 0) {
+        const day = await keyBytesWindow(result.caller.keyHash, result.caller.byteSlots, now, bytes, storedBytes);
+        if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
       }
       request.context.caller = result.caller;
     },
@@ -175,6 +186,8 @@ interface RouteOptions<TBody> {
   body?: { schema: ZodMiniType<TBody>; required: boolean };
   /** Refused (403) to a reveal-only key: the route creates secrets or changes the key. */
   fullKeyOnly?: boolean;
+  /** POST /secrets: the body's bytes count against the key's daily quota, in the authenticating write. */
+  storedBytes?: StoredBytesQuota;
 }
 
 function buildRoute<TBody>(
@@ -186,12 +199,12 @@ function buildRoute<TBody>(
     .use(telemetryMiddlewares())
     .use(requestTelemetry())
     .use(envelope());
-  if (authenticate) handler.use(authentication());
+  if (authenticate) handler.use(authentication(options.storedBytes));
   if (authenticate && options.fullKeyOnly) handler.use(fullKeyGuard());
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
   return handler.handler(async (event, context) => {
-    const response = await run({ event, now: context.requestTime, body: context.body as TBody }, context);
+    const response = await run({ event, now: context.requestTime, body: context.body as TBody, bodyBytes: context.bodyBytes ?? 0 }, context);
     return {
       statusCode: response.statusCode,
       headers: response.headers ?? {},

@@ -3,6 +3,7 @@ import { REVEAL_ONLY } from '../definitions/create-access';
 import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
+import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
@@ -34,10 +35,12 @@ export interface KeyItem {
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
   counted?: string;
+  /** Bytes sent to POST /secrets per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
+  sb?: ByteSlots;
 }
 
 export type Authentication =
-  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts }
+  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots }
   | { outcome: 'unknown' }
   | { outcome: 'expired' };
 
@@ -69,6 +72,7 @@ export async function putKey(key: StoredKey): Promise<void> {
     ...(key.revealOnly ? { access: REVEAL_ONLY } : {}),
     ...(key.subject ? { subject: key.subject } : {}),
     rl: {},
+    sb: {},
   };
   await dynamo.send(
     new PutCommand({
@@ -88,25 +92,56 @@ export async function putKey(key: StoredKey): Promise<void> {
  * write records the request's token in `counted`, so that a repeat of it (see
  * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
  */
-export const authenticateAndCount = (keyHash: string, now: number): Promise<Authentication> =>
-  countOnce(keyHash, now, newWriteToken(), 3);
+export const authenticateAndCount = (keyHash: string, now: number, bytes = 0): Promise<Authentication> =>
+  countOnce(keyHash, now, newWriteToken(), 3, bytes);
+
+/** POST /secrets: the body's bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
+interface ByteCounting {
+  set: string;
+  remove: string;
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, number>;
+}
+
+const byteCounting = (bytes: number, now: number): ByteCounting =>
+  bytes > 0
+    ? {
+        set: `, ${A.storedBytes}.#byteSlot = if_not_exists(${A.storedBytes}.#byteSlot, :zero) + :bytes`,
+        remove: `, ${A.storedBytes}.#expiredByteSlot`,
+        condition: ` AND size(${A.storedBytes}) <= :maxByteSlots`,
+        names: { '#byteSlot': String(byteSlotIndex(now)), '#expiredByteSlot': String(expiredByteSlotIndex(now)) },
+        values: { ':bytes': bytes, ':maxByteSlots': MAX_BYTE_SLOTS },
+      }
+    : { set: '', remove: '', condition: '', names: {}, values: {} };
+
+/** A key without the map (minted before it) or with stale hours: the map rewritten, and the lock on its size as read. */
+const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
+  bytes > 0
+    ? {
+        set: `, ${A.storedBytes} = :byteSlots`,
+        condition: old.sb === undefined ? ` AND attribute_not_exists(${A.storedBytes})` : ` AND size(${A.storedBytes}) = :oldByteSlots`,
+        values: { ':byteSlots': prunedByteSlots(old.sb, now, bytes), ...(old.sb === undefined ? {} : { ':oldByteSlots': Object.keys(old.sb).length }) },
+      }
+    : { set: '', condition: '', values: {} };
 
 const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
 
 const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
-  item.expires <= now ? { outcome: 'expired' } : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl };
+  item.expires <= now ? { outcome: 'expired' } : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl, byteSlots: item.sb ?? {} };
 
-async function countOnce(keyHash: string, now: number, token: string, attempts: number): Promise<Authentication> {
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
+  const counting = byteCounting(bytes, now);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token REMOVE ${A.rateLimitSlots}.#expired`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${counting.set} REMOVE ${A.rateLimitSlots}.#expired${counting.remove}`,
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${counting.condition}`,
+        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...counting.names },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...counting.values },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -119,24 +154,27 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
     if (old.counted === token) return authenticated(old, keyHash, now);
     if (old.expires <= now) return { outcome: 'expired' };
     if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    return pruneAndCount(keyHash, old, now, token, attempts - 1);
+    if (Object.keys(old.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, old, now, token, attempts - 1, bytes);
+    return pruneAndCount(keyHash, old, now, token, attempts - 1, bytes);
   }
 }
 
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number): Promise<Authentication> {
-  const slots = prunedSlots(old.rl, now);
-  const current = String(slotIndex(now));
-  slots[current] = (slots[current] ?? 0) + 1;
+/**
+ * The byte map was missing or over-full, the request slots were not: counts the request as the
+ * fast path does and writes the byte map back pruned, locked on the map's size as read (a
+ * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
+ */
+async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+  const rewrite = byteRewrite(old, bytes, now);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token`,
-        // While the map is over-full every fast-path update fails, so only another prune can
-        // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots`,
-        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${rewrite.condition}`,
+        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -146,8 +184,53 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: 
     if (!isConditionFailure(error)) throw error;
     const current = itemOfConditionFailure<KeyItem>(error);
     if (current?.counted === token) return authenticated(current, keyHash, now);
-    return countOnce(keyHash, now, token, attempts);
+    return countOnce(keyHash, now, token, attempts, bytes);
   }
+}
+
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+  const slots = prunedSlots(old.rl, now);
+  const current = String(slotIndex(now));
+  slots[current] = (slots[current] ?? 0) + 1;
+  const rewrite = byteRewrite(old, bytes, now);
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${rewrite.set}`,
+        // While the map is over-full every fast-path update fails, so only another prune can
+        // have changed it: "still over-full" is an exact optimistic lock.
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${rewrite.condition}`,
+        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return authenticated(Attributes as KeyItem, keyHash, now);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const current = itemOfConditionFailure<KeyItem>(error);
+    if (current?.counted === token) return authenticated(current, keyHash, now);
+    return countOnce(keyHash, now, token, attempts, bytes);
+  }
+}
+
+/** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
+export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(KEYS_TABLE),
+      Key: { pk: keyItemPk(keyHash) },
+      UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
+      ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
+      ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+      ExpressionAttributeValues: { ':bytes': bytes },
+    }),
+  ).catch((error: unknown) => {
+    // Gone (revoked) or pruned meanwhile: nothing left to take back.
+    if (!isConditionFailure(error)) throw error;
+  });
 }
 
 /**
