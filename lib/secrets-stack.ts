@@ -1,13 +1,16 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
 import { ROUTES } from '../lambdas/definitions/routes';
+import { PAGES_CONFIG_FILE, pagesConfig } from '../lambdas/definitions/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
+import { SignIn } from './sign-in';
 import { SecretsSite } from './site';
 import { tableFromDefinition } from './tables';
 import { WebhookAlarms } from './webhook-alarms';
@@ -42,11 +45,29 @@ export class SecretsStack extends Stack {
       });
     }
 
+    const siteUrl = config.siteUrl ?? site.url;
+    const signInConstruct = config.signIn ? new SignIn(this, 'SignIn', { issuer: config.signIn.issuer, siteUrl }) : undefined;
+    const signIn = signInConstruct?.issuer;
+    // The pages learn the mode and the issuer from a file deployed beside them.
+    site.deployment.addSource(
+      Source.jsonData(PAGES_CONFIG_FILE, pagesConfig(signIn && { issuer: signIn.issuer, clientId: signIn.clientId, audience: signIn.audience })),
+    );
+
     const environment = {
       [KEYS_TABLE.envVar]: tables.keys.tableName,
       [SECRETS_TABLE.envVar]: tables.secrets.tableName,
-      [ENV.siteUrl]: config.siteUrl ?? site.url,
+      [ENV.siteUrl]: siteUrl,
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
+      [ENV.storedMiBPerKeyPerDay]: String(config.storedMiBPerKeyPerDay),
+      [ENV.storedMiBPerAddressPerDay]: String(config.storedMiBPerAddressPerDay),
+      ...(signIn
+        ? {
+            [ENV.createAccess]: 'signed-in',
+            [ENV.oidcIssuer]: signIn.issuer,
+            [ENV.oidcAudience]: signIn.audience,
+            ...(signIn.jwksUri ? { [ENV.oidcJwksUri]: signIn.jwksUri } : {}),
+          }
+        : {}),
     };
     // Only the routes that read the client's address learn the origin secret (a deploy-time
     // reference, resolved by CloudFormation: the template holds none of it).
@@ -75,8 +96,14 @@ export class SecretsStack extends Stack {
       functions: [...routeHandlers, webhooks.fanOut.function, webhooks.delivery.function],
       email: config.alarmEmail,
     });
-    const monitoring = new Monitoring(this, 'Monitoring', { restApi: api.restApi, alarms: alarms.alarms });
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      restApi: api.restApi,
+      alarms: alarms.alarms,
+      tables: Object.values(tables),
+      writeUnitsPerHour: config.writeUnitsAlarmPerHour,
+    });
     alarms.notify(monitoring.serverErrorsAlarm);
+    alarms.notify(monitoring.writeUnitsAlarm);
 
     new CfnOutput(this, 'SiteUrl', {
       description: '{site_url}: the share page, secret links, and the API at <this URL>/api/v1 ({base_url}) on the same origin',
@@ -120,6 +147,7 @@ export class SecretsStack extends Stack {
       site,
       customDomain: config.customDomain !== undefined,
       webAcl: config.waf !== undefined,
+      ...(signInConstruct?.userPool ? { userPool: signInConstruct.userPool } : {}),
     });
   }
 }
