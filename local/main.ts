@@ -15,6 +15,8 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
+import { readCreateAccess } from '../lambdas/config/create-access';
+import { pagesConfig } from '../lambdas/definitions/site';
 import { type LocalSettings, readLocalSettings } from './settings';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
 import { startWebhookPipelineProcess } from './webhook-pipeline-process';
@@ -85,7 +87,7 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
@@ -94,6 +96,15 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   });
   await listen(started.server, port);
   return started.webhooks;
+}
+
+/**
+ * What the pages learn of sign-in: CREATE_ACCESS and the issuer local mode's functions check
+ * (OIDC_ISSUER, OIDC_AUDIENCE; the pages' client id is the audience, as with the stack's pool).
+ */
+function localPagesConfig() {
+  const access = readCreateAccess();
+  return pagesConfig(access.mode === 'signed-in' ? { issuer: access.issuer, clientId: access.audience, audience: access.audience } : undefined);
 }
 
 async function main(): Promise<void> {

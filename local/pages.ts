@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REVEAL_PATH_PATTERN } from '../lambdas/definitions/site';
+import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, PAGES_CONFIG_FILE, REVEAL_PATH_PATTERN, type PagesConfig } from '../lambdas/definitions/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -26,21 +26,22 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const ROOT = path.resolve(__dirname, '..');
 
-export function loadPages(directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
+/** The build's files, and config.json as the stack's bucket deployment writes it (definitions/site.ts pagesConfig). */
+export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
   if (!existsSync(path.join(directory, PAGE_FILES.share))) {
     throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);
   }
-  return new Map(
-    readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => [
-        `/${entry.name}`,
-        {
-          body: readFileSync(path.join(directory, entry.name)),
-          contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
-        },
-      ]),
-  );
+  const configFile: [string, PageFile] = [`/${PAGES_CONFIG_FILE}`, { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json' }];
+  const built = readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry): [string, PageFile] => [
+      `/${entry.name}`,
+      {
+        body: readFileSync(path.join(directory, entry.name)),
+        contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
+      },
+    ]);
+  return new Map([...built, configFile]);
 }
 
 /** The file a path is answered with: CloudFront's default root object, and its function's rewrite of a secret's link. */

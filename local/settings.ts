@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { flag, httpUrl, integer, oneOf, readSettings, text } from '../lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { readCreateAccess } from '../lambdas/config/create-access';
 import { ENV } from '../lambdas/definitions/env';
 
 /**
@@ -45,6 +46,8 @@ export interface LocalSettings {
 
 export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
   const settings = readSettings(LOCAL_ENV, { read: (name) => env[name] });
+  // CREATE_ACCESS and the OIDC_* variables POST /keys reads: told now, not at its first request.
+  readCreateAccess(env);
   return {
     port: settings.PORT,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
