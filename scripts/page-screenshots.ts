@@ -1,43 +1,72 @@
 import path from 'node:path';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { API_BASE_PATH } from '../lambdas/definitions/limits';
 import { startLocalServer } from '../test/support/local-server';
 import { launchChromium } from '../test/support/browser';
 
 /**
- * `npm run screenshots`: the share, before-reveal, reveal and gone states of the pages, as the README shows them,
- * taken in Chromium against a local-mode server of its own. Writes docs/pages-*.png.
+ * `npm run screenshots`: the share, before-reveal, reveal and gone states of the pages, as the
+ * README shows them, taken in Chromium against a local-mode server of its own: in English, in
+ * German, and in German with the dark colour scheme. Writes docs/pages-[<variant>-]<state>.png.
  */
 
 const DOCS = path.resolve(__dirname, '../docs');
 const VIEWPORT = { width: 720, height: 640 };
 
+interface Variant {
+  /** In the file names: docs/pages-<prefix><state>.png. */
+  prefix: string;
+  /** What the browser prefers: its language, its colour scheme. */
+  context: BrowserContextOptions;
+  /** The document's `lang` once the page speaks the browser's language. */
+  language: string;
+}
+
+const VARIANTS: Variant[] = [
+  { prefix: '', context: { locale: 'en-US', colorScheme: 'light' }, language: 'en' },
+  { prefix: 'de-', context: { locale: 'de-DE', colorScheme: 'light' }, language: 'de' },
+  { prefix: 'de-dark-', context: { locale: 'de-DE', colorScheme: 'dark' }, language: 'de' },
+];
+
+async function takeFour(browser: Browser, siteUrl: string, { prefix, context, language }: Variant): Promise<void> {
+  const file = (state: string): string => path.join(DOCS, `pages-${prefix}${state}.png`);
+  const sender = await browser.newContext({ viewport: VIEWPORT, ...context });
+  const share = await sender.newPage();
+  await share.goto(`${siteUrl}/`);
+  await share.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  await share.getByTestId('share-text').fill('postgres://app:Tr0ub4dor&3@db.internal:5432/orders');
+  await share.getByTestId('share-ttl').selectOption('1h');
+  await share.getByTestId('share-submit').click();
+  await share.getByTestId('share-link').waitFor();
+  const link = await share.getByTestId('share-link').inputValue();
+  // The whole result, its QR code and note included; the focus ring on the heading left out.
+  await share.evaluate('document.activeElement.blur()');
+  await share.screenshot({ path: file('share'), fullPage: true });
+
+  const recipient = await browser.newContext({ viewport: VIEWPORT, ...context });
+  const revealed = await recipient.newPage();
+  await revealed.goto(link);
+  await revealed.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  await revealed.getByTestId('reveal-button').waitFor();
+  await revealed.screenshot({ path: file('before-reveal') });
+  await revealed.getByTestId('reveal-button').click();
+  await revealed.getByTestId('secret-text').waitFor();
+  await revealed.screenshot({ path: file('reveal') });
+
+  const gone = await recipient.newPage();
+  await gone.goto(link);
+  await gone.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  await gone.getByTestId('reveal-button').click();
+  await gone.getByTestId('secret-gone').waitFor();
+  await gone.screenshot({ path: file('gone') });
+  await Promise.all([sender.close(), recipient.close()]);
+}
+
 async function main(): Promise<void> {
   const [server, browser] = await Promise.all([startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', LOCAL_REQUEST_LOG: 'off' }), launchChromium()]);
   try {
     const siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
-    const sender = await browser.newPage({ viewport: VIEWPORT });
-    await sender.goto(`${siteUrl}/`);
-    await sender.getByTestId('share-text').fill('postgres://app:Tr0ub4dor&3@db.internal:5432/orders');
-    await sender.getByTestId('share-ttl').selectOption('1h');
-    await sender.getByTestId('share-submit').click();
-    await sender.getByTestId('share-link').waitFor();
-    const link = await sender.getByTestId('share-link').inputValue();
-    await sender.screenshot({ path: path.join(DOCS, 'pages-share.png') });
-
-    const recipient = await browser.newContext({ viewport: VIEWPORT });
-    const revealed = await recipient.newPage();
-    await revealed.goto(link);
-    await revealed.getByTestId('reveal-button').waitFor();
-    await revealed.screenshot({ path: path.join(DOCS, 'pages-before-reveal.png') });
-    await revealed.getByTestId('reveal-button').click();
-    await revealed.getByTestId('secret-text').waitFor();
-    await revealed.screenshot({ path: path.join(DOCS, 'pages-reveal.png') });
-
-    const gone = await recipient.newPage();
-    await gone.goto(link);
-    await gone.getByTestId('reveal-button').click();
-    await gone.getByTestId('secret-gone').waitFor();
-    await gone.screenshot({ path: path.join(DOCS, 'pages-gone.png') });
+    for (const variant of VARIANTS) await takeFour(browser, siteUrl, variant);
   } finally {
     await browser.close();
     await server.stop();

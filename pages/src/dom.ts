@@ -1,3 +1,6 @@
+import type { Phrase } from './i18n/format';
+import { setText } from './i18n/page-language';
+
 /** The few DOM helpers both pages use: elements by id, showing and hiding, copying. */
 
 export function element<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -10,10 +13,10 @@ export function show(target: HTMLElement, visible = true): void {
   target.hidden = !visible;
 }
 
-/** Shows `message` in `target` (a live region), or hides it when there is none. */
-export function say(target: HTMLElement, message: string | undefined): void {
-  target.textContent = message ?? '';
-  target.hidden = message === undefined;
+/** Shows `phrase` in `target` (a live region), or hides it when there is none. */
+export function say(target: HTMLElement, phrase: Phrase | undefined): void {
+  setText(target, phrase);
+  target.hidden = phrase === undefined;
 }
 
 /**
@@ -23,9 +26,9 @@ export function say(target: HTMLElement, message: string | undefined): void {
 export async function copy(text: string, status: HTMLElement, fallback?: HTMLInputElement): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    say(status, 'Copied.');
+    say(status, { key: 'copy.done' });
   } catch {
     fallback?.select();
-    say(status, fallback ? 'Copying was refused: the link is selected, copy it with your keyboard.' : 'Copying was refused: select the text and copy it with your keyboard.');
+    say(status, { key: fallback ? 'copy.refusedLink' : 'copy.refusedText' });
   }
 }

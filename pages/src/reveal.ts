@@ -1,6 +1,8 @@
 import { LinkError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
-import { describeFailure, formatBytes, withKeyForOneAction } from './service';
+import type { Phrase } from './i18n/format';
+import { setText, startLanguage } from './i18n/page-language';
+import { describeFailure, withKeyForOneAction } from './service';
 
 /**
  * `{site_url}/<id>#<k>`. Loading this page sends nothing to the service: link previews and mail
@@ -20,22 +22,16 @@ const remaining = element('remaining', HTMLElement);
 const gone = element('gone', HTMLElement);
 const error = element('error', HTMLElement);
 
-const MISSING_KEY =
-  'This link is incomplete: the part after “#”, which holds the key, is missing. Ask the sender for the whole link.';
-const DAMAGED_LINK = 'This link is damaged: its key is not valid. Ask the sender for the whole link.';
-const UNDECRYPTABLE =
-  'This secret could not be decrypted: the link is not the one it was shared with, or the secret is damaged. Nothing of it is shown.';
-
 /** The link as it was opened; its key never leaves this page. */
 const link = location.href;
 
-function checkLink(): string | undefined {
-  if (location.hash.length <= 1) return MISSING_KEY;
+function checkLink(): Phrase | undefined {
+  if (location.hash.length <= 1) return { key: 'reveal.missingKey' };
   try {
     parseLink(link);
     return undefined;
   } catch {
-    return DAMAGED_LINK;
+    return { key: 'reveal.damagedLink' };
   }
 }
 
@@ -44,6 +40,7 @@ function showRevealed(revealed: Revealed): void {
     secretText.textContent = revealed.text;
     show(textResult);
     copyText.addEventListener('click', () => void copy(revealed.text, copyStatus));
+    say(status, { key: 'reveal.revealedText' });
     secretText.focus();
   } else {
     const name = safeName(revealed.name, revealed.mimetype);
@@ -52,24 +49,21 @@ function showRevealed(revealed: Revealed): void {
     const bytes = revealed.bytes as Uint8Array<ArrayBuffer>;
     secretFile.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     secretFile.download = name;
-    secretFile.textContent = `Download ${name} (${formatBytes(revealed.bytes.length)})`;
+    setText(secretFile, { key: 'reveal.download', params: { name, size: { bytes: revealed.bytes.length } } });
     show(fileResult);
+    say(status, { key: 'reveal.revealedFile' });
     secretFile.focus();
   }
-  remaining.textContent =
-    revealed.remaining === 0
-      ? 'That was its last view: the secret is now deleted from the service.'
-      : `It can be viewed ${revealed.remaining === 1 ? 'once more' : `${revealed.remaining} more times`}.`;
+  setText(remaining, revealed.remaining === 0 ? { key: 'reveal.lastView' } : { key: 'reveal.remaining', params: { count: revealed.remaining } });
 }
 
 async function onReveal(): Promise<void> {
   revealButton.disabled = true;
   say(error, undefined);
-  say(status, 'Revealing…');
+  say(status, { key: 'reveal.working' });
   try {
     const revealed = await withKeyForOneAction((client) => client.reveal(link));
     show(ready, false);
-    say(status, undefined);
     // The key has done its work: keep it out of the history and of a bookmark from now on.
     history.replaceState(null, '', location.pathname);
     showRevealed(revealed);
@@ -80,7 +74,7 @@ async function onReveal(): Promise<void> {
       show(gone);
     } else if (failure instanceof LinkError) {
       show(ready, false);
-      say(error, UNDECRYPTABLE);
+      say(error, { key: 'reveal.undecryptable' });
     } else {
       // Rate limited, unreachable, refused: the person may try again.
       say(error, describeFailure(failure));
@@ -89,6 +83,7 @@ async function onReveal(): Promise<void> {
   }
 }
 
+void startLanguage();
 const problem = checkLink();
 if (problem === undefined) {
   show(ready);

@@ -3,12 +3,12 @@ import {
   LinkError,
   NetworkError,
   OnetimeClient,
-  OnetimeError,
   PayloadTooLargeError,
   RateLimitedError,
   SecretGoneError,
   ServiceError,
 } from '../../client/src/index';
+import type { Phrase } from './i18n/format';
 
 /**
  * The pages' side of the service: the API on this same origin, and the API key a person never
@@ -84,24 +84,18 @@ export async function withKeyForOneAction<T>(action: (client: OnetimeClient) => 
   }
 }
 
-const timeOf = (at: number): string => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-
 /** A sentence for a person, for any failure the library reports. */
-export function describeFailure(error: unknown): string {
-  if (error instanceof RateLimitedError) return `Too many requests from your address. Please try again after ${timeOf(error.retryAt)}.`;
-  if (error instanceof NetworkError) return 'The service could not be reached. Check your connection and try again.';
+export function describeFailure(error: unknown): Phrase {
+  if (error instanceof RateLimitedError) return { key: 'error.rateLimited', params: { time: { time: error.retryAt } } };
+  if (error instanceof NetworkError) return { key: 'error.network' };
   if (error instanceof PayloadTooLargeError) {
     return error.maxContentBytes === undefined
-      ? 'This is too large to share.'
-      : `This is too large to share: at most ${formatBytes(error.maxContentBytes)} fit.`;
+      ? { key: 'error.tooLarge' }
+      : { key: 'error.tooLargeAtMost', params: { size: { bytes: error.maxContentBytes } } };
   }
-  if (error instanceof SecretGoneError || error instanceof LinkError) return error.message;
-  if (error instanceof OnetimeError) return `The service refused this: ${error.message}.`;
-  return 'Something went wrong. Please try again.';
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  if (error instanceof SecretGoneError) return { key: 'reveal.gone' };
+  if (error instanceof LinkError) return { key: error.reason === 'malformed' ? 'reveal.damagedLink' : 'reveal.undecryptable' };
+  // The service's own `{error}` is English, for developers: the page names the status instead.
+  if (error instanceof ServiceError) return { key: 'error.refused', params: { status: String(error.status) } };
+  return { key: 'error.unknown' };
 }

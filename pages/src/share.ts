@@ -1,15 +1,16 @@
-import { SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
+import { MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
 import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
+import { currentLanguage, onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
+import { drawQrCode } from './qr';
 import { describeFailure, withSessionKey } from './service';
 
 /** `{site_url}/`: encrypts text or a file in the browser, creates the secret, shows its link. */
 
-const TTL_LABELS: Record<SecretTtl, string> = { '1h': '1 hour', '6h': '6 hours', '12h': '12 hours', '1d': '1 day', '7d': '7 days' };
-
 const form = element('share-form', HTMLFormElement);
 const text = element('text', HTMLTextAreaElement);
 const file = element('file', HTMLInputElement);
+const fileHint = element('file-hint', HTMLElement);
 const fileChosen = element('file-chosen', HTMLElement);
 const removeFile = element('remove-file', HTMLButtonElement);
 const ttl = element('ttl', HTMLSelectElement);
@@ -22,17 +23,36 @@ const resultTitle = element('result-title', HTMLElement);
 const link = element('link', HTMLInputElement);
 const copyLink = element('copy-link', HTMLButtonElement);
 const copyStatus = element('copy-status', HTMLElement);
-const resultNote = element('result-note', HTMLElement);
+const resultViews = element('result-views', HTMLElement);
+const resultReveal = element('result-reveal', HTMLElement);
+const qr = element('qr', HTMLElement);
 const another = element('another', HTMLButtonElement);
 
+/** Base64 makes the content a third larger in the request body; "about", since the envelope takes a little more. */
+const ABOUT_MAX_CONTENT_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** "6 hours", "1 Tag", "7 jours", "12 時間": Intl writes a duration's unit and its plural. */
+function durationLabel(ms: number): string {
+  const [unit, amount] = ms % DAY_MS === 0 ? (['day', ms / DAY_MS] as const) : (['hour', ms / HOUR_MS] as const);
+  return new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit, unitDisplay: 'long' }).format(amount);
+}
+
 function fillChoices(): void {
-  for (const value of Object.keys(SECRET_TTLS) as SecretTtl[]) {
-    ttl.add(new Option(TTL_LABELS[value], value, value === SECRET_DEFAULTS.ttl, value === SECRET_DEFAULTS.ttl));
+  for (const [value, ms] of Object.entries(SECRET_TTLS) as [SecretTtl, number][]) {
+    const option = new Option('', value, value === SECRET_DEFAULTS.ttl, value === SECRET_DEFAULTS.ttl);
+    ttl.add(option);
+    onLanguageChange(() => (option.text = durationLabel(ms)));
   }
   for (let count = VIEWS_RANGE.min; count <= VIEWS_RANGE.max; count++) {
     const isDefault = count === SECRET_DEFAULTS.views;
-    views.add(new Option(count === 1 ? '1 view' : `${count} views`, String(count), isDefault, isDefault));
+    const option = new Option('', String(count), isDefault, isDefault);
+    views.add(option);
+    setText(option, { key: 'share.viewsOption', params: { count } });
   }
+  setText(fileHint, { key: 'share.fileHint', params: { size: { bytes: ABOUT_MAX_CONTENT_BYTES } } });
 }
 
 /** A chosen file is shared instead of the text, which is set aside (not lost) until the file is removed. */
@@ -50,10 +70,18 @@ async function content(): Promise<string | FileContent | undefined> {
 
 const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
 
-function describeShared(shared: Shared, viewCount: number): string {
-  const until = new Date(shared.expires).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
-  const times = viewCount === 1 ? 'once' : `${viewCount} times`;
-  return `It can be opened ${times}, until ${until}. Opening the link does not use a view: the person clicks “Reveal” when ready.`;
+function showShared(shared: Shared, viewCount: number): void {
+  link.value = shared.link;
+  setText(resultViews, { key: 'share.views', params: { count: viewCount, until: { dateTime: shared.expires } } });
+  setText(resultReveal, { key: 'share.noViewOnOpen', params: { button: { message: 'reveal.button' } } });
+  setAttribute(drawQrCode(qr, shared.link), 'aria-label', { key: 'share.qrLabel' });
+  say(copyStatus, undefined);
+  form.reset();
+  onFileChange();
+  show(form, false);
+  show(result);
+  say(status, { key: 'share.created' });
+  resultTitle.focus();
 }
 
 async function onSubmit(event: SubmitEvent): Promise<void> {
@@ -61,25 +89,16 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   say(error, undefined);
   const secret = await content();
   if (secret === undefined) {
-    say(error, 'Type a secret or choose a file to share.');
+    say(error, { key: 'share.empty' });
     text.focus();
     return;
   }
   const viewCount = Number(views.value);
   const options = { ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl, views: viewCount };
   submit.disabled = true;
-  say(status, 'Encrypting and uploading…');
+  say(status, { key: 'share.working' });
   try {
-    const shared = await withSessionKey((client) => client.share(secret, options));
-    link.value = shared.link;
-    resultNote.textContent = describeShared(shared, viewCount);
-    say(copyStatus, undefined);
-    form.reset();
-    onFileChange();
-    show(form, false);
-    show(result);
-    say(status, undefined);
-    resultTitle.focus();
+    showShared(await withSessionKey((client) => client.share(secret, options)), viewCount);
   } catch (failure) {
     say(status, undefined);
     say(error, describeFailure(failure));
@@ -88,6 +107,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   }
 }
 
+void startLanguage();
 fillChoices();
 file.addEventListener('change', onFileChange);
 removeFile.addEventListener('click', () => {
@@ -99,6 +119,8 @@ form.addEventListener('submit', (event) => void onSubmit(event));
 copyLink.addEventListener('click', () => void copy(link.value, copyStatus, link));
 another.addEventListener('click', () => {
   link.value = '';
+  qr.replaceChildren();
+  say(status, undefined);
   show(result, false);
   show(form);
   text.focus();

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A browser of its own, as a second person on another machine would have. */
 async function person(): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ locale: 'en-US' });
   watchForProblems(context, problems);
   return context;
 }

@@ -1,0 +1,60 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import english from './src/i18n/messages/en.json';
+import { placeholdersOf, type MessageKey } from './src/i18n/format';
+
+/**
+ * `npm run build -w pages` (and `npm ci`, through prepare): both pages' scripts into dist/, split
+ * so that the code they share and each language's catalogue are chunks of their own (a page loads
+ * English with its code, another language only when chosen), the stylesheet and icon, and the
+ * HTML with its `data-i18n` elements filled from the English catalogue, which a page without
+ * JavaScript, and any page before its script runs, shows.
+ */
+
+const ROOT = __dirname;
+const DIST = path.join(ROOT, 'dist');
+const PAGES = ['index.html', 'reveal.html'];
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The English words of a static text; a message with placeholders or plural forms is the script's to write. */
+function staticText(key: string, page: string): string {
+  const message = Object.hasOwn(english, key) ? english[key as MessageKey] : undefined;
+  if (typeof message !== 'string' || placeholdersOf(message).size > 0) {
+    throw new Error(`${page}: data-i18n="${key}" must name an English message without placeholders or plural forms`);
+  }
+  return escapeHtml(message);
+}
+
+/** Fills each empty `<tag … data-i18n="key" …></tag>` of our own two templates (no general HTML parsing needed). */
+const renderPage = (html: string, page: string): string =>
+  html.replace(/(<(\w+)\b[^>]*\sdata-i18n="([^"]+)"[^>]*>)(<\/\2>)/g, (_, open: string, _tag: string, key: string, close: string) => open + staticText(key, page) + close);
+
+async function main(): Promise<void> {
+  rmSync(DIST, { recursive: true, force: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/share.ts', 'src/reveal.ts', 'static/site.css', 'static/favicon.svg'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    outdir: DIST,
+    entryNames: '[name]',
+    chunkNames: '[name]-[hash]',
+    loader: { '.svg': 'copy' },
+    logLevel: 'warning',
+  });
+  for (const page of PAGES) {
+    const rendered = renderPage(readFileSync(path.join(ROOT, 'static', page), 'utf8'), page);
+    if (rendered.includes('data-i18n=""')) throw new Error(`${page}: an empty data-i18n`);
+    writeFileSync(path.join(DIST, page), rendered);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
