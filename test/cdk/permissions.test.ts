@@ -38,12 +38,12 @@ const expectStatement = (roleId: string, statement: Record<string, unknown>): vo
 const AUTHENTICATED = ROUTES.filter((route) => route.name !== 'health' && route.name !== 'keys-create').map((route) => route.name);
 
 describe('the writes each role may send, by condition', () => {
-  it.each(AUTHENTICATED)('%s may count a request in its key’s rate-limit slots, naming only pk, rl and counted, reading the key back', (name) => {
+  it.each(AUTHENTICATED)('%s may count a request in its key’s rate-limit slots, naming only pk, rl, counted and sb (its bytes of POST /secrets), reading the key back', (name) => {
     expectStatement(routeRole(name), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'sb'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
       },
     });
@@ -86,7 +86,7 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:PutItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'sb', 'access', 'subject'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });
