@@ -81,6 +81,21 @@ function decodePathSegment(segment: string): string {
   }
 }
 
+/**
+ * The path as the client sent it. WHATWG URL parsing resolves `..` and `%2e%2e` segments and reads
+ * `//x/...` as a host: `/api/v1/../../etc/passwd` would become `/etc/passwd`, a page path, and get
+ * the pages' plain text. API Gateway matches the path it was sent, so the API's routes do too.
+ */
+function rawPathOf(target: string): string {
+  if (!target.startsWith('/')) return new URL(target, 'http://localhost').pathname; // absolute-form
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+/** Under the API's prefix as sent or once normalized: either way the answer is the API's JSON. */
+const isApiPath = (rawPath: string, normalizedPath: string): boolean =>
+  rawPath.startsWith(API_PATH_PREFIX) || normalizedPath.startsWith(API_PATH_PREFIX);
+
 const clientAddress = (request: IncomingMessage): string =>
   (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
 
@@ -136,9 +151,9 @@ export function createGateway(routes: readonly ServedRoute[], { log, requestLog,
       const started = Date.now();
       const requestId = randomUUID();
       const url = new URL(request.url ?? '/', 'http://localhost');
-      const path = url.pathname;
-      if (!path.startsWith(API_PATH_PREFIX)) {
-        servePage(pages, request, response, path);
+      const path = rawPathOf(request.url ?? '/');
+      if (!isApiPath(path, url.pathname)) {
+        servePage(pages, request, response, url.pathname);
         // Not the path: a reveal page's path is a secret's id.
         if (requestLog) log(`${request.method} (page) ${response.statusCode} ${Date.now() - started}ms`);
         return;

@@ -5,9 +5,12 @@ import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from '
 import { lambdaContext } from './lambda-context';
 
 /**
- * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: `concurrency`
- * pollers long-poll the queue, invoke the handler with the event Lambda would build, and delete
- * what succeeded. Nothing else is deleted: the queue's visibility timeout (or the handler's own
+ * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: `pollers` loops
+ * long-poll the queue and hand each batch to an invocation of its own, which they do not wait for,
+ * so that a slow batch holds up nothing but itself, as on Lambda, which scales its invocations with
+ * the queue. Up to `maxConcurrency` invocations run at once (Lambda's maximum concurrency); at that
+ * bound the pollers stop receiving until one ends, so no message is hidden without being worked
+ * on. Only what succeeded is deleted: the queue's visibility timeout (or the handler's own
  * ChangeMessageVisibility) brings a failed message back, and its redrive policy ends the retries.
  */
 
@@ -19,12 +22,14 @@ export interface QueuePollerOptions {
   /** Messages per invocation, 1 to 10 (one ReceiveMessage). */
   batchSize: number;
   /**
-   * Invocations run side by side in this one process, so they share the handler module's state,
+   * Invocations in flight at most. They run side by side in this one process, so they share the handler module's state,
    * which Lambda never does (one invocation at a time per execution environment). A handler run
    * with more than 1 must keep per-invocation state out of module scope, as ours do (Powertools'
    * in the invoke store: see invocation-scope.ts).
    */
-  concurrency: number;
+  maxConcurrency: number;
+  /** Receive loops: each long-polls, then starts an invocation for what it received. */
+  pollers: number;
   timeoutMs: number;
   handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
   log: (line: string) => void;
@@ -50,27 +55,87 @@ interface EventSource {
 }
 
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { batchSize, concurrency } = options;
+  const { batchSize, maxConcurrency, pollers } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
     throw new RangeError(`batchSize must be 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`);
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`concurrency must be at least 1, got ${concurrency}`);
+  for (const [name, value] of [['maxConcurrency', maxConcurrency], ['pollers', pollers]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
   }
   const source: EventSource = { queueArn: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
   const stopping = new AbortController();
-  const loops = Array.from({ length: concurrency }, () => pollUntilAborted(options, source, stopping.signal));
+  const invocations = new Invocations(maxConcurrency);
+  const loops = Array.from({ length: pollers }, () => pollUntilAborted(options, source, invocations, stopping.signal));
   return {
     stop: async () => {
       stopping.abort();
       await Promise.all(loops);
+      // What was received is seen through: its successes deleted, so not delivered again.
+      await invocations.settled();
     },
   };
 }
 
-async function pollUntilAborted(options: QueuePollerOptions, source: EventSource, signal: AbortSignal): Promise<void> {
+/**
+ * The invocations in flight, counted from the moment a poller reserves a place for the batch it is
+ * about to receive, so that pollers receiving side by side never overshoot `max` together.
+ */
+class Invocations {
+  private taken = 0;
+  private readonly running = new Set<Promise<void>>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly max: number) {}
+
+  /** Takes a place once fewer than `max` are taken; false if `signal` aborted first. */
+  async reserve(signal: AbortSignal): Promise<boolean> {
+    while (this.taken >= this.max) {
+      if (signal.aborted) return false;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.waiters.delete(wake);
+          signal.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.waiters.add(wake);
+        signal.addEventListener('abort', wake, { once: true });
+      });
+    }
+    if (signal.aborted) return false;
+    this.taken += 1;
+    return true;
+  }
+
+  /** Gives back a place that no invocation used (the receive found nothing, or failed). */
+  release(): void {
+    this.taken -= 1;
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /** Runs an invocation in a reserved place, which it gives back when it ends. */
+  start(invocation: Promise<void>): void {
+    const tracked = invocation.finally(() => {
+      this.running.delete(tracked);
+      this.release();
+    });
+    this.running.add(tracked);
+  }
+
+  settled(): Promise<unknown> {
+    return Promise.allSettled([...this.running]);
+  }
+}
+
+async function pollUntilAborted(
+  options: QueuePollerOptions,
+  source: EventSource,
+  invocations: Invocations,
+  signal: AbortSignal,
+): Promise<void> {
   let failuresInARow = 0;
   while (!signal.aborted) {
+    if (!(await invocations.reserve(signal))) return;
+    let started = false;
     try {
       const { Messages = [] } = await options.client.send(
         new ReceiveMessageCommand({
@@ -82,7 +147,14 @@ async function pollUntilAborted(options: QueuePollerOptions, source: EventSource
         { abortSignal: signal },
       );
       failuresInARow = 0;
-      if (Messages.length > 0) await invokeAndDelete(options, source, Messages);
+      if (Messages.length > 0) {
+        started = true;
+        invocations.start(
+          invokeAndDelete(options, source, Messages).catch((error: unknown) => {
+            options.log(`${options.functionName}: a batch failed outside its handler: ${describe(error)}`);
+          }),
+        );
+      }
     } catch (error) {
       if (signal.aborted) return;
       // A stopped or unreachable queue must not turn this loop into a busy one.
@@ -90,6 +162,8 @@ async function pollUntilAborted(options: QueuePollerOptions, source: EventSource
       const waitMs = backoffMs(failuresInARow);
       options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${waitMs} ms`);
       await sleep(waitMs, signal);
+    } finally {
+      if (!started) invocations.release();
     }
   }
 }

@@ -47,8 +47,15 @@ const ROOT = path.resolve(__dirname, '..');
 const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
-/** Deliveries in flight at once, as Lambda would run several delivery invocations side by side. */
-const DELIVERY_CONCURRENCY = 4;
+/**
+ * Delivery invocations in flight at once. Lambda gives each batch an invocation of its own and
+ * scales to the account's concurrency (1,000 by default), so one slow receiver never holds up
+ * another's events; locally each invocation is a few sockets in one process, and 50 of them
+ * (500 deliveries, each at most 10 s) keep that true for any backlog a developer makes by hand.
+ */
+export const DELIVERY_MAX_CONCURRENCY = 50;
+/** Receive loops; Lambda starts an SQS mapping with five. Two keep up with what local mode can send. */
+const DELIVERY_POLLERS = 2;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
 export const STREAM_POLL_INTERVAL_MS = 100;
 
@@ -147,7 +154,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       queueArn: queues.queueArn(jobsName),
       functionName: 'webhook-delivery',
       batchSize: DELIVERY_BATCH_SIZE,
-      concurrency: DELIVERY_CONCURRENCY,
+      maxConcurrency: DELIVERY_MAX_CONCURRENCY,
+      pollers: DELIVERY_POLLERS,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
       log: options.log,

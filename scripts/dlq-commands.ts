@@ -7,6 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { parseWebhookJob } from '../lambdas/rules/webhook-job';
+import { peekMessages } from '../local/queue/peek';
 
 /**
  * The webhook dead-letter queue, for operators: list what is in it, and move it all back to the
@@ -15,7 +16,7 @@ import { parseWebhookJob } from '../lambdas/rules/webhook-job';
 
 export interface DeadLetter {
   messageId: string;
-  /** As SQS reports it, so it includes the receive that listed it. */
+  /** As the queue reports it: on SQS it includes the receive that listed it (see DeadLetterListing). */
   receiveCount: number;
   sentAt: Date;
   body: string;
@@ -25,6 +26,12 @@ export interface DeadLetterListing {
   letters: DeadLetter[];
   /** Still held by the listing: hidden from a redrive until HOLD_SECONDS after they were listed. */
   notReleased: number;
+  /**
+   * Whether listing raised each receive count by one. SQS has no way to read a message without
+   * receiving it, and every receive counts (a VisibilityTimeout of 0 too), so on SQS it does;
+   * local mode's queue service can peek, and there it does not.
+   */
+  countsRaised: boolean;
 }
 
 export interface RedriveResult {
@@ -76,7 +83,10 @@ export function chunks<T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] {
   return result;
 }
 
-/** Every dead letter, each once; they are visible again as soon as the listing ends, all but `notReleased`. */
+/**
+ * SQS: every dead letter, each once, by receiving them (each held HOLD_SECONDS so that paging
+ * sees it once, then released). A receive with VisibilityTimeout 0 would count as well, and could
+ * not page: the same messages could come back on every call. They are visible again as soon as the listing ends, all but `notReleased`. */
 export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
   const letters = new Map<string, DeadLetter>();
   const held: string[] = [];
@@ -108,7 +118,19 @@ export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: str
       notReleased += Failed.length;
     }
   }
-  return { letters: [...letters.values()], notReleased };
+  return { letters: [...letters.values()], notReleased, countsRaised: true };
+}
+
+/** Local mode: every dead letter as the local queue service holds it, read without being received. */
+export async function peekDeadLetters(endpoint: string, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
+  const messages = await peekMessages(endpoint, deadLetterQueueUrl);
+  const letters = messages.map((message) => ({
+    messageId: message.MessageId,
+    receiveCount: Number(message.Attributes.ApproximateReceiveCount),
+    sentAt: new Date(Number(message.Attributes.SentTimestamp)),
+    body: message.Body,
+  }));
+  return { letters, notReleased: 0, countsRaised: false };
 }
 
 /** One line per dead letter: for a webhook job its event id, event and time, never the secret's id. */

@@ -8,7 +8,7 @@ import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { localSqsClient } from '../local/queue-service';
 import { type DlqEnv, readDlqEnv } from './dlq-env';
-import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from './dlq-commands';
+import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from './dlq-commands';
 import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
 
 const USAGE = `Usage: npm run dlq -- <list | redrive | replay> [--dlq-url URL] [--queue-url URL] [--failures-url URL]
@@ -17,7 +17,9 @@ Inspects and redrives the webhook dead-letter queue: jobs whose delivery failed 
 replays the stream batches the fan-out gave up on.
 
   list      Prints each dead letter (message id, receive count, sent time, and the job's event
-            id, event and time) and how many there are. Leaves them where they are.
+            id, event and time) and how many there are. Leaves them where they are. On SQS,
+            which cannot read a message without receiving it, each listing raises every receive
+            count by one (and says so); local mode's queue service lists without receiving.
   redrive   Moves every dead letter back to the jobs queue, where delivery starts over, and
             says how many moved.
   replay    Reads each batch named in the fan-out failure queue back from the secrets table's
@@ -85,9 +87,14 @@ async function main(): Promise<void> {
     }
     const deadLetterQueueUrl = deadLetterQueue();
     if (command === 'list') {
-      const { letters, notReleased } = await listDeadLetters(client, deadLetterQueueUrl);
+      const { letters, notReleased, countsRaised } = env.sqsEndpoint
+        ? await peekDeadLetters(env.sqsEndpoint, deadLetterQueueUrl)
+        : await listDeadLetters(client, deadLetterQueueUrl);
       for (const letter of letters) console.log(describeDeadLetter(letter));
       console.log(`${letters.length} dead letter${letters.length === 1 ? '' : 's'}`);
+      if (countsRaised && letters.length > 0) {
+        console.error('SQS cannot list without receiving: each receive count above includes this listing, and each listing adds one');
+      }
       if (notReleased > 0) {
         console.error(`${notReleased} could not be released: a redrive misses them until the listing's hold on them ends`);
         process.exitCode = 1;

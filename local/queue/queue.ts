@@ -51,6 +51,12 @@ export interface ReceivedMessage extends SentMessage {
   deadLetterSourceQueue: string | undefined;
 }
 
+export interface PeekedMessage extends SentMessage {
+  body: string;
+  sentTimestamp: number;
+  receiveCount: number;
+}
+
 export interface QueueCounts {
   visible: number;
   inFlight: number;
@@ -154,6 +160,22 @@ export class LocalQueue {
       });
     }
     return received;
+  }
+
+  /**
+   * Every message the queue holds, visible or not, as it stands: nothing is received, so receive
+   * counts, visibility and receipts stay as they are. SQS has no such action; local mode's
+   * `npm run dlq -- list` uses it (queue/peek.ts), where on SQS it must receive.
+   */
+  peek(): PeekedMessage[] {
+    this.dropExpired(Date.now());
+    return [...this.messages.values()].map(({ messageId, md5OfBody, body, sentTimestamp, receiveCount }) => ({
+      messageId,
+      md5OfBody,
+      body,
+      sentTimestamp,
+      receiveCount,
+    }));
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { QueueError } from './errors';
 import { findOperation } from './operations';
+import { LOCAL_TARGET_PREFIX, PEEK_ACTION, answerPeek } from './peek';
 import type { QueueRegistry } from './registry';
 
 /**
@@ -43,6 +44,11 @@ async function answer(
   signal: AbortSignal,
 ): Promise<object> {
   const target = request.headers['x-amz-target'];
+  if (request.method === 'POST' && target === `${LOCAL_TARGET_PREFIX}${PEEK_ACTION}`) {
+    const peeked = answerPeek(parseJson(body), registry);
+    if (peeked) return peeked;
+    throw new QueueError('MissingParameter', 'The request must contain the parameter QueueUrl.');
+  }
   if (request.method !== 'POST' || typeof target !== 'string' || !target.startsWith(TARGET_PREFIX)) {
     throw new QueueError(
       'UnsupportedOperation',

@@ -34,7 +34,7 @@ export default async function globalTeardown(config: GlobalConfig): Promise<void
   if (!directory) return;
   try {
     if (!isWholeRun(config)) return;
-    const findings = leastPrivilegeFindings(readRecordedCalls(directory), synthesize());
+    const findings = await leastPrivilegeFindings(readRecordedCalls(directory), synthesize());
     if (findings.length > 0) {
       throw new Error(`Least privilege: the roles and what the functions sent differ:\n- ${findings.join('\n- ')}`);
     }

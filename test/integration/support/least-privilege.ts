@@ -6,19 +6,21 @@ import { QUEUES } from '../../../lambdas/definitions/webhooks';
 import type { FunctionName, RecordedCall } from '../../../local/sdk-calls';
 import { roleOf } from '../../cdk/support/iam';
 import type { Synthesized } from '../../cdk/support/synth';
-import { at, asArray, isRecord, refTarget, resourcesOfType, roleStatements, routeFunctionId, tableLogicalId } from '../../cdk/support/template';
-import { getAtt, pipelineOf, queueLogicalId } from '../../cdk/support/webhooks';
+import { at, asArray, getAttTarget, isRecord, refTarget, resourcesOfType, roleStatements, routeFunctionId, tableLogicalId } from '../../cdk/support/template';
+import { pipelineOf, queueLogicalId } from '../../cdk/support/webhooks';
+import { SIMULATED_ACCOUNT_ID, simulatedFindings, type FunctionRole, type PolicyStatement, type SimulatedCall } from './iam-simulation';
 
 /**
  * Least privilege, proven by what the functions really send: the calls local mode recorded during
- * the integration run (local/sdk-calls.ts) against the roles of the synthesized stack. DynamoDB
- * Local and the local queue enforce no IAM, so this is where a missing grant shows before AWS
- * refuses it, and where a grant no code path needs shows at all.
+ * the integration run (local/sdk-calls.ts) against the roles of the synthesized stack, evaluated
+ * by an IAM policy engine (iam-simulation.ts). DynamoDB Local and the local queue enforce no IAM,
+ * so this is where a missing grant shows before AWS refuses it, and where a grant no code path
+ * needs shows at all. The template's ARNs are resolved to those the stack would have in one
+ * account and region; the calls name their tables and queues by the same ids.
  *
- * - every call a function sent is allowed by a statement of its role: same table or queue, same
- *   action, and its conditions hold for the call's attribute names and ReturnValues;
- * - every statement of its role on a table or queue was used by at least one call, except on the
- *   queue or stream its event source mapping reads, where Lambda itself uses the role's grants.
+ * One thing no simulator settles: whether AWS counts the attributes a ReturnValues of ALL_NEW
+ * returns in dynamodb:Attributes. The calls carry the attributes they name, as IAM's documentation
+ * reads most plainly; `npm run smoke` after a deploy catches the other reading (docs/deploy.md).
  */
 
 /** Every call shape recorded, once however many processes sent it. */
@@ -29,89 +31,91 @@ export function readRecordedCalls(directory: string): RecordedCall[] {
   return [...new Set(lines)].map((line) => JSON.parse(line) as RecordedCall);
 }
 
-interface Grant {
-  resource: string;
-  action: string;
-  condition: Record<string, unknown> | undefined;
-  used: boolean;
-}
+const REGION = 'us-east-1';
+
+/** The ARN a table or queue of the stack would have, by its TABLES or QUEUES id. */
+const tableArn = (id: string): string => `arn:aws:dynamodb:${REGION}:${SIMULATED_ACCOUNT_ID}:table/${id}`;
+const queueArn = (id: string): string => `arn:aws:sqs:${REGION}:${SIMULATED_ACCOUNT_ID}:${id}`;
+const STREAM_LABEL = '2026-01-01T00:00:00.000';
+
+const PSEUDO_PARAMETERS: Readonly<Record<string, string>> = {
+  'AWS::Region': REGION,
+  'AWS::AccountId': SIMULATED_ACCOUNT_ID,
+  'AWS::Partition': 'aws',
+  'AWS::URLSuffix': 'amazonaws.com',
+};
 
 const describeCall = (call: RecordedCall): string =>
   `${call.action} on ${call.resource}` +
   (call.attributes ? ` naming [${call.attributes.join(', ')}] with ReturnValues ${call.returnValues ?? 'NONE'}` : '');
 
-const describeGrant = (grant: Grant): string =>
-  `${grant.action} on ${grant.resource}${grant.condition ? ` under ${JSON.stringify(grant.condition)}` : ''}`;
-
-/** IAM's StringLike: `*` any run of characters, `?` any one. */
-const likePattern = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-
-const CONDITION_OPERATORS: Readonly<Record<string, (call: RecordedCall, key: string, allowed: string[]) => boolean>> = {
-  'ForAllValues:StringEquals': (call, key, allowed) => key === 'dynamodb:Attributes' && (call.attributes ?? []).every((name) => allowed.includes(name)),
-  'ForAllValues:StringLike': (call, key, allowed) =>
-    key === 'dynamodb:Attributes' && (call.attributes ?? []).every((name) => allowed.some((pattern) => likePattern(pattern).test(name))),
-  // Stricter than IAM's IfExists: a call that asks for nothing is taken as asking for NONE.
-  StringEqualsIfExists: (call, key, allowed) => key === 'dynamodb:ReturnValues' && allowed.includes(call.returnValues ?? 'NONE'),
-};
-
-/** Whether a statement's condition holds for the call; a condition this does not know holds for none. */
-function conditionHolds(condition: Record<string, unknown> | undefined, call: RecordedCall): boolean {
-  return Object.entries(condition ?? {}).every(([operator, tests]) => {
-    const holds = CONDITION_OPERATORS[operator];
-    return (
-      holds !== undefined &&
-      isRecord(tests) &&
-      Object.entries(tests).every(([key, allowed]) => holds(call, key, asArray(allowed).map(String)))
-    );
-  });
-}
-
-export function leastPrivilegeFindings(calls: readonly RecordedCall[], { template }: Synthesized): string[] {
+export async function leastPrivilegeFindings(calls: readonly RecordedCall[], { template }: Synthesized): Promise<string[]> {
   const pipeline = pipelineOf(template);
   const functionIds: Record<FunctionName, string> = {
     ...(Object.fromEntries(ROUTES.map((route) => [route.name, routeFunctionId(template, route)])) as Record<FunctionName, string>),
     fanOut: pipeline.fanOutId,
     delivery: pipeline.deliveryId,
   };
-  // The ARNs the roles name, as the template writes them, by table or queue id.
-  const resourceOfArn = new Map<string, string>([
-    ...TABLES.map((table): [string, string] => [JSON.stringify(getAtt(tableLogicalId(template, table), 'Arn')), table.id]),
-    ...Object.values(QUEUES).map((queue): [string, string] => [JSON.stringify(getAtt(queueLogicalId(template, queue), 'Arn')), queue.id]),
-  ]);
-  const findings: string[] = [];
-
-  for (const name of new Set(calls.map((call) => call.function))) {
-    if (!(name in functionIds)) findings.push(`calls were recorded for ${name}, which is no function of the stack`);
+  // What each logical id's attributes are as ARNs, for the tables and queues the calls name by id.
+  const arnOf = new Map<string, string>();
+  const attributeArns = new Map<string, string>();
+  for (const table of TABLES) {
+    const logicalId = tableLogicalId(template, table);
+    arnOf.set(table.id, tableArn(table.id));
+    attributeArns.set(`${logicalId}.Arn`, tableArn(table.id));
+    attributeArns.set(`${logicalId}.StreamArn`, `${tableArn(table.id)}/stream/${STREAM_LABEL}`);
   }
-
-  for (const [name, functionId] of Object.entries(functionIds) as [FunctionName, string][]) {
-    const grants: Grant[] = roleStatements(template, roleOf(template, functionId)).flatMap((statement) =>
-      asArray(statement.Resource).flatMap((target) => {
-        const resource = resourceOfArn.get(JSON.stringify(target));
-        if (resource === undefined) return [];
-        const condition = (statement as { Condition?: Record<string, unknown> }).Condition;
-        return asArray(statement.Action).map((action) => ({ resource, action: String(action), condition, used: false }));
-      }),
-    );
-
-    for (const call of calls.filter((recorded) => recorded.function === name)) {
-      const allowing = grants.filter(
-        (grant) => grant.resource === call.resource && grant.action === call.action && conditionHolds(grant.condition, call),
-      );
-      if (allowing.length === 0) findings.push(`${name} sent ${describeCall(call)}, which its role does not allow`);
-      allowing.forEach((grant) => (grant.used = true));
+  for (const queue of Object.values(QUEUES)) {
+    const logicalId = queueLogicalId(template, queue);
+    arnOf.set(queue.id, queueArn(queue.id));
+    attributeArns.set(`${logicalId}.Arn`, queueArn(queue.id));
+  }
+  /** A template value as a string, or undefined if it names something outside the tables and queues. */
+  const resolve = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    const getAtt = getAttTarget(value);
+    if (getAtt) return attributeArns.get(`${getAtt[0]}.${getAtt[1]}`);
+    const ref = refTarget(value);
+    if (ref) return PSEUDO_PARAMETERS[ref];
+    const join = isRecord(value) ? value['Fn::Join'] : undefined;
+    if (Array.isArray(join) && typeof join[0] === 'string' && Array.isArray(join[1])) {
+      const parts = join[1].map(resolve);
+      return parts.every((part) => part !== undefined) ? parts.join(join[0]) : undefined;
     }
+    return undefined;
+  };
+  const checkedResources = new Set(arnOf.values());
 
-    const mappedSources = new Set(
+  const roles: FunctionRole[] = (Object.entries(functionIds) as [FunctionName, string][]).map(([name, functionId]) => {
+    const statements: PolicyStatement[] = roleStatements(template, roleOf(template, functionId)).map((statement) => {
+      const raw = statement as unknown as { Effect: 'Allow' | 'Deny'; Action: unknown; Resource: unknown; Condition?: PolicyStatement['Condition'] };
+      // What cannot be resolved (log groups, tracing) stays out of reach: no call to it is recorded.
+      const resources = asArray(raw.Resource).map((resource) => resolve(resource) ?? 'arn:aws:unresolved:::outside-the-tables-and-queues');
+      return {
+        Effect: raw.Effect,
+        Action: asArray(raw.Action).map(String),
+        Resource: resources,
+        ...(raw.Condition ? { Condition: raw.Condition } : {}),
+      };
+    });
+    const usedByLambda = new Set(
       resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
         .filter(([, mapping]) => refTarget(at(mapping.Properties, 'FunctionName')) === functionId)
         .flatMap(([, mapping]) => [at(mapping.Properties, 'EventSourceArn'), at(mapping.Properties, 'DestinationConfig', 'OnFailure', 'Destination')])
-        .map((arn) => resourceOfArn.get(JSON.stringify(arn))),
+        .flatMap((arn) => resolve(arn) ?? []),
     );
-    for (const grant of grants.filter((candidate) => !candidate.used && !mappedSources.has(candidate.resource))) {
-      findings.push(`${name}'s role grants ${describeGrant(grant)}, which no integration test made it send`);
-    }
-  }
-  return findings;
+    return { name, statements, usedByLambda, checkedResources };
+  });
+
+  const simulated: SimulatedCall[] = calls.map((call) => ({
+    function: call.function,
+    action: call.action,
+    resourceArn: arnOf.get(call.resource) ?? call.resource,
+    context: {
+      ...(call.attributes ? { 'dynamodb:Attributes': call.attributes } : {}),
+      ...(call.returnValues ? { 'dynamodb:ReturnValues': call.returnValues } : {}),
+    },
+    description: describeCall(call),
+  }));
+  return simulatedFindings(roles, simulated);
 }

@@ -6,10 +6,15 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { describeDeadLetter, listDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
 import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
 
 /** `npm run dlq`: listing and redriving the webhook dead letters, here against the local queue service. */
+
+const ROOT = path.resolve(__dirname, '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 let service: LocalQueueService;
 let sqs: SQSClient;
@@ -91,7 +96,7 @@ test('list pages through more than one receive and lists each message once', asy
 });
 
 test('list of an empty queue is empty', async () => {
-  expect(await listDeadLetters(sqs, deadLettersUrl)).toEqual({ letters: [], notReleased: 0 });
+  expect(await listDeadLetters(sqs, deadLettersUrl)).toEqual({ letters: [], notReleased: 0, countsRaised: true });
 });
 
 test('list counts the dead letters it could not make visible again', async () => {
@@ -110,6 +115,59 @@ test('list counts the dead letters it could not make visible again', async () =>
   const { letters, notReleased } = await listDeadLetters(client, deadLettersUrl);
   expect(letters.map((letter) => letter.messageId)).toEqual(['a', 'b']);
   expect(notReleased).toBe(1);
+});
+
+/** A job failed its 4 attempts on the jobs queue and moved to the dead letters on the next receive, as SQS moves it. */
+async function deadLetterThroughRedrivePolicy(body: string): Promise<void> {
+  await sqs.send(new SendMessageBatchCommand({ QueueUrl: jobsUrl, Entries: [{ Id: '0', MessageBody: body }] }));
+  for (let attempt = 0; attempt <= 4; attempt++) {
+    await sqs.send(new ReceiveMessageCommand({ QueueUrl: jobsUrl, VisibilityTimeout: 0 }));
+  }
+}
+
+const runDlq = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['--conditions=import', 'scripts/dlq.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SQS_ENDPOINT: service.endpoint, WEBHOOK_DEAD_LETTER_QUEUE_URL: deadLettersUrl },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+test('local mode: list peeks, so listing again and again leaves each receive count at the attempts made', async () => {
+  await deadLetterThroughRedrivePolicy(job('evt_dead', 'secret.created', 0));
+
+  for (let listing = 0; listing < 3; listing++) {
+    const { letters, countsRaised } = await peekDeadLetters(service.endpoint, deadLettersUrl);
+    expect(countsRaised).toBe(false);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([4]);
+  }
+  const cli = await runDlq(['list']);
+  expect(cli).toEqual({ code: 0, stdout: expect.stringMatching(/ {2}receives 4 {2}.*evt_dead secret\.created/), stderr: '' });
+  expect(cli.stdout).toMatch(/^1 dead letter$/m);
+
+  // Nothing was received: the letter is visible, and the next receive is its fifth.
+  expect(await visibleCount(deadLettersUrl)).toBe(1);
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: deadLettersUrl, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }),
+  );
+  expect(Messages.map((message) => message.Attributes?.ApproximateReceiveCount)).toEqual(['5']);
+});
+
+test('on SQS list must receive: it says that its receive is in the counts', async () => {
+  await deadLetterThroughRedrivePolicy(job('evt_dead', 'secret.created', 0));
+  const { letters, countsRaised } = await listDeadLetters(sqs, deadLettersUrl);
+  expect(countsRaised).toBe(true);
+  expect(letters.map((letter) => letter.receiveCount)).toEqual([5]);
+});
+
+test('peeking at a queue that does not exist fails loudly', async () => {
+  await expect(peekDeadLetters(service.endpoint, `${service.endpoint}/000000000000/missing`)).rejects.toThrow('does not exist');
 });
 
 test('redrive moves every dead letter back to the jobs queue with its body unchanged', async () => {

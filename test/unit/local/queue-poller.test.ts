@@ -22,7 +22,11 @@ let invocations: { event: SQSEvent; context: Context }[];
 
 beforeEach(async () => {
   service = await startLocalQueueService({
-    queues: [{ name: 'jobs', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 }],
+    queues: [
+      { name: 'jobs', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 },
+      // For tests where a message must not come back while its invocation runs, however slowly.
+      { name: 'held', visibilityTimeoutMs: 60_000, retentionMs: 60_000 },
+    ],
   });
   sqs = localSqsClient(service.endpoint);
   queueUrl = service.queueUrl('jobs');
@@ -60,7 +64,8 @@ function poll(
     queueArn: QUEUE_ARN,
     functionName: 'webhook-delivery',
     batchSize: 10,
-    concurrency: 1,
+    maxConcurrency: 1,
+    pollers: 1,
     timeoutMs: 5_000,
     handler: (event, context) => {
       invocations.push({ event, context });
@@ -169,13 +174,52 @@ test('a handler that outlives its timeout fails its batch', async () => {
 });
 
 test('several pollers share the queue, each message handled once', async () => {
+  queueUrl = service.queueUrl('held');
   const bodies = Array.from({ length: 10 }, (_, index) => `job ${index}`);
   await sendAll(...bodies);
-  poll(() => sleep(50).then(() => undefined), { batchSize: 2, concurrency: 3 });
+  poll(() => sleep(50).then(() => undefined), { batchSize: 2, pollers: 3, maxConcurrency: 3 });
 
   await eventually(async () => expect(await queueCounts()).toEqual({ visible: 0, inFlight: 0 }));
   expect(invocations.flatMap(bodiesOf).sort()).toEqual(bodies.sort());
   expect(Math.max(...invocations.map((invocation) => invocation.event.Records.length))).toBeLessThanOrEqual(2);
+});
+
+test('a slow batch holds up only itself: the next one is handled while it runs, as on Lambda', async () => {
+  queueUrl = service.queueUrl('held');
+  await sendAll('slow');
+  let releaseSlow = (): void => undefined;
+  const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
+  const handled: string[] = [];
+  poll(
+    async (event) => {
+      const body = bodiesOf({ event })?.[0];
+      if (body === 'slow') await slowReleased;
+      handled.push(body ?? '');
+    },
+    { batchSize: 1, pollers: 1, maxConcurrency: 4 },
+  );
+  await eventually(() => expect(invocations).toHaveLength(1));
+  await sendAll('fast');
+  // One poller, and the slow invocation still running: the fast one is handled all the same.
+  await eventually(() => expect(handled).toEqual(['fast']));
+  releaseSlow();
+  await eventually(() => expect(handled).toEqual(['fast', 'slow']));
+  await eventually(async () => expect(await queueCounts()).toEqual({ visible: 0, inFlight: 0 }));
+});
+
+test('at maxConcurrency the pollers stop receiving, so nothing is hidden without being worked on', async () => {
+  queueUrl = service.queueUrl('held');
+  await sendAll('a', 'b', 'c');
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  poll(() => released, { batchSize: 1, pollers: 2, maxConcurrency: 2 });
+  await eventually(() => expect(invocations).toHaveLength(2));
+  await sleep(200);
+  expect(invocations).toHaveLength(2);
+  expect(await queueCounts()).toEqual({ visible: 1, inFlight: 2 });
+  release();
+  await eventually(async () => expect(await queueCounts()).toEqual({ visible: 0, inFlight: 0 }));
+  expect(invocations.flatMap(bodiesOf).sort()).toEqual(['a', 'b', 'c']);
 });
 
 test('a failing receive backs off instead of spinning', async () => {
@@ -189,7 +233,7 @@ test('a failing receive backs off instead of spinning', async () => {
 });
 
 test('stop() ends a long poll at once', async () => {
-  poll(async () => undefined, { concurrency: 2 });
+  poll(async () => undefined, { pollers: 2 });
   await sleep(100);
   const stopping = Date.now();
   await poller?.stop();

@@ -1,0 +1,53 @@
+import * as z from 'zod';
+import type { QueueRegistry } from './registry';
+
+/**
+ * The one action of the local queue service that SQS lacks: reading what a queue holds without
+ * receiving it. Every ReceiveMessage on SQS raises the receive counts of what it returns (a
+ * VisibilityTimeout of 0 included), so `npm run dlq -- list` on SQS shows each dead letter's count
+ * one higher per listing; against local mode it peeks, and the counts stay the delivery attempts.
+ * Spoken as SQS's protocol is, under a target prefix of its own so that it is never mistaken for an
+ * SQS action: POST / with `x-amz-target: LocalQueue.PeekMessages` and `{"QueueUrl": ...}`.
+ */
+
+export const LOCAL_TARGET_PREFIX = 'LocalQueue.';
+export const PEEK_ACTION = 'PeekMessages';
+
+const peekRequest = z.object({ QueueUrl: z.string() });
+
+const peekedMessage = z.object({
+  MessageId: z.string(),
+  Body: z.string(),
+  Attributes: z.object({ ApproximateReceiveCount: z.string(), SentTimestamp: z.string() }),
+});
+const peekResponse = z.object({ Messages: z.array(peekedMessage) });
+export type PeekedQueueMessage = z.infer<typeof peekedMessage>;
+
+/** The service's side; `undefined` for a request that is not a valid peek, which SQS's errors then answer. */
+export function answerPeek(input: unknown, registry: QueueRegistry): z.infer<typeof peekResponse> | undefined {
+  const parsed = peekRequest.safeParse(input);
+  if (!parsed.success) return undefined;
+  const messages = registry.byUrl(parsed.data.QueueUrl).peek();
+  return {
+    Messages: messages.map((message) => ({
+      MessageId: message.messageId,
+      Body: message.body,
+      Attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: String(message.sentTimestamp) },
+    })),
+  };
+}
+
+/** The client's side: every message of the queue at `queueUrl`, from the local queue service at `endpoint`. */
+export async function peekMessages(endpoint: string, queueUrl: string): Promise<PeekedQueueMessage[]> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `${LOCAL_TARGET_PREFIX}${PEEK_ACTION}` },
+    body: JSON.stringify({ QueueUrl: queueUrl }),
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const message = z.object({ message: z.string() }).safeParse(body);
+    throw new Error(`the local queue service refused to peek (${response.status}): ${message.success ? message.data.message : 'no reason given'}`);
+  }
+  return peekResponse.parse(body).Messages;
+}
