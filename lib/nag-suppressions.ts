@@ -44,12 +44,8 @@ export function acknowledgeNagFindings({
       'set up TOTP; requiring it would block the first sign-in of people who were only sent a link to share.',
       'Teams that need it set it on the pool, or bring their own issuer with -c oidcIssuer.',
     ]);
-    acknowledge(userPool, 'COG3', [
-      'Threat protection (advanced security) is billed per monthly active user on top of the pool; with',
-      'self-sign-up off and only the team\'s own people in the pool, the stack leaves that choice to the team.',
-    ]);
     acknowledge(userPool, 'COG8', [
-      'The Plus feature plan is what threat protection (COG3) needs, billed per monthly active user: the',
+      'The Plus feature plan (threat protection) is billed per monthly active user on top of the pool: the',
       'Essentials plan\'s hosted sign-in, password policy and optional TOTP are what a team\'s sharing needs.',
     ]);
   }

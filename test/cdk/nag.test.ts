@@ -139,11 +139,11 @@ describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', ()
 });
 
 describe('cdk-nag AwsSolutions with createAccess=signed-in', () => {
-  it('with the stack\'s user pool: only COG2, COG3 and COG8 more, on the pool alone', () => {
+  it('with the stack\'s user pool: only COG2 and COG8 more, on the pool alone', () => {
     const report = awsSolutionsReport({ createAccess: 'signed-in' });
     expect(report.violations).toEqual([]);
     const added = report.suppressedViolations.filter((violation) => !ACKNOWLEDGED_RULES.includes(violation.ruleName));
-    expect(added.map((violation) => violation.ruleName).sort()).toEqual(['AwsSolutions-COG2', 'AwsSolutions-COG3', 'AwsSolutions-COG8']);
+    expect(added.map((violation) => violation.ruleName).sort()).toEqual(['AwsSolutions-COG2', 'AwsSolutions-COG8']);
     for (const violation of added) {
       expect(violation.violatingConstructs.map((construct) => construct.constructPath)).toEqual([expect.stringMatching(/\/SignIn\/Users\/Resource$/)]);
     }

@@ -60,7 +60,10 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
   it('gives the pages a public client: authorization code only, back to the site', () => {
     expect(client?.Properties).toMatchObject({ GenerateSecret: false, AllowedOAuthFlows: ['code'], AllowedOAuthFlowsUserPoolClient: true });
     expect(at(client?.Properties, 'AllowedOAuthScopes')).toEqual(expect.arrayContaining(['openid']));
-    expect(JSON.stringify(at(client?.Properties, 'CallbackURLs'))).toContain('DistributionDomainName');
+    const [[distributionId] = []] = resourcesOfType(template, 'AWS::CloudFront::Distribution');
+    expect(at(client?.Properties, 'CallbackURLs')).toEqual([
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] },
+    ]);
   });
 
   it('tells POST /keys the pool\'s issuer, its client as audience, and its JWKS', () => {
