@@ -1,5 +1,5 @@
 import { createApiKey } from '../lambdas/use-cases/keys';
-import { claim, createSecret, revoke } from '../lambdas/use-cases/secrets';
+import { claim, createSecret, isGateRefusal, revoke } from '../lambdas/use-cases/secrets';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 
@@ -65,7 +65,7 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
     case 'claim': {
       await authenticate(operation.keyHash);
       const claimed = await claim(operation.id, Date.now());
-      if (!claimed) throw new Error('the reference claim found no secret');
+      if (!claimed || isGateRefusal(claimed)) throw new Error('the reference claim found no secret');
       return { data: claimed.data };
     }
     case 'revoke':

@@ -1,7 +1,7 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
 import { createAccessMode } from '../lambdas/config/create-access';
-import { email, flag, httpUrl, integer, matching, readSettings, text, together } from '../lambdas/config/fields';
+import { email, flag, httpUrl, integer, matching, readSettings, siteUrl, text, together } from '../lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
 import { DEFAULT_CREATE_ACCESS } from '../lambdas/definitions/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../lambdas/definitions/deployment';
@@ -24,7 +24,7 @@ const CONTEXT = z
     /** The CloudFormation stack, its REST API and what CloudFormation names after it: two stages need two names. */
     stackName: z._default(matching(STACK_NAME, 'a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most'), DEFAULT_STACK_NAME),
     /** Base of secret links; absent: the distribution's URL (the custom domain's, if set). */
-    siteUrl: z.optional(httpUrl()),
+    siteUrl: z.optional(siteUrl()),
     /** The distribution's own name, with its ACM certificate (which CloudFront requires in us-east-1). */
     domainName: z.optional(matching(HOST_NAME, 'a host name such as secrets.example.com')),
     certificateArn: z.optional(matching(US_EAST_1_CERTIFICATE_ARN, "the ARN of an ACM certificate in us-east-1 (CloudFront's region)")),

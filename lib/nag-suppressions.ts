@@ -12,6 +12,8 @@ export interface AcceptedFindingScopes {
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
+  /** Consumed secrets to delete after a delay (lambdas/definitions/webhooks.ts). */
+  readonly consumedSecrets: IQueue;
   /** The secrets table, when its point-in-time recovery is off (the default). */
   readonly secretsWithoutRecovery?: IConstruct;
   readonly site: SecretsSite;
@@ -32,6 +34,7 @@ export function acknowledgeNagFindings({
   accountCloudWatchRole,
   streamReader,
   fanOutFailures,
+  consumedSecrets,
   secretsWithoutRecovery,
   site,
   customDomain,
@@ -91,6 +94,11 @@ export function acknowledgeNagFindings({
       'table keeps it.',
     ]);
   }
+  acknowledge(consumedSecrets, 'SQS3', [
+    'A deletion that keeps failing comes back after each visibility timeout until the 14-day retention;',
+    'no dead-letter queue would do more, as every secret also carries its DynamoDB TTL, which removes',
+    'it at the latest when its ttl ends.',
+  ]);
   acknowledge(fanOutFailures, 'SQS3', [
     'This queue is itself a dead-letter destination: the stream mapping\'s on-failure queue, holding the',
     'shard and sequence numbers of batches the fan-out gave up on. Nothing consumes it to fail again, and',

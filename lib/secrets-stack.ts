@@ -144,6 +144,7 @@ export class SecretsStack extends Stack {
       ...(config.secretsPointInTimeRecovery ? {} : { secretsWithoutRecovery: tables.secrets }),
       streamReader: webhooks.fanOut.role,
       fanOutFailures,
+      consumedSecrets: webhooks.queues.consumedSecrets,
       site,
       customDomain: config.customDomain !== undefined,
       webAcl: config.waf !== undefined,

@@ -9,6 +9,7 @@ import type { LogLevelName } from '../lambdas/definitions/observability';
 import type { TableAccess } from '../lambdas/definitions/access';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import {
+  CONSUMED_SECRETS_BATCH_SIZE,
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_MS,
   FAN_OUT_BATCH_SIZE,
@@ -60,7 +61,7 @@ export class WebhookPipeline extends Construct {
   constructor(scope: Construct, id: string, { tables, retryBaseMs, logLevel }: WebhookPipelineProps) {
     super(scope, id);
     this.queues = webhookQueues(this);
-    const { jobs, fanOutFailures } = this.queues;
+    const { jobs, fanOutFailures, consumedSecrets } = this.queues;
 
     this.fanOut = new ServiceFunction(this, 'FanOut', {
       entry: PIPELINE_ENTRIES.fanOut,
@@ -72,6 +73,7 @@ export class WebhookPipeline extends Construct {
         [KEYS_TABLE.envVar]: tables.keys.tableName,
         [SECRETS_TABLE.envVar]: tables.secrets.tableName,
         [QUEUES.jobs.envVar]: jobs.queueUrl,
+        [QUEUES.consumedSecrets.envVar]: consumedSecrets.queueUrl,
       },
       logLevel,
       tables,
@@ -79,7 +81,13 @@ export class WebhookPipeline extends Construct {
     });
     // SendMessage alone (it covers SendMessageBatch): grantSendMessages would add GetQueueUrl and
     // GetQueueAttributes, which a function handed the queue's URL never calls.
-    this.fanOut.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn] }));
+    this.fanOut.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn, consumedSecrets.queueArn] }),
+    );
+    // Deletions that wait a keyed last view's retention come back to the fan-out after their delay.
+    this.fanOut.function.addEventSource(
+      new SqsEventSource(consumedSecrets, { batchSize: CONSUMED_SECRETS_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
     this.fanOut.function.addEventSource(
       new DynamoEventSource(tables.secrets, {
         // A mapping added to a live table must not skip the events already in the 24-hour stream.

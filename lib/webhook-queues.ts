@@ -1,12 +1,19 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { DEAD_LETTER_RETENTION_DAYS, JOBS_VISIBILITY_TIMEOUT_MS, QUEUES, WEBHOOK_ATTEMPTS } from '../lambdas/definitions/webhooks';
+import {
+  CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS,
+  DEAD_LETTER_RETENTION_DAYS,
+  JOBS_VISIBILITY_TIMEOUT_MS,
+  QUEUES,
+  WEBHOOK_ATTEMPTS,
+} from '../lambdas/definitions/webhooks';
 
 export interface WebhookQueues {
   readonly jobs: Queue;
   readonly deadLetters: Queue;
   readonly fanOutFailures: Queue;
+  readonly consumedSecrets: Queue;
 }
 
 /**
@@ -29,7 +36,10 @@ function protectedQueue(scope: Construct, id: string, props: QueueProps = {}): Q
   });
 }
 
-/** The pipeline's queues: jobs, where failed jobs end up, and stream batches the fan-out gave up on. */
+/**
+ * The pipeline's queues: jobs, where failed jobs end up, stream batches the fan-out gave up on,
+ * and consumed secrets to delete after a delay.
+ */
 export function webhookQueues(scope: Construct): WebhookQueues {
   const deadLetters = protectedQueue(scope, QUEUES.deadLetters.id);
   const jobs = protectedQueue(scope, QUEUES.jobs.id, {
@@ -37,5 +47,8 @@ export function webhookQueues(scope: Construct): WebhookQueues {
     deadLetterQueue: { queue: deadLetters, maxReceiveCount: WEBHOOK_ATTEMPTS },
   });
   const fanOutFailures = protectedQueue(scope, QUEUES.fanOutFailures.id);
-  return { jobs, deadLetters, fanOutFailures };
+  const consumedSecrets = protectedQueue(scope, QUEUES.consumedSecrets.id, {
+    visibilityTimeout: Duration.millis(CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS),
+  });
+  return { jobs, deadLetters, fanOutFailures, consumedSecrets };
 }

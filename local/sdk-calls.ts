@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '../lambdas/definitions/routes';
-import { CLAIM_ATTRIBUTE_PREFIX, TABLES } from '../lambdas/definitions/tables';
+import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '../lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { expressionAttributeNames } from './expression-attributes';
 
@@ -71,11 +71,12 @@ function resourceId(nameOrUrl: string): string {
 }
 
 /**
- * A claim's own attribute (`claim:<its token>`) as one name for every claim: still under the
- * prefix the claim route's condition allows, and one recorded line for all claims alike.
+ * A claim's own attribute (`claim:<its token>`), and a wrong proof's (`attempt:<its token>`), as
+ * one name for every claim: still under the prefix the claim route's condition allows, and one
+ * recorded line for all claims alike.
  */
-const CLAIM_ATTRIBUTE = new RegExp(`^${CLAIM_ATTRIBUTE_PREFIX}.+`);
-const recordedName = (name: string): string => name.replace(CLAIM_ATTRIBUTE, `${CLAIM_ATTRIBUTE_PREFIX}<token>`);
+const TOKEN_ATTRIBUTE = new RegExp(`^(${CLAIM_ATTRIBUTE_PREFIX}|${ATTEMPT_ATTRIBUTE_PREFIX}).+`);
+const recordedName = (name: string): string => name.replace(TOKEN_ATTRIBUTE, '$1<token>');
 
 /** The attribute names and return values of a write the roles restrict by condition. */
 function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { flag, httpUrl, integer, oneOf, readSettings, text } from '../lambdas/config/fields';
+import { flag, httpUrl, integer, oneOf, readSettings, siteUrl, text } from '../lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
 import { readCreateAccess } from '../lambdas/config/create-access';
 import { ENV } from '../lambdas/definitions/env';
@@ -25,7 +25,7 @@ const LOCAL_ENV = z.object({
   DATA_DIR: z.optional(text()),
   LOCAL_REQUEST_LOG: z._default(oneOf(['on', 'off']), 'on'),
   /** Default: http://localhost:<PORT>, once PORT is resolved. */
-  [ENV.siteUrl]: z.optional(httpUrl()),
+  [ENV.siteUrl]: z.optional(siteUrl()),
   [ENV.keysPerIpPerHour]: z.optional(keysPerIpPerHour()),
   [ENV.webhookAllowLoopback]: z.optional(flag()),
   [ENV.webhookRetryBaseMs]: z.optional(webhookRetryBaseMs()),

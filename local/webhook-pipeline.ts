@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ENV } from '../lambdas/definitions/env';
 import {
+  CONSUMED_SECRETS_BATCH_SIZE,
+  CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS,
   DEAD_LETTER_RETENTION_DAYS,
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_MS,
@@ -80,6 +82,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
   const jobsName = localQueueName(QUEUES.jobs);
   const deadLettersName = localQueueName(QUEUES.deadLetters);
   const fanOutFailuresName = localQueueName(QUEUES.fanOutFailures);
+  const consumedSecretsName = localQueueName(QUEUES.consumedSecrets);
   const directory = options.dataDir ? path.join(options.dataDir, PIPELINE_DATA_SUBDIRECTORY) : undefined;
   const queues = await startLocalQueueService({
     ...(directory ? { directory } : {}),
@@ -92,17 +95,20 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       },
       { name: deadLettersName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
       { name: fanOutFailuresName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: consumedSecretsName, visibilityTimeoutMs: CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
   const jobsUrl = queues.queueUrl(jobsName);
   const deadLettersUrl = queues.queueUrl(deadLettersName);
   const fanOutFailuresUrl = queues.queueUrl(fanOutFailuresName);
+  const consumedSecretsUrl = queues.queueUrl(consumedSecretsName);
   const checkpoint = directory ? new StreamCheckpoint(directory, options.secretsStreamArn) : undefined;
   const sqsClient = localSqsClient(queues.endpoint);
   let streamPoller: StreamPoller | undefined;
   let queuePoller: QueuePoller | undefined;
+  let consumedSecretsPoller: QueuePoller | undefined;
   const stop = async (): Promise<void> => {
-    await Promise.all([streamPoller?.stop(), queuePoller?.stop()]);
+    await Promise.all([streamPoller?.stop(), queuePoller?.stop(), consumedSecretsPoller?.stop()]);
     sqsClient.destroy();
     await queues.stop();
   };
@@ -112,10 +118,12 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     env[QUEUES.jobs.envVar] = jobsUrl;
     env[QUEUES.deadLetters.envVar] = deadLettersUrl;
     env[QUEUES.fanOutFailures.envVar] = fanOutFailuresUrl;
+    env[QUEUES.consumedSecrets.envVar] = consumedSecretsUrl;
     env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
 
+    // The fan-out also takes the consumed-secrets queue's messages, as its second mapping does on AWS.
     const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
-      handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
+      handler: (event: DynamoDBStreamEvent | SQSEvent, context: Context) => Promise<DynamoDBBatchResponse | SQSBatchResponse>;
     };
     const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
       handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -139,7 +147,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-      handler: inScope(asFunction('fanOut', fanOut.handler)),
+      handler: inScope(asFunction('fanOut', (event: DynamoDBStreamEvent, context: Context) => fanOut.handler(event, context) as Promise<DynamoDBBatchResponse>)),
       ...(checkpoint ? { checkpoint } : {}),
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
@@ -158,6 +166,18 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       pollers: DELIVERY_POLLERS,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
+      log: options.log,
+    });
+    consumedSecretsPoller = startQueuePoller({
+      client: sqsClient,
+      queueUrl: consumedSecretsUrl,
+      queueArn: queues.queueArn(consumedSecretsName),
+      functionName: FAN_OUT_FUNCTION_NAME,
+      batchSize: CONSUMED_SECRETS_BATCH_SIZE,
+      maxConcurrency: 1,
+      pollers: 1,
+      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      handler: inScope(asFunction('fanOut', (event: SQSEvent, context: Context) => fanOut.handler(event, context) as Promise<SQSBatchResponse>)),
       log: options.log,
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
 import { describeIssue } from '../../lambdas/http/describe-issue';
 import {
   claimSecretResponse,
@@ -13,10 +13,11 @@ import {
   type GetKeyResponse,
 } from '../../lambdas/http/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
-import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey } from './envelope';
+import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey, type EnvelopeVersion } from './envelope';
 import { InputError, LinkError, PayloadTooLargeError } from './errors';
 import { fitFilename } from './filename';
 import { makeLink, parseLink, secretIdOf } from './link';
+import { derivePassphraseKeys, gateOf } from './passphrase';
 import { Transport, type TransportOptions } from './transport';
 import { decodeUtf8, utf8 } from './utf8';
 
@@ -28,7 +29,42 @@ export interface ClientOptions extends TransportOptions {
   apiKey?: string;
 }
 
-export type ShareOptions = Pick<CreateSecretRequest, 'ttl' | 'views'>;
+export type ShareOptions = Pick<CreateSecretRequest, 'ttl' | 'views'> & {
+  /**
+   * Gates the secret: a reader needs the link and this passphrase, and the service deletes the
+   * secret after 5 wrong ones. Never sent: the service gets a check value it cannot test guesses
+   * against. Not trimmed; normalized to NFC; an empty one is refused.
+   */
+  passphrase?: string;
+};
+
+export interface RevealOptions {
+  /** Required for a gated link (`#p.`), ignored otherwise. */
+  passphrase?: string;
+}
+
+/** The key that seals a secret's envelopes, their version, and what a gated secret sends. */
+interface Sealing {
+  key: AesKey;
+  version: EnvelopeVersion;
+  /** base64url of the proof, for claims. */
+  proof?: string;
+}
+
+/**
+ * A link's sealing: version 1 with its key; version 2, for a gated link, with the key derived
+ * from it and the passphrase (the slow step: about half a second).
+ */
+async function sealingOf(linkKey: Uint8Array, passphrase: string | undefined): Promise<Sealing & { gate?: string }> {
+  if (passphrase === undefined) return { key: await importKey(linkKey), version: 1 };
+  const derived = await derivePassphraseKeys(linkKey, passphrase);
+  return {
+    key: await importKey(derived.key),
+    version: 2,
+    proof: toBase64Url(derived.proof),
+    gate: toBase64Url(await gateOf(derived.proof)),
+  };
+}
 
 export interface FileContent {
   name: string;
@@ -71,18 +107,20 @@ export class OnetimeClient {
   }
 
   /** Encrypts `content` (text, or a file) under a fresh key and stores it; the link carries the key. */
-  async share(content: string | FileContent, options: ShareOptions = {}): Promise<Shared> {
+  async share(content: string | FileContent, { passphrase, ...options }: ShareOptions = {}): Promise<Shared> {
     const isText = typeof content === 'string';
     const bytes = isText ? utf8.encode(content) : content.bytes;
     const rawKey = randomBytes(KEY_BYTES);
-    const key = await importKey(rawKey);
+    const { key, version, gate } = await sealingOf(rawKey, passphrase);
+    const gated = gate === undefined ? {} : { gate };
 
     const fields: Omit<CreateSecretRequest, 'data'> = isText
-      ? { type: 'text', ...options }
+      ? { type: 'text', ...options, ...gated }
       : {
           type: 'file',
           ...options,
-          filename: toBase64Url(await seal(key, utf8.encode(fitFilename(content.name)), 'filename')),
+          ...gated,
+          filename: toBase64Url(await seal(key, utf8.encode(fitFilename(content.name)), 'filename', version)),
           mimetype: content.mimetype || OCTET_STREAM,
         };
     // Measured before encrypting: nothing is uploaded, nor much work done, for content that cannot fit.
@@ -94,7 +132,7 @@ export class OnetimeClient {
         fits,
       );
     }
-    const body = { data: toBase64(await seal(key, bytes, 'data')), ...fields };
+    const body = { data: toBase64(await seal(key, bytes, 'data', version)), ...fields };
     const checked = createSecretBody.safeParse(body);
     if (!checked.success) throw new InputError(describeIssue(checked.error));
 
@@ -104,22 +142,30 @@ export class OnetimeClient {
     return {
       id: created.id,
       url: created.url,
-      link: makeLink(created.url, rawKey),
+      link: makeLink(created.url, rawKey, gate !== undefined),
       expires: sentAt + SECRET_TTLS[checked.data.ttl ?? SECRET_DEFAULTS.ttl],
     };
   }
 
-  /** Claims one view and decrypts it. A link without a valid key is refused before any request. */
-  async reveal(link: string): Promise<Revealed> {
-    const { id, key: rawKey } = parseLink(link);
-    const key = await importKey(rawKey);
+  /**
+   * Claims one view and decrypts it. A link without a valid key, and a gated link without a
+   * passphrase, are refused before any request. For a gated link, a wrong passphrase uses no view:
+   * PassphraseError tells how many attempts are left, and SecretGoneError (`burned`) that the last
+   * one was used and the service deleted the secret.
+   */
+  async reveal(link: string, options: RevealOptions = {}): Promise<Revealed> {
+    const { id, key: rawKey, gated } = parseLink(link);
+    if (gated && options.passphrase === undefined) throw new InputError('this link needs a passphrase');
+    const sealing = await sealingOf(rawKey, gated ? options.passphrase : undefined);
+    const { key, version } = sealing;
     const apiKey = await this.keyForSecrets();
-    const claimed = await this.transport.call({ route: 'secrets-claim', id, apiKey, schema: claimSecretResponse });
-    const content = await open(key, fromBase64(claimed.data), 'data');
+    const headers: Record<string, string> = sealing.proof === undefined ? {} : { [GATE.proofHeader]: sealing.proof };
+    const claimed = await this.transport.call({ route: 'secrets-claim', id, apiKey, headers, schema: claimSecretResponse });
+    const content = await open(key, fromBase64(claimed.data), 'data', version);
     if (claimed.type === 'text') return { type: 'text', text: decodeText(content), remaining: claimed.remaining };
     return {
       type: 'file',
-      name: claimed.filename === null ? undefined : await openFilename(key, claimed.filename),
+      name: claimed.filename === null ? undefined : await openFilename(key, claimed.filename, version),
       mimetype: claimed.mimetype ?? OCTET_STREAM,
       bytes: content,
       remaining: claimed.remaining,
@@ -170,8 +216,8 @@ function decodeText(content: Uint8Array): string {
   return text;
 }
 
-async function openFilename(key: AesKey, filename: string): Promise<string> {
+async function openFilename(key: AesKey, filename: string, version: EnvelopeVersion): Promise<string> {
   const envelope = fromBase64Url(filename);
   if (envelope === undefined) throw LinkError.undecryptable();
-  return decodeText(await open(key, envelope, 'filename'));
+  return decodeText(await open(key, envelope, 'filename', version));
 }

@@ -2,19 +2,25 @@ import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
 /**
- * Envelope version 1 (docs/client.md, client.md §2): 0x01 ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM
- * with a fresh 12-byte iv and a 16-byte tag. The additional data names the field an envelope is
- * for, so that a filename's envelope cannot be passed off as the data's, or the other way round.
+ * Envelopes (docs/client.md §2, §5): version ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM with a fresh 12-byte
+ * iv and a 16-byte tag. Version 1 is sealed with the link's key; version 2 (a passphrase-gated
+ * secret, passphrase.ts) with a key derived from it and the passphrase. The additional data names
+ * the version and the field an envelope is for, so that a filename's envelope cannot be passed
+ * off as the data's, nor a version's as another's.
  */
 
+/** The version of links without a passphrase. */
 export const ENVELOPE_VERSION = 1;
+export type EnvelopeVersion = 1 | 2;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** What an envelope adds to its plaintext: 29 bytes. */
 export const ENVELOPE_OVERHEAD = 1 + IV_BYTES + TAG_BYTES;
 
 export const AAD = { data: 'svc:v1:data', filename: 'svc:v1:filename' } as const;
+export const AAD_V2 = { data: 'svc:v2:data', filename: 'svc:v2:filename' } as const;
 export type EnvelopeField = keyof typeof AAD;
+const AAD_OF_VERSION: Readonly<Record<EnvelopeVersion, Readonly<Record<EnvelopeField, string>>>> = { 1: AAD, 2: AAD_V2 };
 
 /** The global WebCrypto's key type, named this way because Node's types declare no global CryptoKey. */
 export type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
@@ -34,28 +40,42 @@ export const importKey = (raw: Uint8Array): Promise<AesKey> =>
 export const randomBytes = (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length));
 
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
-export async function sealWithIv(key: AesKey, iv: Uint8Array, plaintext: Uint8Array, field: EnvelopeField): Promise<Uint8Array> {
+export async function sealWithIv(
+  key: AesKey,
+  iv: Uint8Array,
+  plaintext: Uint8Array,
+  field: EnvelopeField,
+  version: EnvelopeVersion = ENVELOPE_VERSION,
+): Promise<Uint8Array> {
   const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+    { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: utf8.encode(AAD_OF_VERSION[version][field]), tagLength: TAG_BYTES * 8 },
     key,
     cryptoBytes(plaintext),
   );
   const envelope = new Uint8Array(1 + IV_BYTES + sealed.byteLength);
-  envelope[0] = ENVELOPE_VERSION;
+  envelope[0] = version;
   envelope.set(iv, 1);
   envelope.set(new Uint8Array(sealed), 1 + IV_BYTES);
   return envelope;
 }
 
-export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField): Promise<Uint8Array> =>
-  sealWithIv(key, randomBytes(IV_BYTES), plaintext, field);
+export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> =>
+  sealWithIv(key, randomBytes(IV_BYTES), plaintext, field, version);
 
-/** The plaintext; LinkError when the version, the tag or the field does not match (wrong key or damage alike). */
-export async function open(key: AesKey, envelope: Uint8Array, field: EnvelopeField): Promise<Uint8Array> {
-  if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== ENVELOPE_VERSION) throw LinkError.undecryptable();
+/**
+ * The plaintext of an envelope of `version`; LinkError when the version, the tag or the field
+ * does not match (wrong key or damage alike).
+ */
+export async function open(key: AesKey, envelope: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> {
+  if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== version) throw LinkError.undecryptable();
   try {
     const plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: cryptoBytes(envelope.subarray(1, 1 + IV_BYTES)), additionalData: utf8.encode(AAD[field]), tagLength: TAG_BYTES * 8 },
+      {
+        name: 'AES-GCM',
+        iv: cryptoBytes(envelope.subarray(1, 1 + IV_BYTES)),
+        additionalData: utf8.encode(AAD_OF_VERSION[version][field]),
+        tagLength: TAG_BYTES * 8,
+      },
       key,
       cryptoBytes(envelope.subarray(1 + IV_BYTES)),
     );

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
  * exit codes). No message ever carries a link's key, an API key, a webhook secret or content.
  */
 
-export type OnetimeErrorKind = 'input' | 'link' | 'gone' | 'rate-limited' | 'too-large' | 'service' | 'network';
+export type OnetimeErrorKind = 'input' | 'link' | 'gone' | 'passphrase' | 'rate-limited' | 'too-large' | 'service' | 'network';
 
 export abstract class OnetimeError extends Error {
   abstract readonly kind: OnetimeErrorKind;
@@ -41,12 +41,43 @@ export class LinkError extends OnetimeError {
   }
 }
 
-/** 404 for a secret: it never existed, was used up, expired or was revoked (or is not yours to revoke). */
+/**
+ * 404 for a secret: it never existed, was used up, expired or was revoked (or is not yours to
+ * revoke). `burned`: this reveal's wrong passphrase took the last attempt, and the service deleted it.
+ */
 export class SecretGoneError extends OnetimeError {
   readonly kind = 'gone';
   override readonly name = 'SecretGoneError';
-  constructor(message = 'the secret does not exist or is gone') {
+  constructor(
+    message = 'the secret does not exist or is gone',
+    readonly burned = false,
+  ) {
     super(message);
+  }
+
+  static burned(): SecretGoneError {
+    return new SecretGoneError('wrong passphrase: that was the last attempt, and the secret has been deleted', true);
+  }
+}
+
+/**
+ * 403 of a passphrase-gated secret: no view was used. `wrong`: the passphrase was wrong, and
+ * `attemptsLeft` more wrong ones are allowed before the service deletes the secret. `required`:
+ * the link was not marked as needing a passphrase ("#p."), so none was asked for.
+ */
+export class PassphraseError extends OnetimeError {
+  readonly kind = 'passphrase';
+  override readonly name = 'PassphraseError';
+
+  constructor(
+    readonly reason: 'wrong' | 'required',
+    readonly attemptsLeft: number,
+  ) {
+    super(
+      reason === 'wrong'
+        ? `wrong passphrase: ${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left before the secret is deleted`
+        : 'the secret needs a passphrase, but the link is not marked for one ("#p."): ask the sender for the whole link',
+    );
   }
 }
 

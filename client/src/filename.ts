@@ -6,7 +6,7 @@ import { utf8 } from './utf8';
 /**
  * The encrypted filename travels as unpadded base64url of its envelope in a field of at most 255
  * characters: 191 bytes of envelope, so 162 bytes of UTF-8 name. Longer names are shortened
- * before encryption, keeping their extension (client.md §2).
+ * before encryption, keeping their extension (docs/client.md §2).
  */
 export const MAX_FILENAME_BYTES = Math.floor((FILENAME_MAX_LENGTH * 3) / 4) - ENVELOPE_OVERHEAD;
 

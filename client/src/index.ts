@@ -2,19 +2,21 @@
  * The browser-safe core: WebCrypto and fetch only, no `node:` imports (the build bundles it for the
  * browser platform, which fails on any). The CLI lives in ./cli.
  */
-export { OnetimeClient, type ClientOptions, type FileContent, type Revealed, type ShareOptions, type Shared } from './client';
+export { OnetimeClient, type ClientOptions, type FileContent, type Revealed, type RevealOptions, type ShareOptions, type Shared } from './client';
 export {
   InputError,
   LinkError,
   NetworkError,
   OnetimeError,
+  PassphraseError,
   PayloadTooLargeError,
   RateLimitedError,
   SecretGoneError,
   ServiceError,
   type OnetimeErrorKind,
 } from './errors';
-export { AAD, ENVELOPE_VERSION } from './envelope';
+export { AAD, AAD_V2, ENVELOPE_VERSION } from './envelope';
+export { PBKDF2_ITERATIONS } from './passphrase';
 export { safeName } from './filename';
-export { makeLink, parseLink, secretIdOf } from './link';
+export { makeLink, parseLink, secretIdOf, type ParsedLink } from './link';
 export { WEBHOOK_TOLERANCE_MS, verifyWebhook, type VerifyOptions } from './webhook';

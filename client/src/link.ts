@@ -4,14 +4,25 @@ import { KEY_BYTES } from './envelope';
 import { LinkError } from './errors';
 
 /**
- * Links are `{site_url}/<id>#<k>`, k the unpadded base64url of the 32-byte key (43 characters).
- * The fragment is never sent: requests are built from the id alone. The API base URL the client
- * was given is used for every request, whatever site the link names.
+ * Links are `{site_url}/<id>#<k>`, k the unpadded base64url of the 32-byte key (43 characters);
+ * a passphrase-gated secret's link is `{site_url}/<id>#p.<k>`, so that a reader knows to ask for
+ * the passphrase before any request. The fragment is never sent: requests are built from the id
+ * alone. The API base URL the client was given is used for every request, whatever site the link
+ * names.
  */
 
 const KEY_LENGTH = 43;
+/** Marks a gated link's fragment. */
+export const GATED_MARKER = 'p.';
 
-export const makeLink = (url: string, key: Uint8Array): string => `${url}#${toBase64Url(key)}`;
+export const makeLink = (url: string, key: Uint8Array, gated = false): string => `${url}#${gated ? GATED_MARKER : ''}${toBase64Url(key)}`;
+
+export interface ParsedLink {
+  id: string;
+  key: Uint8Array;
+  /** Whether the link is marked as needing a passphrase. */
+  gated: boolean;
+}
 
 /** The last segment of the link's path: the secret's id. */
 function idFromUrl(url: URL): string {
@@ -21,21 +32,22 @@ function idFromUrl(url: URL): string {
 }
 
 /** The id and key of a link; LinkError (before any request) when either is missing or malformed. */
-export function parseLink(link: string): { id: string; key: Uint8Array } {
+export function parseLink(link: string): ParsedLink {
   let url: URL;
   try {
     url = new URL(link.trim());
   } catch {
     throw LinkError.malformed('not a URL');
   }
-  const fragment = url.hash.slice(1);
+  const gated = url.hash.startsWith(`#${GATED_MARKER}`);
+  const fragment = url.hash.slice(gated ? 1 + GATED_MARKER.length : 1);
   if (fragment === '') throw LinkError.malformed('the key after "#" is missing (was the end of the link cut off?)');
   const key = fromBase64Url(fragment);
   // The round trip refuses non-canonical encodings, whose unused bits a decoder would drop silently.
   if (fragment.length !== KEY_LENGTH || key?.length !== KEY_BYTES || toBase64Url(key) !== fragment) {
     throw LinkError.malformed(`the key after "#" must be ${KEY_LENGTH} characters of base64url`);
   }
-  return { id: idFromUrl(url), key };
+  return { id: idFromUrl(url), key, gated };
 }
 
 /** A secret's id, given a link (with or without its key) or the id itself. */

@@ -1,4 +1,5 @@
 import type { RouteName } from '../../lambdas/definitions/routes';
+import { toBase64Url } from './base64';
 
 /**
  * When a request is tried again. A 429 was not acted on, so any request may be repeated after its
@@ -20,6 +21,17 @@ const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteNa
 ]);
 
 export const MAX_ATTEMPTS = 3;
+
+/**
+ * The routes that take an Idempotency-Key (create, claim, revoke) are repeated with the key of
+ * their first try: the service answers a repeat as it answered the first, so a claim whose answer
+ * was lost gets its data without a second view. At most MAX_ATTEMPTS tries, each begun within
+ * this long of the first.
+ */
+export const IDEMPOTENT_RETRY_WINDOW_MS = 30_000;
+
+/** 16 random bytes as 22 base64url characters, fresh for every create, claim and revoke. */
+export const newIdempotencyKey = (): string => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 const FIRST_BACKOFF_MS = 500;
 
 export const repeatableAfterUnknownOutcome = (route: RouteName): boolean => REPEATABLE_AFTER_UNKNOWN_OUTCOME.has(route);

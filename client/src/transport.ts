@@ -1,8 +1,18 @@
 import type { ZodMiniType } from 'zod/mini';
+import { ERRORS } from '../../lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import { errorResponse } from '../../lambdas/http/schemas';
-import { NetworkError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
-import { MAX_ATTEMPTS, backoffMs, repeatableAfterUnknownOutcome, retryAfterMs, sleep } from './retry';
+import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
+import {
+  IDEMPOTENT_RETRY_WINDOW_MS,
+  MAX_ATTEMPTS,
+  backoffMs,
+  newIdempotencyKey,
+  repeatableAfterUnknownOutcome,
+  retryAfterMs,
+  sleep,
+} from './retry';
 
 /** The service's routes over fetch: retries (retry.ts), status codes to typed errors, bodies checked by the service's schemas. */
 
@@ -23,6 +33,8 @@ export interface Call<T> {
   apiKey?: string;
   /** Sent as JSON. */
   body?: unknown;
+  /** Request headers of the route itself (the passphrase proof). */
+  headers?: Record<string, string>;
   /** The success body's schema. */
   schema: ZodMiniType<T>;
 }
@@ -91,12 +103,19 @@ export class Transport {
     const route = routeOf(call.route);
     const url = this.baseUrl + route.path.replace('{id}', encodeURIComponent(call.id ?? ''));
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const idempotent = route.idempotent === true;
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(call.apiKey === undefined ? {} : { authorization: `Bearer ${call.apiKey}` }),
+      ...call.headers,
+      // One key for all tries of this call: the service answers each repeat as the first try.
+      ...(idempotent ? { [IDEMPOTENCY.header]: newIdempotencyKey() } : {}),
     };
-    const repeatable = repeatableAfterUnknownOutcome(call.route);
+    const repeatable = idempotent || repeatableAfterUnknownOutcome(call.route);
+    const startedAt = Date.now();
+    // An idempotent call's tries all begin within IDEMPOTENT_RETRY_WINDOW_MS of its first.
+    const mayWait = (waitMs: number): boolean => !idempotent || Date.now() + waitMs - startedAt <= IDEMPOTENT_RETRY_WINDOW_MS;
 
     for (let attempt = 1; ; attempt++) {
       const lastAttempt = attempt >= MAX_ATTEMPTS;
@@ -111,7 +130,7 @@ export class Transport {
         });
         answer = { status: response.status, headers: response.headers, text: await response.text() };
       } catch (error) {
-        if (repeatable && !lastAttempt) {
+        if (repeatable && !lastAttempt && mayWait(backoffMs(attempt))) {
           await sleep(backoffMs(attempt));
           continue;
         }
@@ -120,15 +139,23 @@ export class Transport {
 
       if (answer.status === 429) {
         const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
-        if (!lastAttempt && waitMs <= this.maxRateLimitWaitMs) {
+        if (!lastAttempt && waitMs <= this.maxRateLimitWaitMs && mayWait(waitMs)) {
           await sleep(waitMs);
           continue;
         }
         throw new RateLimitedError(errorMessage(answer.status, answer.text), waitMs, Date.now() + waitMs);
       }
-      if (answer.status >= 500 && repeatable && !lastAttempt) {
+      if (answer.status >= 500 && repeatable && !lastAttempt && mayWait(backoffMs(attempt))) {
         await sleep(backoffMs(attempt));
         continue;
+      }
+      // 409: an earlier try of this call is still at work on the service; ask again shortly.
+      if (answer.status === 409 && idempotent && !lastAttempt) {
+        const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
+        if (mayWait(waitMs)) {
+          await sleep(waitMs);
+          continue;
+        }
       }
       return decode(answer, call);
     }
@@ -145,6 +172,17 @@ function decode<T>(answer: Answer, call: Call<T>): T {
   // Only the secret routes take an id; a 404 elsewhere is a wrong base URL, a service error.
   if (answer.status === 404 && call.id !== undefined) throw new SecretGoneError();
   const message = errorMessage(answer.status, answer.text);
+  const passphraseError = passphraseErrorOf(answer, message);
+  if (passphraseError) throw passphraseError;
   if (answer.status === 413) throw new PayloadTooLargeError(message);
   throw new ServiceError(message, answer.status, requestId);
+}
+
+/** A gated secret's 403 (it carries the attempts left); 0 left: the wrong passphrase burned the secret. */
+function passphraseErrorOf(answer: Answer, message: string): PassphraseError | SecretGoneError | undefined {
+  const attemptsLeft = answer.headers.get(GATE.attemptsLeftHeader);
+  if (answer.status !== 403 || attemptsLeft === null || !/^\d+$/.test(attemptsLeft)) return undefined;
+  const left = Number(attemptsLeft);
+  if (message === ERRORS.passphraseRequired) return new PassphraseError('required', left);
+  return left === 0 ? SecretGoneError.burned() : new PassphraseError('wrong', left);
 }

@@ -1,6 +1,7 @@
 // zod/mini, as for request bodies (http/schemas.ts): the functions read their environment with
 // these too, and the chained API would pull all of zod into their bundles.
 import * as z from 'zod/mini';
+import { SITE_URL_MAX_LENGTH } from '../definitions/limits';
 
 /**
  * The kinds of value a setting can take, shared by every surface that reads configuration (CDK
@@ -71,6 +72,12 @@ export function flag() {
 /** An absolute http(s) URL. */
 export function httpUrl() {
   return z.url({ protocol: /^https?$/, error: mustBe('an absolute http(s) URL') });
+}
+
+/** The base of secret links (SITE_URL, context siteUrl): bounded, so that every link is. */
+export function siteUrl() {
+  const error = mustBe(`an absolute http(s) URL of at most ${SITE_URL_MAX_LENGTH} characters`);
+  return z.url({ protocol: /^https?$/, error }).check(z.maxLength(SITE_URL_MAX_LENGTH, { error }));
 }
 
 /** One address SNS can deliver to: no display name, no list, a dotted domain. */

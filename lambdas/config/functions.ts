@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ENV } from '../definitions/env';
 import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../definitions/limits';
 import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
-import { flag, httpUrl, readSettings, text } from './fields';
+import { flag, readSettings, siteUrl, text } from './fields';
 import { keysPerIpPerHour, storedMiBPerDay, webhookRetryBaseMs } from './service-settings';
 
 /**
@@ -17,7 +17,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const webhookAllowLoopback = () => z._default(flag(), false);
 
 const ROUTE_ENV = z.object({
-  [ENV.siteUrl]: httpUrl(),
+  [ENV.siteUrl]: siteUrl(),
   [ENV.keysPerIpPerHour]: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
   [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
   [ENV.originSecret]: z.optional(text({ secret: true })),

@@ -1,7 +1,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LOG_MESSAGES } from '../definitions/observability';
+import { MAX_FAN_OUT_DELETION_WAIT_MS } from '../definitions/webhooks';
+import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { deleteConsumedSecret } from '../store/secret-store';
 import { consumedSecretOf } from '../stream/consumed-secrets';
@@ -17,7 +19,10 @@ import { webhookJobsOf } from '../webhooks/fan-out';
  * re-sent by a retry carry the same event id, and deleting again is a no-op.
  *
  * Records are processed side by side, so a deletion that waits out a claim's retry window (see
- * consumedSecretOf) holds up only its own record, never the other records' jobs.
+ * consumedSecretOf) holds up only its own record, never the other records' jobs. A deletion due
+ * later than that (a keyed last view's, kept for its repeat) is sent to the consumed-secrets
+ * queue with its delay, and this function, which that queue's mapping invokes too, deletes the
+ * secret when it comes back (docs/decisions/replay-retention.md).
  */
 
 const untilTime = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
@@ -30,8 +35,10 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     if (job) await enqueueWebhookJob(job);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
-    await untilTime(consumed.deletableAt);
-    await deleteConsumedSecret(consumed);
+    const { deletableAt, ...secret } = consumed;
+    if (deletableAt - Date.now() > MAX_FAN_OUT_DELETION_WAIT_MS) return deleteConsumedSecretLater(secret, deletableAt - Date.now());
+    await untilTime(deletableAt);
+    await deleteConsumedSecret(secret);
   };
   // A processor per invocation: it holds one batch's state.
   const response = await processPartialResponse(event, processRecord, new BatchProcessor(EventType.DynamoDBStreams), { context });
@@ -42,4 +49,18 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
   return response;
 }
 
-export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>().use(telemetryMiddlewares()).handler(fanOut);
+/** Messages of the consumed-secrets queue, delivered once their delay has passed: delete each. */
+async function deleteDelayed(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const deleteOne = async (record: SQSRecord): Promise<void> => {
+    await deleteConsumedSecret(JSON.parse(record.body) as ConsumedSecretMessage);
+  };
+  const response = await processPartialResponse(event, deleteOne, new BatchProcessor(EventType.SQS), { context });
+  logger.info(LOG_MESSAGES.delayedDeletions, { messages: event.Records.length, failed: response.batchItemFailures.length });
+  return response;
+}
+
+const isSqsEvent = (event: DynamoDBStreamEvent | SQSEvent): event is SQSEvent => event.Records[0]?.eventSource === 'aws:sqs';
+
+export const handler = middy<DynamoDBStreamEvent | SQSEvent, DynamoDBBatchResponse | SQSBatchResponse>()
+  .use(telemetryMiddlewares())
+  .handler((event, context) => (isSqsEvent(event) ? deleteDelayed(event, context) : fanOut(event, context)));

@@ -1,4 +1,4 @@
-import { ADDRESS_BYTE_SLOT_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
+import { ADDRESS_BYTE_SLOT_PREFIX, ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, SECRET_ATTRIBUTES as SECRET } from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -42,8 +42,24 @@ export interface TableAccess {
  */
 export const COUNT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.storedBytes],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted],
   returnValues: ['ALL_NEW'],
+};
+
+/**
+ * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
+ * and the records are pruned, released, settled or replaced without reading anything back.
+ */
+export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
+  returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/** POST /secrets: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+export const COUNT_SECRET_CREATE: TableGrant = {
+  ...COUNT_IDEMPOTENT_REQUEST,
+  attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
 };
 
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
@@ -63,7 +79,7 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.storedBytes, KEY.access, KEY.subject],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency, KEY.storedBytes, KEY.access, KEY.subject],
   returnValues: ['NONE'],
 };
 
@@ -99,16 +115,47 @@ export const PUT_SECRET_HEAD: TableGrant = {
     SECRET.data,
     SECRET.chunks,
     SECRET.createToken,
+    SECRET.gate,
+    SECRET.attempts,
   ],
   returnValues: ['NONE'],
 };
 
 /**
  * GET /secrets/{id}: takes a view (reading the head back) and, for chunked data, signs off as
- * reader. `expires` is named because the claim's condition reads it.
+ * reader. `expires` and `gate` are named because the claim's condition reads them.
  */
 export const CLAIM_VIEW: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [SECRET.pk, SECRET.sk, SECRET.remaining, SECRET.expires, SECRET.viewedAt, SECRET.readers, `${CLAIM_ATTRIBUTE_PREFIX}*`],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.gate,
+    SECRET.viewedAt,
+    SECRET.readers,
+    `${CLAIM_ATTRIBUTE_PREFIX}*`,
+  ],
   returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/**
+ * GET /secrets/{id} with a wrong passphrase proof: counts it, and the last one burns the secret
+ * (no views, no attempts; readers set so that the stream consumer deletes it). It cannot name the
+ * data, the gate or the owner.
+ */
+export const COUNT_WRONG_PROOF: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.attempts,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.burnedAt,
+    SECRET.readers,
+    `${ATTEMPT_ATTRIBUTE_PREFIX}*`,
+  ],
+  returnValues: ['UPDATED_NEW', 'NONE'],
 };

@@ -10,6 +10,12 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from './limits';
 
+/** The longest message an error body carries (docs/openapi.json's maxLength). */
+export const ERROR_MESSAGE_MAX_LENGTH = 256;
+/** An unknown field's name is the client's text: it is echoed only this far. */
+const ECHOED_NAME_MAX_LENGTH = 64;
+const echoed = (name: string): string => ([...name].length > ECHOED_NAME_MAX_LENGTH ? `${[...name].slice(0, ECHOED_NAME_MAX_LENGTH).join('')}…` : name);
+
 /** The error messages clients see, defined once so handlers and tests agree. */
 export const ERRORS = {
   missingCredentials: 'missing credentials: send Authorization: Bearer <API key>',
@@ -42,7 +48,10 @@ export const ERRORS = {
   bodyRequired: 'request body is required',
   internal: 'internal server error',
   storeUnavailable: 'data store unavailable',
-  unknownField: (field: string) => `unknown field: ${field}`,
+  idempotencyKey: 'Idempotency-Key must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -',
+  idempotencyKeyReused: 'Idempotency-Key was already used with a different request body',
+  idempotencyInFlight: 'a request with this Idempotency-Key is still being handled; retry shortly',
+  unknownField: (field: string) => `unknown field: ${echoed(field)}`,
   data: 'data must be a non-empty string of standard base64',
   ttl: `ttl must be one of ${Object.keys(SECRET_TTLS).join(', ')}`,
   type: `type must be one of ${SECRET_TYPES.join(', ')}`,
@@ -50,6 +59,9 @@ export const ERRORS = {
   filename: `filename must be a string of 1 to ${FILENAME_MAX_LENGTH} characters without control characters`,
   mimetype: `mimetype must be of the form type/subtype, at most ${MIMETYPE_MAX_LENGTH} characters`,
   fileFieldsNeedFileType: (field: string) => `${field} is only allowed with type "file"`,
+  gate: 'gate must be 43 characters of unpadded base64url: the SHA-256 of the passphrase proof',
+  passphraseRequired: 'passphrase required',
+  wrongPassphrase: 'wrong passphrase',
   webhookRequired: 'webhook is required: an HTTPS URL, or "" to remove it',
   webhook: `webhook must be an absolute https://host/ URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without user info, port 0, whitespace or control characters`,
   webhookHostNotPublic: 'webhook host must be a public address (not loopback, private, link-local or reserved)',

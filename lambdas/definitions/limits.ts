@@ -20,6 +20,8 @@ export const EXPIRED_KEY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_RANDOM_LENGTH = 32;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** SITE_URL, the base of every secret's link, so that a link's length is bounded too. */
+export const SITE_URL_MAX_LENGTH = 2048;
 
 export const RATE_LIMIT = {
   requests: 100,
@@ -98,6 +100,10 @@ export const MIMETYPE_MAX_LENGTH = 255;
 /** 16 random bytes, base64url: 128 bits in 22 URL-safe characters. */
 export const SECRET_ID_BYTES = 16;
 export const SECRET_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+/** What clients accept as an id: the contract promises at least 128 bits, so longer ids than ours, up to this. */
+export const SECRET_ID_MAX_LENGTH = 128;
+/** The longest `url` POST /secrets answers: SITE_URL, a slash, an id. */
+export const SECRET_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + 1 + SECRET_ID_MAX_LENGTH;
 
 /**
  * DynamoDB items are capped at 400 KB. Data up to this size lives in the secret's head item
@@ -109,8 +115,25 @@ export const DATA_CHUNK_BYTES = 350_000;
 /** Most chunk items a secret can have: its data is shorter than the largest body. */
 export const MAX_CHUNKS_PER_SECRET = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
 
-export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired'] as const;
+export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/**
+ * The passphrase gate (docs/api.md): a gated secret's claims need the proof in `proofHeader`; wrong
+ * proofs are counted, and the one that leaves no attempt deletes the secret. Every 403 of a gated
+ * secret tells how many remain in `attemptsLeftHeader`.
+ */
+export const GATE = {
+  attempts: 5,
+  proofHeader: 'x-secret-proof',
+  attemptsLeftHeader: 'x-secret-attempts-left',
+  /**
+   * The gate (SHA-256 of the proof) and the proof alike: 32 bytes as unpadded base64url, in the
+   * one encoding clients produce: the last character's two unused bits are zero.
+   */
+  digestPattern: /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/,
+  digestLength: 43,
+} as const;
 
 /** Lambda timeout of every API function; local mode enforces the same. */
 export const API_FUNCTION_TIMEOUT_MS = 10_000;
@@ -124,3 +147,30 @@ export const API_FUNCTION_TIMEOUT_MS = 10_000;
  * (after 2 s, aws/sdk-settings.ts) leaves one more.
  */
 export const CLAIM_RETRY_WINDOW_MS = 3_000;
+
+/**
+ * The Idempotency-Key request header (IETF httpapi draft) on POST /secrets, GET and DELETE
+ * /secrets/{id}: a repeat of a request with the same API key, route, id and key is answered as
+ * the first was for `replayWindowMs` after the first's answer. The record of a first request is
+ * kept that long after its start plus the longest a request can take (the function's timeout).
+ * Until that timeout has passed without a sign of the first's work, a repeat may be one that
+ * overtook a first still at work: it gets 409 instead, and `retry-after`.
+ */
+export const IDEMPOTENCY = {
+  header: 'Idempotency-Key',
+  pattern: /^[A-Za-z0-9_-]{16,64}$/,
+  maxLength: 64,
+  replayWindowMs: 60_000,
+  recordMs: 60_000 + API_FUNCTION_TIMEOUT_MS,
+  inFlightMs: API_FUNCTION_TIMEOUT_MS + 1_000,
+  /** Records a key item holds before a request prunes the lapsed ones (see store/key-store). */
+  maxRecords: 2 * RATE_LIMIT.requests,
+  /** A 409's retry-after, in seconds. */
+  inFlightRetryAfterSeconds: 1,
+} as const;
+
+/**
+ * Ciphertext that the repeat of a last view may still need (an idempotent claim's, see
+ * IDEMPOTENCY) is deleted this long after that view; only that repeat can read it meanwhile.
+ */
+export const REPLAY_RETENTION_MS = IDEMPOTENCY.replayWindowMs;

@@ -47,4 +47,5 @@ export const LOG_MESSAGES = {
   request: 'request',
   webhookAttempt: 'webhook attempt',
   streamBatch: 'stream batch',
+  delayedDeletions: 'delayed deletions',
 } as const;

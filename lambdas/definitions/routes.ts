@@ -1,4 +1,17 @@
-import { CLAIM_VIEW, COUNT_ADDRESS_BYTES, COUNT_REQUEST, LOG_CREATION_ATTEMPT, PUT_KEY, PUT_SECRET_HEAD, SET_WEBHOOK, UNCOUNT_KEY_BYTES, type TableAccess } from './access';
+import {
+  CLAIM_VIEW,
+  COUNT_ADDRESS_BYTES,
+  COUNT_IDEMPOTENT_REQUEST,
+  COUNT_REQUEST,
+  COUNT_SECRET_CREATE,
+  COUNT_WRONG_PROOF,
+  LOG_CREATION_ATTEMPT,
+  PUT_KEY,
+  PUT_SECRET_HEAD,
+  SET_WEBHOOK,
+  UNCOUNT_KEY_BYTES,
+  type TableAccess,
+} from './access';
 import { API_BASE_PATH } from './limits';
 import { METRICS, type MetricName } from './observability';
 
@@ -22,6 +35,8 @@ export interface RouteDefinition {
   readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
+  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
+  readonly idempotent?: boolean;
 }
 
 /** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
@@ -46,28 +61,33 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: {
-      // The key's and the address's daily bytes (use-cases/stored-bytes.ts), taken back when refused.
-      keys: [COUNT_REQUEST, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
-      // Chunks are written in batches; a create that fails deletes its head and chunks again.
+      // The count also adds the body's bytes to the key's day; the address's daily bytes
+      // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
+      keys: [COUNT_SECRET_CREATE, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      // Chunks are written in batches; a create that fails deletes its head and chunks again. A
+      // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
     },
     readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
+    idempotent: true,
   },
   {
     name: 'secrets-claim',
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_REQUEST], secrets: [CLAIM_VIEW, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
+    idempotent: true,
   },
   {
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
     counts: { 200: METRICS.secretsRevoked },
+    idempotent: true,
   },
 ]);
 

@@ -1,7 +1,7 @@
 import { API_BASE_PATH, SECRET_ID_PATTERN } from './limits';
 
 /**
- * The web pages of client.md §4, as the stack (CloudFront in front of S3) and local mode (`npm
+ * The web pages of docs/client.md §4, as the stack (CloudFront in front of S3) and local mode (`npm
  * start`) both serve them: which file answers which path, and the headers every page carries.
  */
 
@@ -58,7 +58,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * Every page response's security headers (client.md §4). The stack's CloudFront response headers
+ * Every page response's security headers (docs/client.md §4). The stack's CloudFront response headers
  * policy is built from these, and local mode sends them as they are, so both answer alike (over
  * local mode's plain HTTP, browsers ignore HSTS). HSTS lasts two years; `preload` is left to the
  * owner of a custom domain, since it binds the domain and its subdomains to HTTPS for good.

@@ -62,6 +62,8 @@ export const KEY_ATTRIBUTES = {
   creationLog: 'log',
   /** The write token of the creation attempt logged last. */
   logged: 'logged',
+  /** Records of recent requests that carried an Idempotency-Key (rules/idempotency), by scope. */
+  idempotency: 'idem',
 } as const;
 
 /** Attribute names of the secrets table's items, as KEY_ATTRIBUTES names the keys table's. */
@@ -82,6 +84,11 @@ export const SECRET_ATTRIBUTES = {
   readers: 'readers',
   viewedAt: 'viewedAt',
   createToken: 'createToken',
+  /** A gated secret's SHA-256 of the passphrase proof, and the wrong proofs it still accepts. */
+  gate: 'gate',
+  attempts: 'attempts',
+  /** When the last wrong proof deleted the secret (ms): the time its webhook event reports. */
+  burnedAt: 'burnedAt',
 } as const;
 
 /**
@@ -89,6 +96,17 @@ export const SECRET_ATTRIBUTES = {
  * per claim, which the claim route's condition allows by this prefix.
  */
 export const CLAIM_ATTRIBUTE_PREFIX = 'claim:';
+/**
+ * The claim of a request with an Idempotency-Key: its name is derived from the request, so that
+ * the client's repeat finds it too (rules/idempotency's claimTokenOf).
+ */
+export const KEYED_CLAIM_ATTRIBUTE_PREFIX = `${CLAIM_ATTRIBUTE_PREFIX}key:`;
+
+/**
+ * Each wrong proof records `attempt:<its token>` = the attempts it left (store/gate-attempts), so
+ * that a repeat of its update counts nothing twice; at most GATE.attempts of them per secret.
+ */
+export const ATTEMPT_ATTRIBUTE_PREFIX = 'attempt:';
 
 /** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
 export const SECRET_HEAD_SK = 'head';

@@ -81,7 +81,23 @@ export const QUEUES = {
   deadLetters: { id: 'WebhookDeadLetters', envVar: 'WEBHOOK_DEAD_LETTER_QUEUE_URL' },
   /** Stream batches the fan-out gave up on: their shard and sequence numbers, never their data. */
   fanOutFailures: { id: 'WebhookFanOutFailures', envVar: 'WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL' },
+  /**
+   * Consumed secrets whose deletion must wait longer than a fan-out invocation should (a keyed
+   * last view's replay retention): sent with that delay, received by the fan-out function again.
+   */
+  consumedSecrets: { id: 'ConsumedSecrets', envVar: 'CONSUMED_SECRETS_QUEUE_URL' },
 } as const;
+
+/**
+ * A consumed secret whose deletion is due within this long is deleted by the fan-out itself after
+ * the wait (a claim's retry window, docs/decisions/claim-retry-window.md); a later one goes
+ * through the consumed-secrets queue (docs/decisions/replay-retention.md).
+ */
+export const MAX_FAN_OUT_DELETION_WAIT_MS = 5_000;
+/** The consumed-secrets queue's visibility timeout: 6× the function's timeout, as AWS advises. */
+export const CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS = 6 * FAN_OUT_FUNCTION_TIMEOUT_MS;
+/** Messages per fan-out invocation from the consumed-secrets queue. */
+export const CONSUMED_SECRETS_BATCH_SIZE = 10;
 
 /** Where each pipeline function's handler module lives, relative to the repository root. */
 export const PIPELINE_ENTRIES = {

@@ -3,10 +3,13 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
-import { MAX_BODY_BYTES } from '../definitions/limits';
-import { bearerKeyFrom } from '../rules/api-keys';
+import { IDEMPOTENCY, MAX_BODY_BYTES } from '../definitions/limits';
+import { routeOfRequest } from '../definitions/routes';
+import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
+import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
+import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
@@ -92,20 +95,45 @@ function bodyGuard(): RouteMiddleware {
   };
 }
 
-/** Bearer key → one conditional UpdateItem that authenticates and counts the request (and its bytes, for `storedBytes`). */
-function authentication(storedBytes: StoredBytesQuota | undefined): RouteMiddleware {
+/**
+ * The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked;
+ * undefined without one. Other routes ignore the header.
+ */
+function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | undefined {
+  const route = routeOfRequest(event.httpMethod, event.resource);
+  const key = header(event, IDEMPOTENCY.header);
+  if (!route?.idempotent || key === undefined) return undefined;
+  if (!isWellFormedIdempotencyKey(key)) throw new HttpError(400, ERRORS.idempotencyKey);
+  return { route: `${route.method} ${route.path}`, id: event.pathParameters?.id ?? '', key, ...(event.body ? { body: event.body } : {}) };
+}
+
+/** An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work. */
+const didNoWork = (error: unknown): boolean => !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
+
+/** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
+const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>
+  releaseIdempotentRequest(keyHash, idempotent).catch(() => undefined);
+
+/**
+ * Bearer key → one conditional UpdateItem that authenticates and counts the request (and records
+ * an idempotent one, and its bytes for `storedBytes`). With `fullKeyOnly`, a reveal-only key is
+ * refused (403) after its request is counted.
+ */
+function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'storedBytes'>): RouteMiddleware {
+  const { fullKeyOnly, storedBytes } = options;
   return {
     before: async (request) => {
       const authorization = header(request.event, 'authorization');
       if (authorization === undefined) throw new HttpError(401, ERRORS.missingCredentials);
       const key = bearerKeyFrom(authorization);
       if (key === undefined) throw new HttpError(401, ERRORS.invalidApiKey);
+      const idempotency = idempotencyInputOf(request.event);
 
       const now = request.context.requestTime;
       // A body over the limit is refused (413) without being counted.
       const length = bodyByteLength(request.event);
       const bytes = storedBytes && length <= MAX_BODY_BYTES ? length : 0;
-      const result = await authenticateRequest(key, now, bytes);
+      const result = await authenticateRequest(key, now, idempotency, bytes);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -116,25 +144,33 @@ function authentication(storedBytes: StoredBytesQuota | undefined): RouteMiddlew
         'x-ratelimit-reset': String(window.resetAt),
       };
       if (result.outcome === 'limited') {
+        if (result.idempotent) await releaseQuietly(hashApiKey(key), result.idempotent);
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
+      if (result.idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
+      if (fullKeyOnly && result.caller.stored.revealOnly) {
+        // Refused before any work: a repeat with the same Idempotency-Key is refused alike.
+        if (result.idempotent) await releaseQuietly(result.caller.keyHash, result.idempotent);
+        throw new HttpError(403, ERRORS.revealOnlyKey);
+      }
+      request.context.caller = result.caller;
+      if (result.idempotent) request.context.idempotent = result.idempotent;
       if (storedBytes && bytes > 0) {
+        // A 429 here does no work: onError releases the idempotency record.
         const day = await keyBytesWindow(result.caller.keyHash, result.caller.byteSlots, now, bytes, storedBytes);
         if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
       }
-      request.context.caller = result.caller;
+    },
+    onError: async (request) => {
+      const { caller, idempotent } = request.context;
+      if (caller && idempotent && didNoWork(request.error)) await releaseQuietly(caller.keyHash, idempotent);
     },
   };
 }
 
-/** createAccess=signed-in: a route that creates or changes refuses a reveal-only key, after counting its request. */
-function fullKeyGuard(): RouteMiddleware {
-  return {
-    before: (request) => {
-      if (request.context.caller?.stored.revealOnly) throw new HttpError(403, ERRORS.revealOnlyKey);
-    },
-  };
-}
+/** The answer to a repeat whose first request may still be at work (use-cases/secrets STILL_IN_FLIGHT). */
+export const stillInFlight = (): HttpError =>
+  new HttpError(409, ERRORS.idempotencyInFlight, { 'retry-after': String(IDEMPOTENCY.inFlightRetryAfterSeconds) });
 
 export const retryAfterSeconds = (at: number, now: number): string =>
   String(Math.max(1, Math.ceil((at - now) / 1000)));
@@ -199,8 +235,7 @@ function buildRoute<TBody>(
     .use(telemetryMiddlewares())
     .use(requestTelemetry())
     .use(envelope());
-  if (authenticate) handler.use(authentication(options.storedBytes));
-  if (authenticate && options.fullKeyOnly) handler.use(fullKeyGuard());
+  if (authenticate) handler.use(authentication(options));
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
   return handler.handler(async (event, context) => {
@@ -222,10 +257,10 @@ export function publicRoute<TBody = undefined>(
 
 export function authenticatedRoute<TBody = undefined>(
   options: RouteOptions<TBody>,
-  run: (input: RouteInput<TBody> & { caller: Caller }) => Promise<JsonResponse>,
+  run: (input: RouteInput<TBody> & { caller: Caller; idempotent?: IdempotentRequest }) => Promise<JsonResponse>,
 ) {
   return buildRoute(true, options, (input, context) => {
     if (!context.caller) throw new Error('authentication middleware did not run');
-    return run({ ...input, caller: context.caller });
+    return run({ ...input, caller: context.caller, ...(context.idempotent ? { idempotent: context.idempotent } : {}) });
   });
 }

@@ -1,18 +1,25 @@
 // zod/mini: the same validation core as zod's chained API, without the methods that pull all of
 // zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
-import { ERRORS } from '../definitions/errors';
+import { ERROR_MESSAGE_MAX_LENGTH, ERRORS } from '../definitions/errors';
 import {
   API_KEY_HINT_PATTERN,
   API_KEY_PATTERN,
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_LENGTH,
   FILENAME_MAX_LENGTH,
+  GATE,
+  MAX_BODY_BYTES,
   MIMETYPE_MAX_LENGTH,
   SECRET_DEFAULTS,
+  SECRET_ID_MAX_LENGTH,
+  SECRET_URL_MAX_LENGTH,
   SECRET_TTLS,
   SECRET_TYPES,
   VIEWS_RANGE,
   WEBHOOK_SECRET_PREFIX,
   WEBHOOK_SECRET_RANDOM_LENGTH,
+  WEBHOOK_URL_MAX_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
 import { isStandardBase64 } from '../rules/base64';
@@ -26,7 +33,8 @@ const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
 export const createSecretBody = z
   .strictObject({
-    data: z.string({ error: ERRORS.data }).check(z.refine(isStandardBase64, { error: ERRORS.data })),
+    // A body holds at most MAX_BODY_BYTES, so data can be no longer: a bound for the document, never the 413's job.
+    data: z.string({ error: ERRORS.data }).check(z.maxLength(MAX_BODY_BYTES, { error: ERRORS.data }), z.refine(isStandardBase64, { error: ERRORS.data })),
     ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
     type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
     filename: z.optional(
@@ -53,6 +61,8 @@ export const createSecretBody = z
         ),
       SECRET_DEFAULTS.views,
     ),
+    /** A passphrase gate: the SHA-256 of the proof (docs/api.md). */
+    gate: z.optional(z.string({ error: ERRORS.gate }).check(z.maxLength(GATE.digestLength, { error: ERRORS.gate }), z.regex(GATE.digestPattern, { error: ERRORS.gate }))),
   })
   .check(
     z.superRefine((body, context) => {
@@ -65,12 +75,15 @@ export const createSecretBody = z
     }),
   );
 
+/** checkWebhookUrl (rules/webhook-url.ts) says what else a webhook URL must be; the length is told here too, for the document. */
+const webhookUrl = (typeError: string) => z.string({ error: typeError }).check(z.maxLength(WEBHOOK_URL_MAX_LENGTH, { error: ERRORS.webhook }));
+
 export const createKeyBody = z.strictObject({
-  webhook: z.optional(z.string({ error: ERRORS.webhook })),
+  webhook: z.optional(webhookUrl(ERRORS.webhook)),
 });
 
 export const updateKeyBody = z.strictObject({
-  webhook: z.string({ error: ERRORS.webhookRequired }),
+  webhook: webhookUrl(ERRORS.webhookRequired),
 });
 
 /**
@@ -81,9 +94,13 @@ export const updateKeyBody = z.strictObject({
  */
 
 const timestampMs = () => z.int().check(z.nonnegative());
-const webhookSecret = () => z.string().check(z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)));
+const webhookSecret = () =>
+  z.string().check(
+    z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)),
+    z.maxLength(WEBHOOK_SECRET_PREFIX.length + WEBHOOK_SECRET_RANDOM_LENGTH),
+  );
 
-export const errorResponse = z.object({ error: z.string() });
+export const errorResponse = z.object({ error: z.string().check(z.maxLength(ERROR_MESSAGE_MAX_LENGTH)) });
 
 export const healthResponse = z.object({
   status: z.enum(['healthy', 'unhealthy']),
@@ -94,14 +111,14 @@ export const healthResponse = z.object({
 });
 
 export const createKeyResponse = z.object({
-  key: z.string().check(z.regex(API_KEY_PATTERN)),
+  key: z.string().check(z.regex(API_KEY_PATTERN), z.maxLength(API_KEY_PREFIX.length + API_KEY_RANDOM_LENGTH)),
   expires: timestampMs(),
   webhookSecret: webhookSecret(),
 });
 
 export const getKeyResponse = z.object({
-  hint: z.string().check(z.regex(API_KEY_HINT_PATTERN)),
-  webhook: z.optional(z.string()),
+  hint: z.string().check(z.regex(API_KEY_HINT_PATTERN), z.maxLength(API_KEY_PREFIX.length + 8)),
+  webhook: z.optional(z.url().check(z.maxLength(WEBHOOK_URL_MAX_LENGTH))),
   created: timestampMs(),
   expires: timestampMs(),
   webhookSecret: webhookSecret(),
@@ -113,15 +130,15 @@ export const updateKeyResponse = z.object({ updated: z.literal(true) });
 export const deleteResponse = z.object({ deleted: z.literal(true) });
 
 /** The contract promises at least 128 bits in URL-safe characters, not this service's 22. */
-export const secretId = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,}$/));
+export const secretId = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,}$/), z.maxLength(SECRET_ID_MAX_LENGTH));
 
-export const createSecretResponse = z.object({ id: secretId, url: z.string() });
+export const createSecretResponse = z.object({ id: secretId, url: z.url().check(z.maxLength(SECRET_URL_MAX_LENGTH)) });
 
 export const claimSecretResponse = z.object({
-  data: z.string().check(z.refine(isStandardBase64)),
+  data: z.string().check(z.maxLength(MAX_BODY_BYTES), z.refine(isStandardBase64)),
   type: z.enum(SECRET_TYPES),
-  filename: z.nullable(z.string()),
-  mimetype: z.nullable(z.string()),
+  filename: z.nullable(z.string().check(z.maxLength(FILENAME_MAX_LENGTH), z.regex(NO_CONTROL_CHARACTERS))),
+  mimetype: z.nullable(z.string().check(z.maxLength(MIMETYPE_MAX_LENGTH), z.regex(MIME_TYPE))),
   remaining: z.int().check(z.gte(0), z.lt(VIEWS_RANGE.max)),
 });
 

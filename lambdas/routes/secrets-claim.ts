@@ -1,11 +1,18 @@
 import { ERRORS } from '../definitions/errors';
-import { claim } from '../use-cases/secrets';
+import { GATE } from '../definitions/limits';
+import { STILL_IN_FLIGHT, claim, isGateRefusal } from '../use-cases/secrets';
 import { claimedSecretJson } from '../http/claimed-secret-json';
+import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
-import { JsonText, authenticatedRoute } from '../http/route';
+import { JsonText, authenticatedRoute, stillInFlight } from '../http/route';
 
-export const handler = authenticatedRoute({}, async ({ event, now }) => {
-  const secret = await claim(event.pathParameters?.id ?? '', now);
+export const handler = authenticatedRoute({}, async ({ event, now, idempotent }) => {
+  const secret = await claim(event.pathParameters?.id ?? '', now, header(event, GATE.proofHeader), idempotent);
+  if (secret === STILL_IN_FLIGHT) throw stillInFlight();
   if (!secret) throw new HttpError(404, ERRORS.secretNotFound);
+  if (isGateRefusal(secret)) {
+    const message = secret.refusal === 'proof-required' ? ERRORS.passphraseRequired : ERRORS.wrongPassphrase;
+    throw new HttpError(403, message, { [GATE.attemptsLeftHeader]: String(secret.attemptsLeft) });
+  }
   return { statusCode: 200, body: new JsonText(claimedSecretJson(secret)) };
 });

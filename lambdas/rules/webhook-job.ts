@@ -1,6 +1,6 @@
 // zod/mini: the validation core without the chained API, a fraction of zod to load at cold start.
 import * as z from 'zod/mini';
-import { WEBHOOK_EVENTS } from '../definitions/limits';
+import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS } from '../definitions/limits';
 
 /**
  * A webhook job as it travels through the queue: ids and the event, never secret data. The
@@ -11,11 +11,11 @@ import { WEBHOOK_EVENTS } from '../definitions/limits';
 
 const nonEmptyString = () => z.string().check(z.minLength(1));
 
-/** Exactly the payload the spec defines; a receiver gets JSON.stringify of it. */
+/** Exactly the payload docs/webhooks.md defines; a receiver gets JSON.stringify of it. */
 export const webhookPayloadSchema = z.object({
   event: z.enum(WEBHOOK_EVENTS),
   timestamp: z.number().check(z.int(), z.nonnegative()),
-  data: z.object({ id: nonEmptyString() }),
+  data: z.object({ id: nonEmptyString().check(z.maxLength(SECRET_ID_MAX_LENGTH)) }),
 });
 
 export const webhookJobSchema = z.object({

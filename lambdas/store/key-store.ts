@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REVEAL_ONLY } from '../definitions/create-access';
-import { EXPIRED_KEY_RETENTION_MS } from '../definitions/limits';
+import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
+import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
@@ -35,12 +36,26 @@ export interface KeyItem {
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
   counted?: string;
+  /** Records of recent requests with an Idempotency-Key, by scope (rules/idempotency). */
+  idem?: Record<string, IdempotencyRecord>;
   /** Bytes sent to POST /secrets per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
   sb?: ByteSlots;
 }
 
+/** A request with an Idempotency-Key: the scope it records itself under, and its body's digest (POST). */
+export interface IdempotencyScope {
+  name: string;
+  body?: string;
+}
+
+/** What the count write found under the request's scope: its own record, or the first's. */
+export interface ScopeRecord {
+  token: string;
+  record: IdempotencyRecord | undefined;
+}
+
 export type Authentication =
-  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots }
+  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots; scope?: ScopeRecord }
   | { outcome: 'unknown' }
   | { outcome: 'expired' };
 
@@ -72,6 +87,7 @@ export async function putKey(key: StoredKey): Promise<void> {
     ...(key.revealOnly ? { access: REVEAL_ONLY } : {}),
     ...(key.subject ? { subject: key.subject } : {}),
     rl: {},
+    idem: {},
     sb: {},
   };
   await dynamo.send(
@@ -92,8 +108,14 @@ export async function putKey(key: StoredKey): Promise<void> {
  * write records the request's token in `counted`, so that a repeat of it (see
  * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
  */
-export const authenticateAndCount = (keyHash: string, now: number, bytes = 0): Promise<Authentication> =>
-  countOnce(keyHash, now, newWriteToken(), 3, bytes);
+export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope, bytes = 0): Promise<Authentication> =>
+  countOnce(keyHash, now, newWriteToken(), 3, { scope, bytes });
+
+/** What a request adds to its count write: its idempotency scope, and for POST /secrets its bytes. */
+interface Counted {
+  scope: IdempotencyScope | undefined;
+  bytes: number;
+}
 
 /** POST /secrets: the body's bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
 interface ByteCounting {
@@ -127,35 +149,74 @@ const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
 
 const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
 
-const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
-  item.expires <= now ? { outcome: 'expired' } : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl, byteSlots: item.sb ?? {} };
+const authenticated = (item: KeyItem, keyHash: string, now: number, token: string, scope: IdempotencyScope | undefined): Authentication =>
+  item.expires <= now
+    ? { outcome: 'expired' }
+    : {
+        outcome: 'authenticated',
+        key: toStoredKey(item, keyHash),
+        slots: item.rl,
+        byteSlots: item.sb ?? {},
+        ...(scope ? { scope: { token, record: item.idem?.[scope.name] } } : {}),
+      };
 
-async function countOnce(keyHash: string, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+/**
+ * With an Idempotency-Key, the count also records the request under its scope unless a record is
+ * there already (the first's, which the caller reads back): no call of its own. The condition
+ * wants room in the records' map, which keys made before it existed lack: see pruneRecords.
+ */
+interface Recording {
+  update: string;
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+function recordingOf(scope: IdempotencyScope | undefined, now: number, token: string): Recording {
+  if (!scope) return { update: '', condition: '', names: {}, values: {} };
+  const record: IdempotencyRecord = { at: now, by: token, ...(scope.body !== undefined ? { body: scope.body } : {}) };
+  return {
+    update: `, ${A.idempotency}.#scope = if_not_exists(${A.idempotency}.#scope, :record)`,
+    condition: ` AND size(${A.idempotency}) < :maxRecords`,
+    names: { '#scope': scope.name },
+    values: { ':record': record, ':maxRecords': IDEMPOTENCY.maxRecords },
+  };
+}
+
+const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined && Object.keys(item.idem).length < IDEMPOTENCY.maxRecords;
+
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
+  const { scope, bytes } = counted;
   const pk = keyItemPk(keyHash);
+  const recording = recordingOf(scope, now, token);
   const counting = byteCounting(bytes, now);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${counting.set} REMOVE ${A.rateLimitSlots}.#expired${counting.remove}`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${counting.condition}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...counting.names },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...counting.values },
+        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${counting.set} REMOVE ${A.rateLimitSlots}.#expired${counting.remove}`,
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${counting.condition}`,
+        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names, ...counting.names },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...counting.values },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return authenticated(Attributes as KeyItem, keyHash, now);
+    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<KeyItem>(error);
     if (!old) return { outcome: 'unknown' };
-    if (old.counted === token) return authenticated(old, keyHash, now);
+    if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
     if (old.expires <= now) return { outcome: 'expired' };
     if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    if (Object.keys(old.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, old, now, token, attempts - 1, bytes);
-    return pruneAndCount(keyHash, old, now, token, attempts - 1, bytes);
+    if (scope && !hasRoomForRecords(old)) {
+      await pruneRecords(keyHash, old, now);
+      return countOnce(keyHash, now, token, attempts - 1, counted);
+    }
+    if (Object.keys(old.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, old, now, token, attempts - 1, counted);
+    return pruneAndCount(keyHash, old, now, token, attempts - 1, counted);
   }
 }
 
@@ -164,55 +225,155 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
  * fast path does and writes the byte map back pruned, locked on the map's size as read (a
  * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
  */
-async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
+  const { scope, bytes } = counted;
+  const recording = recordingOf(scope, now, token);
   const rewrite = byteRewrite(old, bytes, now);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${rewrite.condition}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
+        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
+        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return authenticated(Attributes as KeyItem, keyHash, now);
+    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now);
-    return countOnce(keyHash, now, token, attempts, bytes);
+    if (current?.counted === token) return authenticated(current, keyHash, now, token, scope);
+    return countOnce(keyHash, now, token, attempts, counted);
   }
 }
 
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+/**
+ * Rewrites a key's idempotency records without the lapsed ones (the newest half of the live ones
+ * at most: a key cannot make that many requests in a record's lifetime unless refused), or
+ * creates the map on a key made before it existed. Locked on the item's last count: a request
+ * counted in between may have added a record, and the next count attempt sees the map as it is.
+ */
+async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise<void> {
+  const live = Object.entries(old.idem ?? {})
+    .filter(([, record]) => isLiveRecord(record, now))
+    .sort(([, a], [, b]) => b.at - a.at)
+    .slice(0, IDEMPOTENCY.maxRecords / 2);
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: `SET ${A.idempotency} = :records`,
+        ConditionExpression:
+          old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
+        ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
+  const { scope, bytes } = counted;
+  const recording = recordingOf(scope, now, token);
+  const rewrite = byteRewrite(old, bytes, now);
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
-  const rewrite = byteRewrite(old, bytes, now);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${rewrite.set}`,
+        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
         // While the map is over-full every fast-path update fails, so only another prune can
         // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${rewrite.condition}`,
-        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
+        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
+        ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
+        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return authenticated(Attributes as KeyItem, keyHash, now);
+    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now);
-    return countOnce(keyHash, now, token, attempts, bytes);
+    if (current?.counted === token) return authenticated(current, keyHash, now, token, scope);
+    return countOnce(keyHash, now, token, attempts, counted);
+  }
+}
+
+const recordNames = (scope: string): Record<string, string> => ({ '#scope': scope, '#by': 'by' });
+
+/**
+ * Forgets the first request's record after an answer that did no work (a 5xx, a 429), so that a
+ * repeat is a first request and does it. Only the request that wrote the record removes it.
+ */
+export async function releaseIdempotencyRecord(keyHash: string, scope: string, token: string): Promise<void> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
+        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+        ExpressionAttributeNames: recordNames(scope),
+        ExpressionAttributeValues: { ':token': token },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Notes on the first request's record the answer its repeat could not read from the table (and,
+ * for a wrong passphrase proof, the attempts that answer said were left).
+ */
+export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression:
+          `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
+        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+        ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
+        ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Puts a new first request's record in place of a lapsed one of the same scope; false if another
+ * request replaced it first (that one is the first now).
+ */
+export async function replaceIdempotencyRecord(keyHash: string, scope: string, lapsedBy: string, record: IdempotencyRecord): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
+        ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
+        ExpressionAttributeNames: recordNames(scope),
+        ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
   }
 }
 

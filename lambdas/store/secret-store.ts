@@ -1,8 +1,9 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
-import { CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
+import { CLAIM_ATTRIBUTE_PREFIX, KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
+import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { newWriteToken } from './write-token';
 
@@ -31,6 +32,8 @@ export interface NewSecret {
   views: number;
   created: number;
   expires: number;
+  /** The SHA-256 of the passphrase proof, for a gated secret. */
+  gate?: string;
 }
 
 export interface ClaimedSecret {
@@ -40,6 +43,19 @@ export interface ClaimedSecret {
   mimetype?: string;
   remaining: number;
 }
+
+/** A claim of a gated secret that used no view: no proof, or a wrong one (counted). */
+export interface GateRefusal {
+  refusal: 'proof-required' | 'wrong-proof';
+  attemptsLeft: number;
+}
+
+/** The proof a claim sent: `gate` is its digest, undefined when the header held no proof at all. */
+export interface SentProof {
+  gate: string | undefined;
+}
+
+export const isGateRefusal = (result: ClaimedSecret | GateRefusal): result is GateRefusal => 'refusal' in result;
 
 export interface HeadItem {
   pk: string;
@@ -63,6 +79,12 @@ export interface HeadItem {
   viewedAt?: number;
   /** Written by the create, so that its repeat can tell its own head from another's. */
   createToken?: string;
+  /** Not stored: set on a head read back for a keyed claim whose reader has signed off already. */
+  chunksReadBy?: string;
+  /** A gated secret's SHA-256 of the proof, the wrong proofs it still accepts, and when the last one burned it. */
+  gate?: string;
+  attempts?: number;
+  burnedAt?: number;
 }
 
 /**
@@ -72,6 +94,18 @@ export interface HeadItem {
  * when it signs off as reader; inline secrets keep theirs (at most VIEWS_RANGE.max) until deleted.
  */
 const claimAttribute = (token: string): string => `${CLAIM_ATTRIBUTE_PREFIX}${token}`;
+
+/**
+ * The claim of a request with an Idempotency-Key (rules/idempotency's claimTokenOf): the client's
+ * repeat, a request of its own, looks for it too, so it stays until the secret is deleted; a
+ * chunked claim signs off as reader by adding `<claim>:read` instead of removing it.
+ */
+export const keyedClaimAttribute = (token: string): string => `${KEYED_CLAIM_ATTRIBUTE_PREFIX}${token}`;
+const isKeyedClaim = (claim: string): boolean => claim.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX);
+const readMarkOf = (claim: string): string => `${claim}:read`;
+
+/** A claim's outcome when it may not take a view (a repeat that may have overtaken its first): */
+export const NOT_CLAIMED_YET = 'not claimed yet';
 
 interface ChunkItem {
   pk: string;
@@ -132,6 +166,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
   };
   try {
     await dynamo.send(
@@ -177,9 +212,36 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
  * The update gives up retrying CLAIM_RETRY_WINDOW_MS after `now`, the time it records as
  * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
  * that a repeat still finds its data.
+ *
+ * A gated secret's proof is checked by the same condition, so that the right proof costs nothing
+ * more; when the condition fails on the gate alone, the item it returns tells so, and a wrong
+ * proof is counted then (countWrongProof). `proof` undefined: the claim sent none.
  */
-export async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
-  const claim = claimAttribute(newWriteToken());
+export const claimSecret = (id: string, now: number, proof?: SentProof): Promise<ClaimedSecret | GateRefusal | undefined> =>
+  claimAs(id, now, claimAttribute(newWriteToken()), true, proof) as Promise<ClaimedSecret | GateRefusal | undefined>;
+
+/**
+ * The claim of a request with an Idempotency-Key, under its derived claim token: the view its
+ * first request took (with the data and `remaining` it answered), else a view taken now. With
+ * `takeView` false (a repeat while its first may still be at work) it takes none and counts no
+ * wrong proof, and answers NOT_CLAIMED_YET where it would have.
+ */
+export const claimSecretAs = (
+  id: string,
+  now: number,
+  token: string,
+  takeView: boolean,
+  proof?: SentProof,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, keyedClaimAttribute(token), takeView, proof);
+
+async function claimAs(
+  id: string,
+  now: number,
+  claim: string,
+  takeView: boolean,
+  proof: SentProof | undefined,
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> {
+  const gate = proof?.gate;
   let head: HeadItem;
   try {
     const { Attributes } = await dynamo.send(
@@ -189,9 +251,13 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
         // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
         // viewedAt gives the stream record of this claim the time its webhook event reports.
         UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-        ConditionExpression: `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim)`,
+        // Without takeView the condition never holds: the update only reads the head back.
+        ConditionExpression:
+          `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+          (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
+          (takeView ? '' : ' AND attribute_exists(#claim)'),
         ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -202,14 +268,31 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     if (!isConditionFailure(error)) throw error;
     const old = itemOfConditionFailure<HeadItem & Record<string, unknown>>(error);
     const remaining = old?.[claim];
+    if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
+      if (old.gate !== undefined && old.gate !== gate) {
+        if (proof === undefined) return { refusal: 'proof-required', attemptsLeft: old.attempts ?? 0 };
+        // A repeat whose first may still be counting this wrong proof does not count it again.
+        if (!takeView) return NOT_CLAIMED_YET;
+        const attemptsLeft = await countWrongProof(id, now);
+        return attemptsLeft === undefined ? undefined : { refusal: 'wrong-proof', attemptsLeft };
+      }
+      if (!takeView) return NOT_CLAIMED_YET;
+    }
     // Not this claim's own repeat: no view left, expired, or gone.
     if (old === undefined || typeof remaining !== 'number') return undefined;
     // Later claims may have taken views since: this claim's own count is the one it answers.
-    head = { ...old, remaining };
+    // A keyed claim whose reader has signed off already is read again without signing off.
+    head = { ...old, remaining, ...(isKeyedClaim(claim) && old[readMarkOf(claim)] !== undefined ? { chunksReadBy: claim } : {}) };
   }
 
   const data =
-    head.chunks !== undefined ? await readChunksAsClaimant(id, head.chunks, claim) : head.data !== undefined ? base64Of(head.data) : undefined;
+    head.chunks === undefined
+      ? head.data !== undefined
+        ? base64Of(head.data)
+        : undefined
+      : head.chunksReadBy === claim
+        ? await readChunks(id, head.chunks)
+        : await readChunksAsClaimant(id, head.chunks, claim);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -220,6 +303,9 @@ export async function claimSecret(id: string, now: number): Promise<ClaimedSecre
     remaining: head.remaining,
   };
 }
+
+/** A head that a claim with the right proof could take a view of. */
+const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
 
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
@@ -237,11 +323,20 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
         new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
-          // Also keeps ADD from recreating a head that a revocation has just deleted.
-          ConditionExpression: 'attribute_exists(#claim)',
-          ExpressionAttributeNames: { '#claim': claim },
-          ExpressionAttributeValues: { ':minusOne': -1 },
+          ...(isKeyedClaim(claim)
+            ? {
+                UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
+                ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
+                ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
+                ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
+              }
+            : {
+                UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
+                // Also keeps ADD from recreating a head that a revocation has just deleted.
+                ConditionExpression: 'attribute_exists(#claim)',
+                ExpressionAttributeNames: { '#claim': claim },
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              }),
         }),
       );
     } catch (error) {
@@ -254,9 +349,10 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
  * Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign).
  * A repeat that finds no head at all is taken for the revocation it repeats (see
  * docs/retried-writes.md for the double fault it misreads): it answers true and deletes every
- * chunk the secret may have had, since the head that counted them is gone.
+ * chunk the secret may have had, since the head that counted them is gone. So does the client's
+ * repeat of a keyed revocation (`repeated`), a request of its own.
  */
-export async function revokeSecret(id: string, owner: string, now: number): Promise<boolean> {
+export async function revokeSecret(id: string, owner: string, now: number, repeated = false): Promise<boolean> {
   let chunks: number;
   try {
     const { Attributes } = await dynamo.send(
@@ -273,12 +369,61 @@ export async function revokeSecret(id: string, owner: string, now: number): Prom
     chunks = (Attributes as HeadItem).chunks ?? 0;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    if (!isRetriedConditionFailure(error) || itemOfConditionFailure(error) !== undefined) return false;
+    if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
     chunks = MAX_CHUNKS_PER_SECRET;
   }
   // The head was the commit point; its chunks go after it.
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
+}
+
+/** A revocation's outcome when it may not delete (a repeat that may have overtaken its first): */
+export const NOT_REVOKED_YET = 'not revoked yet';
+
+/**
+ * What a repeat of a keyed revocation answers while its first may still be at work, deleting
+ * nothing: true if the head is gone (the first deleted it), NOT_REVOKED_YET if `owner` could
+ * still revoke it, false otherwise. Asked with a DeleteItem whose condition never holds, the
+ * revoke route's role may delete, not read.
+ */
+export async function revocationSoFar(id: string, owner: string, now: number): Promise<boolean | typeof NOT_REVOKED_YET> {
+  try {
+    await dynamo.send(
+      new DeleteCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    throw new Error('a condition that never holds held');
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const head = itemOfConditionFailure<HeadItem>(error);
+    if (head === undefined) return true;
+    return head.owner === owner && head.remaining > 0 && head.expires > now ? NOT_REVOKED_YET : false;
+  }
+}
+
+/**
+ * Whether a secret's head exists, asked with a DeleteItem that deletes nothing either way (it
+ * only deletes an item that does not exist): the create route's role may delete (to undo a
+ * failed create), not read a secret.
+ */
+export async function headExists(id: string): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new DeleteCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return false;
+  } catch (error) {
+    if (isConditionFailure(error)) return true;
+    throw error;
+  }
 }
 
 /** The data of `count` chunk items under `id`, in order; undefined if any is missing. */

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { CLAIM_RETRY_WINDOW_MS } from '../definitions/limits';
-import { SECRETS_TABLE } from '../definitions/tables';
+import { CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '../definitions/limits';
+import { KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE } from '../definitions/tables';
 import type { ConsumedSecret } from '../store/secret-store';
 import { isHeadChange, numberOf, stringOf } from './records';
 
@@ -24,14 +24,27 @@ export interface DeletableSecret extends ConsumedSecret {
  * An inline secret waits out the retry window of the claim that took its last view (see
  * CLAIM_RETRY_WINDOW_MS): that claim may still repeat its update, and the repeat needs the data.
  * A chunked one needs no wait: its last reader signs off only after its own claim has finished.
+ *
+ * Unless the last view was taken by a request with an Idempotency-Key (its claim attribute, with
+ * 0 views left, is a keyed one): the client's repeat of it must still find the data, inline or
+ * chunked, for REPLAY_RETENTION_MS after the view.
  */
 export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | undefined {
   if (record.eventName !== 'MODIFY' || !isHeadChange(record)) return undefined;
   const after = record.dynamodb?.NewImage;
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
   if (id === undefined || numberOf(after?.remaining) !== 0) return undefined;
-  const chunks = numberOf(after?.chunks);
-  if (chunks !== undefined) return numberOf(after?.readers) === 0 ? { id, chunks, deletableAt: 0 } : undefined;
   const viewedAt = numberOf(after?.viewedAt) ?? 0;
-  return { id, chunks: 0, deletableAt: viewedAt + CLAIM_RETRY_WINDOW_MS + RETRY_WINDOW_MARGIN_MS };
+  const lastViewKeyed = Object.entries(after ?? {}).some(
+    ([name, value]) => name.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX) && numberOf(value) === 0,
+  );
+  const chunks = numberOf(after?.chunks);
+  if (chunks !== undefined) {
+    return numberOf(after?.readers) === 0 ? { id, chunks, deletableAt: lastViewKeyed ? viewedAt + REPLAY_RETENTION_MS : 0 } : undefined;
+  }
+  return {
+    id,
+    chunks: 0,
+    deletableAt: viewedAt + (lastViewKeyed ? REPLAY_RETENTION_MS : CLAIM_RETRY_WINDOW_MS + RETRY_WINDOW_MARGIN_MS),
+  };
 }

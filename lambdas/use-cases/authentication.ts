@@ -2,6 +2,7 @@ import { apiKeyHint, hashApiKey } from '../rules/api-keys';
 import { windowState, type WindowState } from '../rules/sliding-window';
 import type { ByteSlots } from '../rules/stored-bytes-window';
 import { authenticateAndCount, type StoredKey } from '../store/key-store';
+import { idempotentRequestOf, scopeOf, type IdempotencyInput, type IdempotentRequest } from './idempotency';
 
 /** The key a request was authenticated with: only its hash and hint, never the key itself. */
 export interface Caller {
@@ -16,15 +17,26 @@ export type RequestAuthentication =
   | { outcome: 'unknown' }
   | { outcome: 'expired' }
   /** The key is live but has used up its window: the request was counted, and is refused. */
-  | { outcome: 'limited'; window: WindowState }
-  | { outcome: 'authenticated'; window: WindowState; caller: Caller };
+  | { outcome: 'limited'; window: WindowState; idempotent?: IdempotentRequest }
+  | { outcome: 'authenticated'; window: WindowState; caller: Caller; idempotent?: IdempotentRequest };
 
-/** Checks a well-formed API key and counts this request (and, for POST /secrets, its bytes) in its sliding windows, in one write. */
-export async function authenticateRequest(apiKey: string, now: number, bytes = 0): Promise<RequestAuthentication> {
+/**
+ * Checks a well-formed API key and counts this request in its sliding window (and, for POST
+ * /secrets, its bytes), in one write, which also records a request with an Idempotency-Key
+ * (use-cases/idempotency).
+ */
+export async function authenticateRequest(apiKey: string, now: number, idempotency?: IdempotencyInput, bytes = 0): Promise<RequestAuthentication> {
   const keyHash = hashApiKey(apiKey);
-  const result = await authenticateAndCount(keyHash, now, bytes);
+  const scope = idempotency ? scopeOf(idempotency) : undefined;
+  const result = await authenticateAndCount(keyHash, now, scope, bytes);
   if (result.outcome !== 'authenticated') return result;
+  const idempotent = scope && result.scope ? { idempotent: await idempotentRequestOf(apiKey, scope, result.scope, now) } : {};
   const window = windowState(result.slots, now);
-  if (window.limited) return { outcome: 'limited', window };
-  return { outcome: 'authenticated', window, caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key, byteSlots: result.byteSlots } };
+  if (window.limited) return { outcome: 'limited', window, ...idempotent };
+  return {
+    outcome: 'authenticated',
+    window,
+    caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key, byteSlots: result.byteSlots },
+    ...idempotent,
+  };
 }

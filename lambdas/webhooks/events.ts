@@ -1,13 +1,17 @@
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { WebhookEvent } from '../definitions/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
 import { sha256Hex } from '../rules/api-keys';
 import { isHeadChange, numberOf, stringOf } from '../stream/records';
 import type { WebhookJob } from '../rules/webhook-job';
 
+type Image = Record<string, AttributeValue>;
+
 /**
  * Turns one committed change of the secrets table into at most one webhook event:
  * - INSERT of a head item: `secret.created` (the head is the commit point of a create);
+ * - MODIFY of a head item that took its last passphrase attempt: `secret.burned` (the wrong
+ *   proof that burns a secret takes its views and its attempts to 0 in one update);
  * - MODIFY of a head item that took exactly one view: `secret.viewed` while views remain,
  *   `secret.expired` for the claim that took the last one;
  * - anything else nothing: removals (a consumed secret's deletion, revocation, TTL), chunk items,
@@ -31,12 +35,20 @@ export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
     return created === undefined ? undefined : job('secret.created', id, owner, created, remaining);
   }
   if (record.eventName === 'MODIFY') {
+    const burnedAt = numberOf(after?.burnedAt);
+    if (isBurn(change.OldImage, after) && burnedAt !== undefined) return job('secret.burned', id, owner, burnedAt, remaining);
     const before = numberOf(change.OldImage?.remaining);
     const viewedAt = numberOf(after?.viewedAt);
     if (before === undefined || before - remaining !== 1 || viewedAt === undefined) return undefined;
     return job(remaining > 0 ? 'secret.viewed' : 'secret.expired', id, owner, viewedAt, remaining);
   }
   return undefined;
+}
+
+/** Attempts went from some to none: the update of the wrong proof that burned the secret. */
+function isBurn(before: Image | undefined, after: Image | undefined): boolean {
+  const attemptsBefore = numberOf(before?.attempts);
+  return attemptsBefore !== undefined && attemptsBefore > 0 && numberOf(after?.attempts) === 0;
 }
 
 /**

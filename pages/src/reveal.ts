@@ -1,4 +1,5 @@
-import { LinkError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
+import { GATE } from '../../lambdas/definitions/limits';
+import { LinkError, PassphraseError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import type { Phrase } from './i18n/format';
 import { setText, startLanguage } from './i18n/page-language';
@@ -7,10 +8,17 @@ import { describeFailure, withKeyForOneAction } from './service';
 /**
  * `{site_url}/<id>#<k>`. Loading this page sends nothing to the service: link previews and mail
  * scanners fetch it, and must not use up a view. Only a click on "Reveal" claims the secret.
+ * A gated link (`#p.<k>`) asks for the passphrase first: "Reveal" without one sends nothing, so
+ * a scanner that presses every button uses neither a view nor a passphrase attempt.
  */
 
-const ready = element('ready', HTMLElement);
+const ready = element('ready', HTMLFormElement);
 const revealButton = element('reveal', HTMLButtonElement);
+const passphraseField = element('passphrase-field', HTMLElement);
+const passphraseNote = element('passphrase-note', HTMLElement);
+const passphrase = element('passphrase', HTMLInputElement);
+const attempts = element('attempts', HTMLElement);
+const burned = element('burned', HTMLElement);
 const status = element('status', HTMLElement);
 const textResult = element('text-result', HTMLElement);
 const secretText = element('secret-text', HTMLElement);
@@ -25,13 +33,13 @@ const error = element('error', HTMLElement);
 /** The link as it was opened; its key never leaves this page. */
 const link = location.href;
 
-function checkLink(): Phrase | undefined {
-  if (location.hash.length <= 1) return { key: 'reveal.missingKey' };
+/** The link's problem, if it has one, or whether it needs a passphrase. */
+function checkLink(): { problem: Phrase } | { gated: boolean } {
+  if (location.hash.length <= 1 || location.hash === '#p.') return { problem: { key: 'reveal.missingKey' } };
   try {
-    parseLink(link);
-    return undefined;
+    return { gated: parseLink(link).gated };
   } catch {
-    return { key: 'reveal.damagedLink' };
+    return { problem: { key: 'reveal.damagedLink' } };
   }
 }
 
@@ -57,21 +65,47 @@ function showRevealed(revealed: Revealed): void {
   setText(remaining, revealed.remaining === 0 ? { key: 'reveal.lastView' } : { key: 'reveal.remaining', params: { count: revealed.remaining } });
 }
 
-async function onReveal(): Promise<void> {
-  revealButton.disabled = true;
+/** A claim in flight: another submit (Enter, a second click) must not send a second one. */
+let revealing = false;
+
+async function onReveal(gated: boolean): Promise<void> {
+  if (revealing) return;
   say(error, undefined);
-  say(status, { key: 'reveal.working' });
+  // Not trimmed: spaces may be part of it.
+  const typed = passphrase.value;
+  if (gated && typed === '') {
+    say(error, { key: 'reveal.passphraseMissing' });
+    passphrase.focus();
+    return;
+  }
+  revealing = true;
+  revealButton.disabled = true;
+  passphrase.readOnly = true;
+  say(status, { key: gated ? 'reveal.workingPassphrase' : 'reveal.working' });
   try {
-    const revealed = await withKeyForOneAction((client) => client.reveal(link));
+    const revealed = await withKeyForOneAction((client) => client.reveal(link, gated ? { passphrase: typed } : {}));
     show(ready, false);
     // The key has done its work: keep it out of the history and of a bookmark from now on.
     history.replaceState(null, '', location.pathname);
     showRevealed(revealed);
   } catch (failure) {
     say(status, undefined);
-    if (failure instanceof SecretGoneError) {
+    revealing = false;
+    passphrase.readOnly = false;
+    if (failure instanceof SecretGoneError && failure.burned) {
+      show(ready, false);
+      say(burned, { key: 'reveal.burned', params: { count: GATE.attempts } });
+    } else if (failure instanceof SecretGoneError) {
       show(ready, false);
       show(gone);
+    } else if (failure instanceof PassphraseError && failure.reason === 'wrong') {
+      say(attempts, { key: 'reveal.attemptsLeft', params: { count: failure.attemptsLeft } });
+      passphrase.value = '';
+      passphrase.focus();
+      revealButton.disabled = false;
+    } else if (failure instanceof PassphraseError) {
+      show(ready, false);
+      say(error, { key: 'reveal.linkNotMarked' });
     } else if (failure instanceof LinkError) {
       show(ready, false);
       say(error, { key: 'reveal.undecryptable' });
@@ -84,10 +118,16 @@ async function onReveal(): Promise<void> {
 }
 
 void startLanguage();
-const problem = checkLink();
-if (problem === undefined) {
+const checked = checkLink();
+if ('gated' in checked) {
   show(ready);
-  revealButton.addEventListener('click', () => void onReveal());
+  show(passphraseField, checked.gated);
+  setText(passphraseNote, { key: 'reveal.passphraseNote', params: { attempts: GATE.attempts } });
+  ready.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void onReveal(checked.gated);
+  });
+  if (checked.gated) passphrase.focus();
 } else {
-  say(error, problem);
+  say(error, checked.problem);
 }

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
 import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { currentLanguage, onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
@@ -15,6 +15,9 @@ const fileChosen = element('file-chosen', HTMLElement);
 const removeFile = element('remove-file', HTMLButtonElement);
 const ttl = element('ttl', HTMLSelectElement);
 const views = element('views', HTMLSelectElement);
+const passphrase = element('share-passphrase', HTMLInputElement);
+const passphraseHint = element('passphrase-hint', HTMLElement);
+const showPassphrase = element('show-passphrase', HTMLInputElement);
 const submit = element('submit', HTMLButtonElement);
 const status = element('status', HTMLElement);
 const error = element('error', HTMLElement);
@@ -25,6 +28,7 @@ const copyLink = element('copy-link', HTMLButtonElement);
 const copyStatus = element('copy-status', HTMLElement);
 const resultViews = element('result-views', HTMLElement);
 const resultReveal = element('result-reveal', HTMLElement);
+const resultPassphrase = element('result-passphrase', HTMLElement);
 const qr = element('qr', HTMLElement);
 const another = element('another', HTMLButtonElement);
 
@@ -53,6 +57,7 @@ function fillChoices(): void {
     setText(option, { key: 'share.viewsOption', params: { count } });
   }
   setText(fileHint, { key: 'share.fileHint', params: { size: { bytes: ABOUT_MAX_CONTENT_BYTES } } });
+  setText(passphraseHint, { key: 'share.passphraseHint', params: { attempts: GATE.attempts } });
 }
 
 /** A chosen file is shared instead of the text, which is set aside (not lost) until the file is removed. */
@@ -70,14 +75,16 @@ async function content(): Promise<string | FileContent | undefined> {
 
 const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
 
-function showShared(shared: Shared, viewCount: number): void {
+function showShared(shared: Shared, viewCount: number, gated: boolean): void {
   link.value = shared.link;
+  show(resultPassphrase, gated);
   setText(resultViews, { key: 'share.views', params: { count: viewCount, until: { dateTime: shared.expires } } });
   setText(resultReveal, { key: 'share.noViewOnOpen', params: { button: { message: 'reveal.button' } } });
   setAttribute(drawQrCode(qr, shared.link), 'aria-label', { key: 'share.qrLabel' });
   say(copyStatus, undefined);
   form.reset();
   onFileChange();
+  onShowPassphrase();
   show(form, false);
   show(result);
   say(status, { key: 'share.created' });
@@ -94,11 +101,17 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
     return;
   }
   const viewCount = Number(views.value);
-  const options = { ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl, views: viewCount };
+  // Empty: no passphrase. Otherwise taken as typed, spaces included.
+  const gated = passphrase.value !== '';
+  const options = {
+    ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl,
+    views: viewCount,
+    ...(gated ? { passphrase: passphrase.value } : {}),
+  };
   submit.disabled = true;
   say(status, { key: 'share.working' });
   try {
-    showShared(await withSessionKey((client) => client.share(secret, options)), viewCount);
+    showShared(await withSessionKey((client) => client.share(secret, options)), viewCount, gated);
   } catch (failure) {
     say(status, undefined);
     say(error, describeFailure(failure));
@@ -107,8 +120,13 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   }
 }
 
+function onShowPassphrase(): void {
+  passphrase.type = showPassphrase.checked ? 'text' : 'password';
+}
+
 void startLanguage();
 fillChoices();
+showPassphrase.addEventListener('change', onShowPassphrase);
 file.addEventListener('change', onFileChange);
 removeFile.addEventListener('click', () => {
   file.value = '';

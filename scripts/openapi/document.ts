@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, MAX_BODY_BYTES, RATE_LIMIT } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
+import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import {
   claimSecretResponse,
@@ -26,22 +28,58 @@ import {
 
 type JsonSchema = Record<string, unknown>;
 
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/** Every integer says how wide it is (int32 when its bounds fit, else int64), for generated clients to pick their type. */
+function withIntegerFormats(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withIntegerFormats);
+  if (typeof node !== 'object' || node === null) return node;
+  const schema = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withIntegerFormats(value)])) as JsonSchema;
+  if (schema.type !== 'integer' || 'format' in schema) return schema;
+  const lowest = (schema.minimum ?? schema.exclusiveMinimum ?? -Infinity) as number;
+  const highest = (schema.maximum ?? schema.exclusiveMaximum ?? Infinity) as number;
+  return { ...schema, format: lowest >= INT32.min && highest <= INT32.max ? 'int32' : 'int64' };
+}
+
 /** OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target; the dialect is declared once, at the top. */
 function jsonSchema(schema: ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io }) as JsonSchema;
-  return rest;
+  return withIntegerFormats(rest) as JsonSchema;
 }
 
+/** A header holding a whole number: digits only, at most a millisecond timestamp's 16. */
+const DIGITS = { type: 'string', pattern: '^\\d+$', maxLength: 16 } as const;
+
 const HEADERS = {
-  'x-request-id': { description: 'Identifier of the request, unique per request.', schema: { type: 'string' } },
+  'x-request-id': {
+    description: 'Identifier of the request, unique per request (a UUID: API Gateway\'s request id, or local mode\'s).',
+    schema: { type: 'string', format: 'uuid', maxLength: 36 },
+  },
   'cache-control': { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' } },
   'x-content-type-options': { description: 'Always `nosniff`.', schema: { type: 'string', const: 'nosniff' } },
-  'x-ratelimit-limit': { description: `Requests allowed per window (${RATE_LIMIT.requests}).`, schema: { type: 'string', pattern: '^\\d+$' } },
-  'x-ratelimit-remaining': { description: 'Requests left in the window.', schema: { type: 'string', pattern: '^\\d+$' } },
-  'x-ratelimit-reset': { description: 'When the window resets: Unix time in milliseconds.', schema: { type: 'string', pattern: '^\\d+$' } },
-  'retry-after': { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
+  'x-ratelimit-limit': { description: `Requests allowed per window (${RATE_LIMIT.requests}).`, schema: DIGITS },
+  'x-ratelimit-remaining': { description: 'Requests left in the window.', schema: DIGITS },
+  'x-ratelimit-reset': { description: 'When the window resets: Unix time in milliseconds.', schema: DIGITS },
+  'retry-after': { description: 'Seconds to wait before trying again.', schema: DIGITS },
+  [GATE.attemptsLeftHeader]: {
+    description: `Wrong passphrase proofs the gated secret still accepts (${GATE.attempts} at creation); the one that leaves 0 deleted it.`,
+    schema: DIGITS,
+  },
 } as const;
 type HeaderName = keyof typeof HEADERS;
+
+/**
+ * Header names are case-insensitive in HTTP, and the service sends them in lower case; the
+ * document spells the rate-limit ones as RFC 9110 and GitHub's API do, which is how OWASP's rules
+ * (Spectral) look for them.
+ */
+const SPELLED: Partial<Record<HeaderName, string>> = {
+  'x-ratelimit-limit': 'X-RateLimit-Limit',
+  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+  'retry-after': 'Retry-After',
+};
+const spelled = (name: HeaderName): string => SPELLED[name] ?? name;
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -49,6 +87,8 @@ interface Outcome {
   description: string;
   /** The error body when absent. */
   schema?: ZodMiniType;
+  /** Headers of this outcome alone, always sent with it. */
+  headers?: HeaderName[];
 }
 
 interface RouteDocument {
@@ -61,19 +101,22 @@ interface RouteDocument {
 
 const error = (description: string): Outcome => ({ description });
 
-/** Each schema once, under components/schemas, referred to by name. */
+/**
+ * Each response schema once, under components/schemas, referred to by name. Request bodies are
+ * written inline in their operation: a generator such as openapi-typescript reads a `default` as
+ * "always present" in a named schema (right for what a server answers) but not in a request body,
+ * where a default means "may be left out" (ttl, type and views of POST /secrets).
+ */
 const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' | 'output' }[] = [
   { name: 'Error', schema: errorResponse, io: 'output' },
   { name: 'Health', schema: healthResponse, io: 'output' },
-  { name: 'CreateKeyRequest', schema: createKeyBody, io: 'input' },
   { name: 'CreatedKey', schema: createKeyResponse, io: 'output' },
   { name: 'KeyDetails', schema: getKeyResponse, io: 'output' },
-  { name: 'UpdateKeyRequest', schema: updateKeyBody, io: 'input' },
   { name: 'Updated', schema: updateKeyResponse, io: 'output' },
   { name: 'Deleted', schema: deleteResponse, io: 'output' },
-  { name: 'CreateSecretRequest', schema: createSecretBody, io: 'input' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
+  { name: 'WebhookEvent', schema: webhookPayloadSchema, io: 'output' },
 ];
 
 function ref(schema: ZodMiniType): { $ref: string } {
@@ -95,6 +138,12 @@ const AUTHENTICATED: Record<number, Outcome> = {
 };
 
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
+
+/** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
+const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
+  400: error(`A malformed body or field, or a malformed ${IDEMPOTENCY.header} (16 to 64 characters of A-Z, a-z, 0-9, _ and -).`),
+  409: error(`An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`),
+};
 
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   health: {
@@ -134,12 +183,28 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Store a client-encrypted secret.',
     authenticated: true,
     request: { schema: createSecretBody, required: true },
-    outcomes: { 201: { description: 'Its id and its url (`{site_url}/<id>`).', schema: createSecretResponse } },
+    outcomes: {
+      201: { description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.', schema: createSecretResponse },
+      422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
+    },
   },
   'secrets-claim': {
     summary: 'Claim a secret: consumes one view; the last one deletes it.',
     authenticated: true,
-    outcomes: { 200: { description: 'The stored data and metadata, and the views left.', schema: claimSecretResponse }, 404: SECRET_GONE },
+    outcomes: {
+      200: {
+        description: 'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
+        schema: claimSecretResponse,
+      },
+      403: {
+        description:
+          `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof ` +
+          `(\`wrong passphrase\`). No view is used; a wrong proof uses one of the ${GATE.attempts} attempts, and the one that ` +
+          'uses the last deletes the secret (then 404, and `secret.burned`).',
+        headers: [GATE.attemptsLeftHeader],
+      },
+      404: SECRET_GONE,
+    },
   },
   'secrets-revoke': {
     summary: 'Delete a secret before it is used up; only the key that created it may.',
@@ -148,8 +213,27 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
 };
 
+/** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
+const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
+  health:
+    'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
+  'keys-create':
+    'Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
+  'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
+  'keys-update': 'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
+  'keys-delete': 'The key stops working at once: its next request gets 401.',
+  'secrets-create':
+    '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
+  'secrets-claim':
+    'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
+  'secrets-revoke': 'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
+};
+
+/** Operations are grouped by the first segment of their path: health, keys, secrets. */
+const tagOf = (path: string): string => path.split('/')[1] ?? path;
+
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
-function headersOf(status: number, authenticated: boolean): Record<string, unknown> {
+function headersOf(status: number, authenticated: boolean, own: HeaderName[] = []): Record<string, unknown> {
   const names: { name: HeaderName; required: boolean }[] = [
     { name: 'x-request-id', required: true },
     { name: 'cache-control', required: true },
@@ -157,12 +241,46 @@ function headersOf(status: number, authenticated: boolean): Record<string, unkno
   ];
   if (authenticated && status !== 401) {
     // A 413 or 500 may come before the key is counted (the gateway's own body limit, a store failure).
-    const counted = status < 300 || status === 404 || status === 429;
+    const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429) names.push({ name: 'retry-after', required: true });
+  if (status === 429 || status === 409) names.push({ name: 'retry-after', required: true });
+  names.push(...own.map((name) => ({ name, required: true })));
   return Object.fromEntries(
-    names.map(({ name, required }) => [name, required ? { $ref: `#/components/headers/${name}` } : { ...HEADERS[name], required }]),
+    names.map(({ name, required }) => [
+      spelled(name),
+      required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required },
+    ]),
+  );
+}
+
+const PROOF_PARAMETER = {
+  name: GATE.proofHeader,
+  in: 'header',
+  required: false,
+  description:
+    'The passphrase proof of a gated secret (docs/client.md): 43 characters of unpadded base64url, whose SHA-256 is the `gate` ' +
+    'it was created with. Ignored by a secret without a gate.',
+  schema: { type: 'string', pattern: GATE.digestPattern.source, maxLength: GATE.digestLength },
+};
+
+/** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
+function webhooks() {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          parameters: [
+            { name: WEBHOOK_HEADERS.signature, in: 'header', required: true, description: 'HMAC-SHA256 signature of the body.', schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$', maxLength: 90 } },
+            { name: WEBHOOK_HEADERS.eventId, in: 'header', required: true, description: 'Same id on every attempt of one event.', schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
+          responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
+        },
+      },
+    ]),
   );
 }
 
@@ -170,13 +288,34 @@ function operation(name: RouteName) {
   const route = ROUTES.find((candidate) => candidate.name === name);
   if (!route) throw new Error(`no route ${name}`);
   const document = ROUTE_DOCUMENTS[name];
-  const outcomes = { ...EVERY_ROUTE, ...(document.authenticated ? AUTHENTICATED : {}), ...document.outcomes };
+  const outcomes = {
+    ...EVERY_ROUTE,
+    ...(document.authenticated ? AUTHENTICATED : {}),
+    ...(route.idempotent ? IDEMPOTENT_OUTCOMES : {}),
+    ...document.outcomes,
+  };
+  const idempotencyKey = {
+    name: IDEMPOTENCY.header,
+    in: 'header',
+    required: false,
+    description:
+      'IETF httpapi draft: a repeat with the same API key, route, id and key within 60 s of the first answer is answered as the ' +
+      'first was, doing nothing again (a claim uses no view). Send a fresh key per operation.',
+    schema: { type: 'string', pattern: IDEMPOTENCY.pattern.source, maxLength: IDEMPOTENCY.maxLength },
+  };
+  const parameters = [
+    ...(route.path.includes('{id}')
+      ? [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }]
+      : []),
+    ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
+    ...(route.idempotent ? [idempotencyKey] : []),
+  ];
   const responses = Object.fromEntries(
     Object.entries(outcomes).map(([status, outcome]) => [
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated),
+        headers: headersOf(Number(status), document.authenticated, outcome.headers),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
@@ -187,12 +326,12 @@ function operation(name: RouteName) {
     operation: {
       operationId: name,
       summary: document.summary,
+      ...(DESCRIPTIONS[name] ? { description: DESCRIPTIONS[name] } : {}),
+      tags: [tagOf(route.path)],
       security: document.authenticated ? [{ apiKey: [] }] : [],
-      ...(route.path.includes('{id}')
-        ? { parameters: [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }] }
-        : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(document.request
-        ? { requestBody: { required: document.request.required, content: { 'application/json': { schema: ref(document.request.schema) } } } }
+        ? { requestBody: { required: document.request.required, content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } } } }
         : {}),
       responses,
     },
@@ -215,13 +354,26 @@ export function openApiDocument() {
         'and returns ciphertext. Every error is `{"error": "<message>"}`; an unknown route is 404 and an unsupported method ' +
         'on a known path 405 or 404, with that body.',
     },
-    servers: [{ url: `http://localhost:3000${API_BASE_PATH}`, description: 'Local mode (`npm start`); on AWS, the stack’s API URL.' }],
+    servers: [
+      {
+        url: `https://{site}${API_BASE_PATH}`,
+        description: 'A deployment: `site` is the host of the stack’s SiteUrl (or your domain). Local mode (`npm start`) serves the same API at http://localhost:3000/api/v1.',
+        variables: { site: { default: 'secrets.example.com', description: 'The host of the stack’s SiteUrl.' } },
+        'x-internal': false,
+      },
+    ],
+    tags: [
+      { name: 'health', description: 'Whether the service and its data store answer.' },
+      { name: 'keys', description: 'API keys and their webhooks.' },
+      { name: 'secrets', description: 'Client-encrypted secrets: create, claim, revoke.' },
+    ],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` } },
-      headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [name, { ...header, required: true }])),
+      headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [spelled(name as HeaderName), { ...header, required: true }])),
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
     },
     paths,
+    webhooks: webhooks(),
   };
 }
 

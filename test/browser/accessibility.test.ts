@@ -143,6 +143,28 @@ describe.each([
     await checkBothThemes(errorPage, language, 'reveal: error');
     await context.close();
   });
+
+  test('the reveal page of a gated link: asking, no passphrase, a wrong one, destroyed', async () => {
+    const context = await person(locale);
+    const { link } = await api().share('correct horse battery staple', { passphrase: 'right' });
+    const page = await open(context, link, language);
+    await page.getByTestId('reveal-passphrase').waitFor();
+    await checkBothThemes(page, language, 'reveal: passphrase asked');
+    await page.getByTestId('reveal-button').click();
+    await page.getByTestId('error').waitFor();
+    await checkBothThemes(page, language, 'reveal: no passphrase');
+    await page.getByTestId('reveal-passphrase').fill('wrong');
+    await page.getByTestId('reveal-button').click();
+    await page.getByTestId('attempts-left').waitFor();
+    await checkBothThemes(page, language, 'reveal: wrong passphrase');
+    // Three more wrong ones elsewhere; the page's next is the last.
+    for (let attempt = 0; attempt < 3; attempt++) await api().reveal(link, { passphrase: 'wrong' }).catch(() => undefined);
+    await page.getByTestId('reveal-passphrase').fill('wrong');
+    await page.getByTestId('reveal-button').click();
+    await page.getByTestId('secret-burned').waitFor();
+    await checkBothThemes(page, language, 'reveal: destroyed');
+    await context.close();
+  });
 });
 
 test('the whole share → reveal flow works with the keyboard alone, moving focus to each result and announcing it', async () => {

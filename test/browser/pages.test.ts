@@ -6,7 +6,7 @@ import { startLocalServer, type LocalServer } from '../support/local-server';
 import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
 
 /**
- * The share and reveal pages (client.md §4) in Chromium, against local mode: what a sender and a
+ * The share and reveal pages (docs/client.md §4) in Chromium, against local mode: what a sender and a
  * recipient see, and what link previews and page loads must not do (use up a view).
  */
 

@@ -80,9 +80,14 @@ describe('cdk-nag AwsSolutions', () => {
 
   it.each([
     ['AwsSolutions-IAM5[Resource::*]', /\/Webhooks\/FanOut\/Role\/DefaultPolicy\/Resource$/],
-    ['AwsSolutions-SQS3', new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`)],
   ])('accepts %s only where the webhook pipeline needs it', (rule, path) => {
     expect(pathsOf(rule).filter((found) => !BUCKET_DEPLOYMENT.test(found))).toEqual([expect.stringMatching(path)]);
+  });
+
+  it('accepts AwsSolutions-SQS3 only on the fan-out’s on-failure queue and the consumed-secrets queue', () => {
+    expect(pathsOf('AwsSolutions-SQS3').sort()).toEqual(
+      [expect.stringMatching(new RegExp(`/${QUEUES.consumedSecrets.id}/Resource$`)), expect.stringMatching(new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`))],
+    );
   });
 
   it('accepts the IAM and runtime findings of the page deployment only on aws-cdk-lib\'s deployment function', () => {

@@ -38,13 +38,39 @@ const expectStatement = (roleId: string, statement: Record<string, unknown>): vo
 const AUTHENTICATED = ROUTES.filter((route) => route.name !== 'health' && route.name !== 'keys-create').map((route) => route.name);
 
 describe('the writes each role may send, by condition', () => {
-  it.each(AUTHENTICATED)('%s may count a request in its key’s rate-limit slots, naming only pk, rl, counted and sb (its bytes of POST /secrets), reading the key back', (name) => {
+  const IDEMPOTENT = ROUTES.filter((route) => route.idempotent).map((route) => route.name);
+  it.each(AUTHENTICATED.filter((name) => !IDEMPOTENT.includes(name)))(
+    '%s may count a request in its key’s rate-limit slots, naming only pk, rl and counted, reading the key back',
+    (name) => {
+      expectStatement(routeRole(name), {
+        Action: 'dynamodb:UpdateItem',
+        Resource: tableArn(KEYS_TABLE),
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
+        },
+      });
+    },
+  );
+
+  it('secrets-create may also record an Idempotency-Key and count its bytes in the count, naming only pk, rl, counted, idem and sb', () => {
+    expectStatement(routeRole('secrets-create'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem', 'sb'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+  });
+
+  it.each(IDEMPOTENT.filter((name) => name !== 'secrets-create'))('%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem', (name) => {
     expectStatement(routeRole(name), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'sb'] },
-        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
       },
     });
   });
@@ -86,7 +112,7 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:PutItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'sb', 'access', 'subject'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem', 'sb', 'access', 'subject'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });
@@ -97,8 +123,19 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'viewedAt', 'readers', 'claim:*'] },
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'claim:*'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+    // Wrong passphrase proofs: counted, and the last burns the secret; never the data, gate or owner.
+    expectStatement(routeRole('secrets-claim'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringLike': {
+          'dynamodb:Attributes': ['pk', 'sk', 'attempts', 'remaining', 'expires', 'burnedAt', 'readers', 'attempt:*'],
+        },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['UPDATED_NEW', 'NONE'] },
       },
     });
     const actions = tableStatements(routeRole('secrets-claim'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
@@ -127,6 +164,8 @@ describe('the writes each role may send, by condition', () => {
             'data',
             'chunks',
             'createToken',
+            'gate',
+            'attempts',
           ],
         },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },

@@ -4,6 +4,7 @@ import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, secretChunkKey } from '../../lambdas/definitions/tables';
 import {
+  CONSUMED_SECRETS_BATCH_SIZE,
   DEAD_LETTER_RETENTION_DAYS,
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_MS,
@@ -20,7 +21,7 @@ import { actionsByResource, roleOf } from './support/iam';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
 import { apiServerErrorsAlarmId, writeUnitsAlarmId } from './support/monitoring';
-import { getAtt, pipelineOf, queueLogicalId } from './support/webhooks';
+import { getAtt, mappingFrom, pipelineOf, queueLogicalId } from './support/webhooks';
 
 const { stackName, template } = sharedSynthesis();
 const { fanOutMapping, deliveryMapping, fanOutId, deliveryId } = pipelineOf(template);
@@ -146,8 +147,14 @@ describe('the delivery’s event source mapping', () => {
     });
   });
 
-  it('is one of only two mappings', () => {
-    expect(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(2);
+  it('is one of only three mappings, with the consumed-secrets queue’s, which invokes the fan-out', () => {
+    expect(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+    expect(mappingFrom(template, getAtt(queueId(QUEUES.consumedSecrets), 'Arn')).Properties).toEqual({
+      EventSourceArn: getAtt(queueId(QUEUES.consumedSecrets), 'Arn'),
+      FunctionName: { Ref: fanOutId },
+      BatchSize: CONSUMED_SECRETS_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
   });
 });
 
@@ -184,13 +191,14 @@ describe('pipeline functions', () => {
     expect(users.map(([id]) => id)).toEqual([functionId]);
   });
 
-  it('fan-out learns the log level, its service name (the stack’s), the keys table, the secrets table (to delete consumed secrets) and the jobs queue’s URL, and nothing else', () => {
+  it('fan-out learns the log level, its service name (the stack’s), the keys table, the secrets table (to delete consumed secrets), the jobs queue’s and the consumed-secrets queue’s URLs, and nothing else', () => {
     expect(variablesOf(fanOutId)).toEqual({
       [ENV.logLevel]: DEFAULT_LOG_LEVEL,
       [ENV.serviceName]: stackName,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [SECRETS_TABLE.envVar]: { Ref: secretsTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
+      [QUEUES.consumedSecrets.envVar]: { Ref: queueId(QUEUES.consumedSecrets) },
     });
   });
 
@@ -212,7 +220,7 @@ describe('pipeline roles', () => {
     Object.fromEntries([...actionsByResource(template, roleOf(template, functionId))].map(([target, actions]) => [target, [...actions].sort()]));
   const arn = (logicalId: string, attribute = 'Arn'): string => JSON.stringify(getAtt(logicalId, attribute));
 
-  it('fan-out: its logs, the keys it reads, deleting consumed secrets, the secrets stream, sending jobs, and its on-failure queue', () => {
+  it('fan-out: its logs, the keys it reads, deleting consumed secrets, the secrets stream, sending jobs, its on-failure queue, and sending and consuming delayed deletions', () => {
     expect(granted(fanOutId)).toEqual({
       [ownLogGroup(fanOutId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       [arn(keysTableId)]: ['dynamodb:BatchGetItem'],
@@ -223,6 +231,15 @@ describe('pipeline roles', () => {
       [arn(queueId(QUEUES.jobs))]: ['sqs:SendMessage'],
       // What CDK's SqsDlq grants for the mapping's on-failure destination.
       [arn(queueId(QUEUES.fanOutFailures))]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+      // SendMessage, and what CDK's SqsEventSource grants.
+      [arn(queueId(QUEUES.consumedSecrets))]: [
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'sqs:SendMessage',
+      ],
     });
   });
 

@@ -48,6 +48,10 @@ test('secrets: create, claim, revoke, and their errors', async () => {
   const overLimit = { key, headers: { 'content-type': 'application/json' }, rawBody: Buffer.alloc(MAX_BODY_BYTES + 1, 0x20) };
   expect((await expectDocumented('POST', '/secrets', overLimit)).status).toBe(413);
 
+  // A passphrase-gated secret claimed without its proof: 403 with the attempts left.
+  const gated = await expectDocumented('POST', '/secrets', { key, json: { data: 'aGk=', gate: 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU' } });
+  expect((await expectDocumented('GET', `/secrets/${String(gated.body.id)}`, { key })).status).toBe(403);
+
   const file = { data: 'aGk=', type: 'file', filename: 'AQID', mimetype: 'application/pdf' };
   const fileSecret = await expectDocumented('POST', '/secrets', { key, json: file });
   expect((await expectDocumented('GET', `/secrets/${String(fileSecret.body.id)}`, { key })).status).toBe(200);

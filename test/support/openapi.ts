@@ -35,7 +35,8 @@ export function undocumented(method: string, path: string, observed: Observed): 
   if (!/^application\/json/.test(observed.headers['content-type'] ?? '')) problems.push('content-type is not application/json');
   for (const [name, reference] of Object.entries(documented.headers as Record<string, Schema>)) {
     const header = dereference(reference);
-    const value = observed.headers[name];
+    // Header names are case-insensitive: the document spells some as RFC 9110 does, fetch gives them in lower case.
+    const value = observed.headers[name.toLowerCase()];
     if (value === undefined) {
       if (header.required === true) problems.push(`header ${name} is missing`);
       continue;

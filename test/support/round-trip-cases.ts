@@ -1,4 +1,5 @@
-import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { createHash, randomBytes } from 'node:crypto';
+import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
 import { api, createKey, createSecret, dataFilling, freshClientAddress, type ApiResponse } from './api';
 
@@ -26,9 +27,16 @@ type Size = keyof typeof SIZES;
 
 const freshKey = async (baseUrl: string): Promise<string> => (await createKey(undefined, baseUrl)).key;
 
-async function secretOf(baseUrl: string, size: Size, views: number): Promise<{ key: string; id: string }> {
+/** A passphrase gate as a client makes one: a proof (random here; derived from the passphrase there) and its SHA-256. */
+function newGate(): { proof: string; gate: string } {
+  const proof = randomBytes(32);
+  return { proof: proof.toString('base64url'), gate: createHash('sha256').update(proof).digest('base64url') };
+}
+
+async function secretOf(baseUrl: string, size: Size, views: number, gate?: string): Promise<{ key: string; id: string }> {
   const key = await freshKey(baseUrl);
-  const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, { views }), views }, baseUrl);
+  const fields = { views, ...(gate === undefined ? {} : { gate }) };
+  const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, fields), ...fields }, baseUrl);
   return { key, id };
 }
 
@@ -52,6 +60,18 @@ const claim = (size: Size, views: 1 | 2, calls: number): RoundTripCase => ({
   },
 });
 
+/** A passphrase-gated secret claimed with the right proof: the proof is checked by the claim's own update. */
+const gatedClaim = (size: Size, calls: number): RoundTripCase => ({
+  name: `GET /secrets/:id ${size}, passphrase gate, right proof`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { proof, gate } = newGate();
+    const { key, id } = await secretOf(baseUrl, size, 1, gate);
+    return api('GET', `/secrets/${id}`, { key, baseUrl, headers: { [GATE.proofHeader]: proof } });
+  },
+});
+
 const revoke = (size: Size, calls: number): RoundTripCase => ({
   name: `DELETE /secrets/:id ${size}`,
   // No body, but what it deletes is that large.
@@ -61,6 +81,15 @@ const revoke = (size: Size, calls: number): RoundTripCase => ({
     const { key, id } = await secretOf(baseUrl, size, 1);
     return api('DELETE', `/secrets/${id}`, { key, baseUrl });
   },
+});
+
+/** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
+const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
+
+const keyed = (roundTripCase: RoundTripCase, send: (baseUrl: string) => Promise<ApiResponse>): RoundTripCase => ({
+  ...roundTripCase,
+  name: `${roundTripCase.name}, with Idempotency-Key`,
+  send,
 });
 
 export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
@@ -96,14 +125,32 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   claim('1 KB', 2, 2),
   claim('1 KB', 1, 2),
   claim('300 KB', 1, 2),
+  gatedClaim('1 KB', 2),
+  gatedClaim('300 KB', 2),
   revoke('1 KB', 2),
   // Above 300 KB the body's bytes are counted against the client's address too: one more call.
   create('1 MB', 4),
   claim('1 MB', 2, 4),
   claim('1 MB', 1, 4),
+  gatedClaim('1 MB', 4),
   create('5 MiB', 4),
   claim('5 MiB', 1, 4),
   revoke('5 MiB', 3),
+  keyed(create('1 KB', 2), async (baseUrl) =>
+    api('POST', '/secrets', { key: await freshKey(baseUrl), json: { data: dataFilling(SIZES['1 KB']) }, headers: idempotencyHeader(), baseUrl }),
+  ),
+  keyed(claim('300 KB', 1, 2), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '300 KB', 1);
+    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
+  keyed(claim('1 MB', 2, 4), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '1 MB', 2);
+    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
+  keyed(revoke('1 KB', 2), async (baseUrl) => {
+    const { key, id } = await secretOf(baseUrl, '1 KB', 1);
+    return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+  }),
 ];
 
 export const isBudgeted = (roundTripCase: RoundTripCase): boolean =>

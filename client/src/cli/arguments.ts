@@ -11,6 +11,10 @@ export const OPTIONS = {
   json: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
+  /** A file holding the passphrase; a passphrase itself is never taken as an argument. */
+  'passphrase-file': { type: 'string' },
+  /** share: gate the secret with a passphrase asked for on the terminal. */
+  'ask-passphrase': { type: 'boolean' },
   webhook: { type: 'string' },
   secret: { type: 'string' },
   signature: { type: 'string' },

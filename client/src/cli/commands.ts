@@ -7,11 +7,13 @@ import { utf8 } from '../utf8';
 import { verifyWebhook, WEBHOOK_TOLERANCE_MS } from '../webhook';
 import type { OptionName, Values } from './arguments';
 import { readAll, readFileContent, readStdinText } from './input';
+import { passphraseToReveal, passphraseToShare } from './passphrase';
+import { parseLink } from '../link';
 import { resolveTarget, writeRevealed } from './output';
 import { fetchWithProgress } from './progress';
 import { requireApiKey, type Settings } from './settings';
 
-/** The commands of client.md §3, each with the options and positionals it takes. */
+/** The commands of docs/client.md §3, each with the options and positionals it takes. */
 
 export interface Io {
   stdin: NodeJS.ReadStream;
@@ -55,12 +57,15 @@ const print = (io: Io, line: string): void => {
 };
 
 const share: Command = {
-  options: ['ttl', 'views', 'json'],
+  options: ['ttl', 'views', 'json', 'passphrase-file', 'ask-passphrase'],
   positionals: { min: 0, max: 1, names: '[FILE]' },
   async run(invocation) {
     const { values, positionals, io } = invocation;
     const [file] = positionals;
-    const options = { ttl: ttlOf(values.ttl), views: viewsOf(values.views) };
+    const gated = values['ask-passphrase'] === true || values['passphrase-file'] !== undefined;
+    // Asked for before the content: standard input may be carrying it, the terminal is not.
+    const passphrase = gated ? await passphraseToShare(values['passphrase-file']) : undefined;
+    const options = { ttl: ttlOf(values.ttl), views: viewsOf(values.views), ...(passphrase === undefined ? {} : { passphrase }) };
     const content = file === undefined ? await readStdinText(io.stdin, io.stderr) : await readFileContent(file);
     const client = clientFor(invocation);
     const shared = await client.share(content, options);
@@ -70,14 +75,17 @@ const share: Command = {
 };
 
 const reveal: Command = {
-  options: ['output', 'force'],
+  options: ['output', 'force', 'passphrase-file'],
   positionals: { min: 1, max: 1, names: 'LINK' },
   async run(invocation) {
     const { values, positionals, io } = invocation;
+    const link = positionals[0] ?? '';
     const force = values.force ?? false;
     const target = await resolveTarget(values.output, force);
+    // A gated link's passphrase is asked for before any request: a wrong or missing one then uses nothing.
+    const passphrase = parseLink(link).gated ? await passphraseToReveal(values['passphrase-file']) : undefined;
     const client = clientFor(invocation);
-    const revealed = await client.reveal(positionals[0] ?? '');
+    const revealed = await client.reveal(link, passphrase === undefined ? {} : { passphrase });
     if (client.mintedApiKey) io.stderr.write(`${MINTED_KEY_NOTE}\n`);
     if (revealed.type === 'text' && values.output === undefined) {
       io.stdout.write(revealed.text);

@@ -1,6 +1,6 @@
 import { OnetimeError, RateLimitedError, ServiceError, type OnetimeErrorKind } from '../errors';
 
-/** client.md §3: 0 success; 1 usage or input; 2 the secret does not exist or is gone; 3 any other service error; 4 network. */
+/** docs/client.md §3: 0 success; 1 usage or input; 2 the secret does not exist or is gone; 3 any other service error; 4 network. */
 export const EXIT = { ok: 0, input: 1, gone: 2, service: 3, network: 4 } as const;
 
 const EXIT_BY_KIND: Record<OnetimeErrorKind, number> = {
@@ -8,6 +8,8 @@ const EXIT_BY_KIND: Record<OnetimeErrorKind, number> = {
   link: EXIT.input,
   'too-large': EXIT.input,
   gone: EXIT.gone,
+  // The service refused the passphrase (403): no view used; the message says how many attempts are left.
+  passphrase: EXIT.service,
   'rate-limited': EXIT.service,
   service: EXIT.service,
   network: EXIT.network,

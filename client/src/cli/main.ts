@@ -6,7 +6,7 @@ import { EXIT, describeFailure } from './exit-codes';
 import { readSettings } from './settings';
 import { USAGE } from './usage';
 
-/** `onetime`: client.md §3 on the library. Node only; the library itself stays browser-safe. */
+/** `onetime`: docs/client.md §3 on the library. Node only; the library itself stays browser-safe. */
 
 /** The command named by the first one or two positionals, and the positionals left for it. */
 function findCommand(positionals: string[]): { command: Command; name: string; rest: string[] } {

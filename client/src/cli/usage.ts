@@ -3,10 +3,14 @@ import { SECRET_TTLS, VIEWS_RANGE } from '../../../lambdas/definitions/limits';
 export const USAGE = `Usage: onetime <command> [options]
 
   share [FILE] [--ttl ${Object.keys(SECRET_TTLS).join('|')}] [--views ${VIEWS_RANGE.min}..${VIEWS_RANGE.max}] [--json]
-                      encrypt FILE, or standard input as text, and print its link
-  reveal LINK [-o PATH] [--force]
+        [--ask-passphrase | --passphrase-file PATH]
+                      encrypt FILE, or standard input as text, and print its link;
+                      with a passphrase (asked on the terminal, or read from PATH)
+                      the reader needs it too, and 5 wrong ones delete the secret
+  reveal LINK [-o PATH] [--force] [--passphrase-file PATH]
                       claim one view: print the text, or save the file (under its
-                      own name, or PATH) and print where
+                      own name, or PATH) and print where; a link made with a
+                      passphrase asks for it on the terminal (or reads PATH) first
   revoke LINK|ID      delete a secret before it is used up (needs the key that made it)
   key create [--webhook URL]
                       print a new API key (and its webhook secret, on stderr)
@@ -22,5 +26,6 @@ Settings (flags override the environment):
                       one-off key (POST /keys allows 20 per address per hour)
 
 Exit codes: 0 success, 1 usage or input error, 2 the secret does not exist or is
-gone, 3 other service error, 4 network failure.
+gone (also: deleted after the last wrong passphrase), 3 other service error (a
+wrong passphrase: the attempts left are shown), 4 network failure.
 `;

@@ -8,7 +8,7 @@ import { signatureHeader } from '../../../lambdas/webhooks/signature';
 import { createKey } from '../../support/api';
 import { linkFrom, onetime } from '../support/cli';
 
-/** client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */
+/** docs/client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */
 
 /** A leading BOM is content too: it must survive both ways. */
 const TEXT = '\uFEFFGrüße, 世界 🔑\n\nline after an empty one\n\n';

@@ -101,3 +101,19 @@ async function storedKeysTableItem(pk: string, table: string): Promise<Record<st
   const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true }));
   return Item;
 }
+
+/**
+ * Puts a request's idempotency record on a key as another request would have left it, `ageMs`
+ * old: to stand for a first request still at work (or long over) whose traces a test controls.
+ */
+export async function putIdempotencyRecord(key: string, scope: string, ageMs: number, body?: string): Promise<void> {
+  await store().send(
+    new UpdateCommand({
+      TableName: testEnv('keysTable'),
+      Key: { pk: keyItemPk(hashApiKey(key)) },
+      UpdateExpression: 'SET idem.#scope = :record',
+      ExpressionAttributeNames: { '#scope': scope },
+      ExpressionAttributeValues: { ':record': { at: Date.now() - ageMs, by: 'another-request', ...(body !== undefined ? { body } : {}) } },
+    }),
+  );
+}

@@ -8,7 +8,7 @@ const K = VECTORS.keyBase64Url;
 test('a link is the url, "#", and the key in 43 characters of base64url (fixture)', () => {
   expect(makeLink(VECTORS.link.url, hex(VECTORS.keyHex))).toBe(VECTORS.link.link);
   expect(K).toHaveLength(43);
-  expect(parseLink(VECTORS.link.link)).toEqual({ id: ID, key: hex(VECTORS.keyHex) });
+  expect(parseLink(VECTORS.link.link)).toEqual({ id: ID, key: hex(VECTORS.keyHex), gated: false });
 });
 
 test('the id is the last segment of the path, under any site path', () => {

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY } from '../../../lambdas/definitions/limits';
 import { OnetimeClient } from '../../../client/src/client';
 import { connectionRefused, failureOf, fakeFetch, type Scripted } from './fake-fetch';
 import { VECTORS } from './vectors';
@@ -33,23 +34,26 @@ async function settle<T>(work: Promise<T>): Promise<T> {
   return result.value;
 }
 
-describe('requests whose repetition could consume a view or create a second secret are not repeated', () => {
+describe('claims and creates are repeated under one Idempotency-Key, at most 3 tries', () => {
   test.each([
     ['a 500', { status: 500, body: { error: 'internal server error' } }, { kind: 'service', status: 500, message: 'internal server error' }],
     ['a network failure', connectionRefused(), { kind: 'network' }],
-  ] as const)('reveal after %s: one request', async (_, failure, expected) => {
-    const { client, calls } = clientWith(failure);
+  ] as const)('reveal after %s each time: three requests, one key', async (_, failure, expected) => {
+    const { client, calls } = clientWith(failure, failure, failure);
     await expect(settle(client.reveal(LINK))).rejects.toMatchObject(expected);
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls.map((call) => call.headers[IDEMPOTENCY.header])).size).toBe(1);
+    expect(calls[0]?.headers[IDEMPOTENCY.header]).toMatch(IDEMPOTENCY.pattern);
   });
 
   test.each([
     ['a 503', { status: 503, body: { error: 'data store unavailable' } }],
     ['a network failure', connectionRefused()],
-  ] as const)('share after %s: one request', async (_, failure) => {
-    const { client, calls } = clientWith(failure);
-    await expect(settle(client.share('x'))).rejects.toBeDefined();
-    expect(calls).toHaveLength(1);
+  ] as const)('share after %s, then its answer: two requests, one key', async (_, failure) => {
+    const { client, calls } = clientWith(failure, CREATED);
+    await settle(client.share('x'));
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.headers[IDEMPOTENCY.header]).toBe(calls[0]?.headers[IDEMPOTENCY.header]);
   });
 
   test('minting a key after a network failure: one request', async () => {
@@ -131,8 +135,9 @@ describe('answers become typed errors', () => {
   });
 
   test('an error page that is not JSON: the status', async () => {
-    const { client } = clientWith({ status: 502, body: '<html>' });
-    await expect(client.share('x')).rejects.toMatchObject({ kind: 'service', message: 'HTTP 502 from the service' });
+    const page = { status: 502, body: '<html>' };
+    const { client } = clientWith(page, page, page);
+    await expect(settle(client.share('x'))).rejects.toMatchObject({ kind: 'service', message: 'HTTP 502 from the service' });
   });
 
   test('a success whose body does not match the schema', async () => {
@@ -142,8 +147,8 @@ describe('answers become typed errors', () => {
 });
 
 test('a network failure names the origin only, never the path with the secret’s id', async () => {
-  const { client } = clientWith(connectionRefused());
-  const error = await failureOf(client.reveal(LINK));
+  const { client } = clientWith(connectionRefused(), connectionRefused(), connectionRefused());
+  const error = await failureOf(settle(client.reveal(LINK)));
   expect(error.message).toBe('cannot reach https://onetime.example.com (ECONNREFUSED)');
   expect(error.message).not.toContain(ID);
 });

@@ -34,8 +34,8 @@ describe('route functions (readConfig)', () => {
   });
 
   test.each<[Record<string, string>, string]>([
-    [{}, 'SITE_URL is not set: it must be an absolute http(s) URL'],
-    [{ SITE_URL: 'secrets.example.com' }, 'SITE_URL must be an absolute http(s) URL, got "secrets.example.com"'],
+    [{}, 'SITE_URL is not set: it must be an absolute http(s) URL of at most 2048 characters'],
+    [{ SITE_URL: 'secrets.example.com' }, 'SITE_URL must be an absolute http(s) URL of at most 2048 characters, got "secrets.example.com"'],
     [{ ...SITE, KEYS_PER_IP_PER_HOUR: '0' }, `KEYS_PER_IP_PER_HOUR must be ${KEYS_RANGE}, got "0"`],
     [{ ...SITE, KEYS_PER_IP_PER_HOUR: '-5' }, `KEYS_PER_IP_PER_HOUR must be ${KEYS_RANGE}, got "-5"`],
     [{ ...SITE, KEYS_PER_IP_PER_HOUR: '2.5' }, `KEYS_PER_IP_PER_HOUR must be ${KEYS_RANGE}, got "2.5"`],
@@ -44,6 +44,12 @@ describe('route functions (readConfig)', () => {
     [{ ...SITE, WEBHOOK_ALLOW_LOOPBACK: 'yes' }, 'WEBHOOK_ALLOW_LOOPBACK must be true or false (or 1 or 0), got "yes"'],
   ])('%j is refused: %s', (env, message) => {
     expect(() => readConfig(env)).toThrow(new Error(message));
+  });
+
+  test('a SITE_URL over 2048 characters is refused: links are SITE_URL/<id>, and docs/openapi.json bounds their length', () => {
+    const long = `https://example.com/${'a'.repeat(2029)}`;
+    expect(() => readConfig({ SITE_URL: long.slice(0, -1) })).not.toThrow();
+    expect(() => readConfig({ SITE_URL: long })).toThrow(/^SITE_URL must be an absolute http\(s\) URL of at most 2048 characters, got "https:\/\/example\.com\/a+…$/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ZodMiniType } from 'zod/mini';
-import { ERRORS } from '../../../lambdas/definitions/errors';
+import { ERROR_MESSAGE_MAX_LENGTH, ERRORS } from '../../../lambdas/definitions/errors';
 import { describeIssue } from '../../../lambdas/http/describe-issue';
 import { createKeyBody, createSecretBody, updateKeyBody } from '../../../lambdas/http/schemas';
 
@@ -52,6 +52,8 @@ describe('createSecretBody', () => {
     ['filename with the default type', { data, filename: 'a.txt' }, ERRORS.fileFieldsNeedFileType('filename')],
     ['mimetype with type text', { data, mimetype: 'text/plain' }, ERRORS.fileFieldsNeedFileType('mimetype')],
     ['unknown field "view"', { data, view: 2 }, ERRORS.unknownField('view')],
+    // The name is the client's text: echoed up to 64 characters, so every message fits the document's maxLength.
+    ['an unknown field of 10,000 characters', { data, ['x'.repeat(10_000)]: 1 }, `unknown field: ${'x'.repeat(64)}…`],
     ['missing data', {}, ERRORS.data],
     ['empty data', { data: '' }, ERRORS.data],
     ['data not base64', { data: 'not base64!' }, ERRORS.data],
@@ -66,6 +68,24 @@ describe('createSecretBody', () => {
     expect(ERRORS.ttl).toMatch(/^ttl /);
     expect(ERRORS.filename).toMatch(/^filename /);
     expect(ERRORS.fileFieldsNeedFileType('mimetype')).toMatch(/^mimetype /);
+    expect(ERRORS.gate).toMatch(/^gate /);
+  });
+
+  test('accepts a gate: 43 characters of canonical unpadded base64url', () => {
+    const gate = 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU';
+    expect(outcome(createSecretBody, { data, gate })).toMatchObject({ ok: true, value: { gate } });
+  });
+
+  test.each([
+    ['too short', 'A'.repeat(42)],
+    ['too long', 'A'.repeat(44)],
+    ['padded', `${'A'.repeat(42)}=`],
+    ['standard base64', `${'/'.repeat(42)}A`],
+    ['bits beyond 32 bytes in its last character', `${'A'.repeat(42)}B`],
+    ['a number', 7],
+    ['empty', ''],
+  ])('rejects a gate %s, naming the field', (_label, gate) => {
+    expect(outcome(createSecretBody, { data, gate })).toEqual({ ok: false, message: ERRORS.gate });
   });
 
   test('accepts a filename with dots, slashes and unicode: clients sanitize names before writing files', () => {
@@ -108,4 +128,10 @@ describe('updateKeyBody', () => {
   test('rejects unknown fields', () => {
     expect(outcome(updateKeyBody, { webhook: '', url: 'x' })).toEqual({ ok: false, message: ERRORS.unknownField('url') });
   });
+});
+
+test('every fixed error message fits the error body maxLength of docs/openapi.json', () => {
+  const fixed = (Object.values(ERRORS) as unknown[]).filter((message): message is string => typeof message === 'string');
+  expect(fixed.filter((message) => message.length > ERROR_MESSAGE_MAX_LENGTH)).toEqual([]);
+  expect(ERRORS.fileFieldsNeedFileType('mimetype').length).toBeLessThanOrEqual(ERROR_MESSAGE_MAX_LENGTH);
 });

@@ -29,7 +29,7 @@ test.each<[Record<string, string>, string]>([
   [{ DYNAMODB_LOCAL_PORT: '-1' }, 'DYNAMODB_LOCAL_PORT must be an integer from 0 to 65535, got "-1"'],
   [{ DYNAMODB_ENDPOINT: 'localhost:8000' }, 'DYNAMODB_ENDPOINT must be an absolute http(s) URL, got "localhost:8000"'],
   [{ LOCAL_REQUEST_LOG: 'no' }, 'LOCAL_REQUEST_LOG must be one of on, off, got "no"'],
-  [{ SITE_URL: '/s' }, 'SITE_URL must be an absolute http(s) URL, got "/s"'],
+  [{ SITE_URL: '/s' }, 'SITE_URL must be an absolute http(s) URL of at most 2048 characters, got "/s"'],
   [{ WEBHOOK_ALLOW_LOOPBACK: 'yes' }, 'WEBHOOK_ALLOW_LOOPBACK must be true or false (or 1 or 0), got "yes"'],
   [{ WEBHOOK_RETRY_BASE_MS: '1s' }, 'WEBHOOK_RETRY_BASE_MS must be an integer from 1 to'],
   [{ POWERTOOLS_LOG_LEVEL: 'loud' }, 'POWERTOOLS_LOG_LEVEL must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT (in any case), got "loud"'],

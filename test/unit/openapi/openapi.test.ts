@@ -41,12 +41,12 @@ describe('the checker of real responses can fail', () => {
 
   test.each([
     ['an undocumented status', { status: 418, headers, body: claim }, 'answered 418'],
-    ['a missing rate-limit header', { status: 200, headers: { ...headers, 'x-ratelimit-limit': undefined } as unknown as Record<string, string>, body: claim }, 'header x-ratelimit-limit is missing'],
+    ['a missing rate-limit header', { status: 200, headers: { ...headers, 'x-ratelimit-limit': undefined } as unknown as Record<string, string>, body: claim }, 'header X-RateLimit-Limit is missing'],
     ['an extra field', { status: 200, headers, body: { ...claim, owner: 'x' } }, 'body: has unexpected owner'],
     ['a wrong type', { status: 200, headers, body: { ...claim, remaining: '0' } }, 'body.remaining: is string'],
     ['remaining out of range', { status: 200, headers, body: { ...claim, remaining: 5 } }, 'exclusiveMaximum 5'],
     ['an error without its message', { status: 404, headers, body: {} }, 'body: lacks error'],
-    ['a 429 without retry-after', { status: 429, headers, body: { error: 'x' } }, 'header retry-after is missing'],
+    ['a 429 without retry-after', { status: 429, headers, body: { error: 'x' } }, 'header Retry-After is missing'],
   ])('%s', (_, observed, problem) => {
     expect(undocumented('GET', id, observed).join('\n')).toContain(problem);
   });

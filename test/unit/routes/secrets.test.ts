@@ -13,6 +13,7 @@ import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '..
 import { TEST_ENV } from '../support/env';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
 import { apiKeyFixture, keyItem, serveKeyItem } from '../support/key-item';
+import { loadRoute } from '../support/route-with-env';
 import { printedLines, printedText } from '../support/printed';
 
 const ddb = mockDocumentClient();
@@ -272,6 +273,40 @@ describe('GET /secrets/:id', () => {
     expectErrorBody(response, ERRORS.secretNotFound);
   });
 
+  describe('a gated secret', () => {
+    const proof = 'i_PQi6-TyScqA9MAukcC98EiwpEjDZBynQ3TKvtyUXA';
+    // SHA-256 of that proof (client/test-vectors-v2.json).
+    const gate = 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU';
+    const claimWith = (headers: Record<string, string>) =>
+      invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: { ...bearer(caller.key), ...headers } }));
+
+    test('the proof’s SHA-256 goes into the claim’s condition; the right one answers 200', async () => {
+      ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ data: 'c2VjcmV0', gate, attempts: 5 }) });
+      const response = await claimWith({ 'X-Secret-Proof': proof });
+      expect(response.statusCode).toBe(200);
+      expect(secretCommands()[0]?.input.ExpressionAttributeValues).toMatchObject({ ':gate': gate });
+    });
+
+    test('no proof: 403 passphrase required, with the attempts left', async () => {
+      ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).rejects(conditionFailed(headItem({ gate, attempts: 4 })));
+      const response = await claim(ID);
+      expect(response.statusCode).toBe(403);
+      expectErrorBody(response, ERRORS.passphraseRequired);
+      expect(response.headers['x-secret-attempts-left']).toBe('4');
+    });
+
+    test('a wrong proof: 403 wrong passphrase, with the attempts its count left', async () => {
+      ddb
+        .on(UpdateCommand, { TableName: TEST_ENV.secretsTable })
+        .rejectsOnce(conditionFailed(headItem({ gate, attempts: 4 })))
+        .resolves({ Attributes: { attempts: 3 } });
+      const response = await claimWith({ 'x-secret-proof': `${proof.slice(0, -1)}E` });
+      expect(response.statusCode).toBe(403);
+      expectErrorBody(response, ERRORS.wrongPassphrase);
+      expect(response.headers['x-secret-attempts-left']).toBe('3');
+    });
+  });
+
   test.each(['short', 'AbCdEfGhIjKlMnOpQrStUvW', 'AbCdEfGhIjKlMnOpQrSt.-', 'AbCdEfGhIjKlMnOpQrSt%2'])(
     '404 for the malformed id %j without touching the secrets table',
     async (id) => {
@@ -305,5 +340,26 @@ describe('DELETE /secrets/:id', () => {
     const response = await revoke('../keys');
     expect(response.statusCode).toBe(404);
     expect(secretCommands()).toHaveLength(0);
+  });
+});
+
+describe('a function deployed with its own environment (loadRoute)', () => {
+  test('SITE_URL with a path: links are built under it, as the stack or npm start would set it', async () => {
+    ddb.on(PutCommand).resolves({});
+    const create = loadRoute('secrets-create', { SITE_URL: 'https://share.example.org/team/' });
+
+    const response = await invoke(create, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: 'c2VjcmV0' }) }));
+
+    expect(response.statusCode).toBe(201);
+    const { id, url } = response.body as { id: string; url: string };
+    expect(url).toBe(`https://share.example.org/team/${id}`);
+    // Through the DynamoDB mock of this file: the copy shares the SDK's classes.
+    expect(headPut()?.Item).toMatchObject({ pk: id, sk: SECRET_HEAD_SK });
+    // The route module of this file keeps the SITE_URL it was loaded with.
+    expect(((await post(JSON.stringify({ data: 'c2VjcmV0' }))).body as { url: string }).url.startsWith(`${SITE}/`)).toBe(true);
+  });
+
+  test('a SITE_URL the function cannot use fails its load, naming the variable', () => {
+    expect(() => loadRoute('secrets-create', { SITE_URL: 'share.example.org' })).toThrow('SITE_URL must be an absolute http(s) URL');
   });
 });

@@ -163,7 +163,7 @@ describe('authenticateAndCount repeated by the SDK after its first attempt appli
 });
 
 describe('putKey', () => {
-  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry and an empty slot map', async () => {
+  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and no idempotency records', async () => {
     ddb.on(PutCommand).resolves({});
     const expires = now + KEY_LIFETIME_MS;
     await putKey({ keyHash, created: now, expires, webhookSecret: 'whsec_x', webhook: 'https://h.example/' });
@@ -178,6 +178,7 @@ describe('putKey', () => {
       webhookSecret: 'whsec_x',
       webhook: 'https://h.example/',
       rl: {},
+      idem: {},
       sb: {},
     });
   });

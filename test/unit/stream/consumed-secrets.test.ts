@@ -14,6 +14,16 @@ describe('which head updates leave a secret to be deleted', () => {
     expect(consumed?.deletableAt).toBeGreaterThan(viewedAt + CLAIM_RETRY_WINDOW_MS);
   });
 
+  test('a burned gated secret (no views, no attempts), never viewed: at once, inline or chunked', () => {
+    const burned = { remaining: 0, attempts: 0, burnedAt: viewedAt, readers: 0 };
+    expect(consumedSecretOf(streamRecord('MODIFY', { old: head({ attempts: 1 }), new: head(burned) }))?.deletableAt).toBeLessThan(viewedAt);
+    expect(consumedSecretOf(streamRecord('MODIFY', { old: head({ attempts: 1, chunks: 3 }), new: head({ ...burned, chunks: 3 }) }))).toEqual({
+      id: SECRET_ID,
+      chunks: 3,
+      deletableAt: 0,
+    });
+  });
+
   test('a claim that leaves views: nothing', () => {
     const record = streamRecord('MODIFY', { old: head({ remaining: 3 }), new: head({ remaining: 2, readers: 1, viewedAt }) });
     expect(consumedSecretOf(record)).toBeUndefined();

@@ -26,6 +26,24 @@ describe('which committed changes are webhook events', () => {
     expect(webhookJobOf(record)?.event.event).toBe('secret.expired');
   });
 
+  test('the wrong proof that burns a gated secret is secret.burned, timed at the burn, not secret.expired', () => {
+    const burnedAt = viewedAt + 5_000;
+    const record = streamRecord('MODIFY', {
+      old: head({ remaining: 1, attempts: 1, gate: 'g' }),
+      new: head({ remaining: 0, attempts: 0, gate: 'g', burnedAt, readers: 0 }),
+    });
+    expect(webhookJobOf(record)).toEqual({
+      eventId: webhookEventId(SECRET_ID, 'secret.burned', 0),
+      owner: 'owner-hash',
+      event: { event: 'secret.burned', timestamp: burnedAt, data: { id: SECRET_ID } },
+    });
+  });
+
+  test('a wrong proof that leaves attempts is nothing', () => {
+    const record = streamRecord('MODIFY', { old: head({ attempts: 5, gate: 'g' }), new: head({ attempts: 4, gate: 'g' }) });
+    expect(webhookJobOf(record)).toBeUndefined();
+  });
+
   test('a chunked claim signing off as reader (remaining unchanged) is nothing', () => {
     const record = streamRecord('MODIFY', {
       old: head({ remaining: 0, readers: 2, viewedAt, chunks: 3 }),

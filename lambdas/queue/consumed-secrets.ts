@@ -1,0 +1,23 @@
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { queueUrl, sqs } from './sqs';
+import { QUEUES } from '../definitions/webhooks';
+
+/** A consumed secret as the fan-out deletes it: its id and its chunk count. */
+export interface ConsumedSecretMessage {
+  id: string;
+  chunks: number;
+}
+
+/**
+ * The consumed-secrets queue: a secret to delete once its delay has passed. SQS delays a message
+ * by whole seconds, at most 900; the delays sent here are at most REPLAY_RETENTION_MS.
+ */
+export async function deleteConsumedSecretLater(secret: ConsumedSecretMessage, delayMs: number): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(QUEUES.consumedSecrets),
+      MessageBody: JSON.stringify(secret),
+      DelaySeconds: Math.min(900, Math.max(0, Math.ceil(delayMs / 1000))),
+    }),
+  );
+}

@@ -1,0 +1,73 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ATTEMPT_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
+import { dynamo, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { newWriteToken } from './write-token';
+
+/**
+ * Counting a gated secret's wrong proofs. Each is one conditional update, so that concurrent wrong
+ * proofs are counted exactly: of N against A attempts left, A are counted and the one that takes
+ * the last burns the secret, the rest find it gone.
+ *
+ * The burn is a head update, not a delete: it sets `remaining` and `attempts` to 0 together, so
+ * that from then on no claim or revocation finds a live secret, and its stream record is the one
+ * the webhook fan-out turns into `secret.burned` before the stream consumer deletes the secret (as
+ * it deletes one whose last view was taken; `readers` is set for a chunked secret nobody read).
+ *
+ * Each update records `attempt:<its token>` = the attempts it left, so that a repeat of it (the SDK
+ * retries a 500 or a dropped connection, and the first attempt may have applied) finds its own
+ * count and counts nothing twice.
+ */
+
+interface AttemptsItem {
+  remaining: number;
+  expires: number;
+  attempts?: number;
+}
+
+/** The attempts left after this wrong proof (0: it burned the secret); undefined when the secret is gone. */
+export async function countWrongProof(id: string, now: number): Promise<number | undefined> {
+  const attempt = `${ATTEMPT_ATTRIBUTE_PREFIX}${newWriteToken()}`;
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
+        ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+        ExpressionAttributeNames: { '#attempt': attempt },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return (Attributes as AttemptsItem).attempts;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const old = itemOfConditionFailure<AttemptsItem & Record<string, unknown>>(error);
+    const own = old?.[attempt];
+    if (typeof own === 'number') return own;
+    if (old === undefined || old.remaining <= 0 || old.expires <= now || old.attempts !== 1) return undefined;
+    return burn(id, now, attempt);
+  }
+}
+
+/** The wrong proof that takes the last attempt: 0, or undefined when another took it first. */
+async function burn(id: string, now: number, attempt: string): Promise<number | undefined> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(SECRETS_TABLE),
+        Key: { pk: id, sk: SECRET_HEAD_SK },
+        UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
+        ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+        ExpressionAttributeNames: { '#attempt': attempt },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 0;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return typeof itemOfConditionFailure<Record<string, unknown>>(error)?.[attempt] === 'number' ? 0 : undefined;
+  }
+}

@@ -1,0 +1,76 @@
+import Stripe from 'stripe';
+import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
+import { signatureHeader, verifyWebhookSignature } from '../../lambdas/webhooks/signature';
+import { api, createKey, createSecret } from '../support/api';
+import { testEnv } from '../support/environment';
+import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Someone else's verifier on our deliveries: Stripe's official Node library checks the same
+ * scheme (`t=…,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`), so a receiver that already uses it
+ * can verify ours unchanged. Real deliveries from local mode, not signatures made by the test.
+ */
+
+const DELIVERY_WAIT_MS = 15_000;
+// Stripe's client needs an API key to be built; webhooks.constructEvent never uses it (no request is made).
+const stripe = new Stripe('sk_test_unused');
+
+let server: LocalServer;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  server = await startLocalServer({
+    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
+    [KEYS_TABLE.envVar]: 'it-stripe-keys',
+    [SECRETS_TABLE.envVar]: 'it-stripe-secrets',
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+});
+
+test('stripe.webhooks.constructEvent verifies real deliveries and refuses a wrong secret', async () => {
+  const { key, webhookSecret } = await createKey({ webhook: receiver.url('/stripe') }, server.baseUrl);
+  const { id } = await createSecret(key, { data: 'c3RyaXBl', views: 2 }, server.baseUrl);
+  await api('GET', `/secrets/${id}`, { key, baseUrl: server.baseUrl });
+  await api('GET', `/secrets/${id}`, { key, baseUrl: server.baseUrl });
+
+  const deliveries = await receiver.waitFor('/stripe', 3, DELIVERY_WAIT_MS);
+  const events = deliveries.map((delivery) => {
+    const signature = String(delivery.headers[WEBHOOK_HEADERS.signature]);
+    expect(() => stripe.webhooks.constructEvent(delivery.rawBody, signature, `${webhookSecret}x`)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+    const tampered = Buffer.concat([delivery.rawBody, Buffer.from(' ')]); // still valid JSON, other bytes
+    expect(() => stripe.webhooks.constructEvent(tampered, signature, webhookSecret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    // What constructEvent returns is the parsed body: our payload, not a Stripe event object.
+    return stripe.webhooks.constructEvent(delivery.rawBody, signature, webhookSecret) as unknown;
+  });
+
+  // Deliveries are at least once and in no promised order (each job is its own invocation).
+  expect(events).toHaveLength(3);
+  expect(events).toEqual(
+    expect.arrayContaining([
+      { event: 'secret.created', timestamp: expect.any(Number), data: { id } },
+      { event: 'secret.viewed', timestamp: expect.any(Number), data: { id } },
+      { event: 'secret.expired', timestamp: expect.any(Number), data: { id } },
+    ]),
+  );
+});
+
+test('the caveat: Stripe reads t as seconds, so it cannot refuse a stale millisecond timestamp; ours does', () => {
+  const secret = 'whsec_caveat_caveat_caveat_caveat_cav';
+  const body = JSON.stringify({ event: 'secret.created', timestamp: Date.now(), data: { id: 'AAAAAAAAAAAAAAAAAAAAAA' } });
+  const anHourAgo = Date.now() - 3_600_000;
+  const stale = signatureHeader(body, secret, anHourAgo);
+
+  expect(verifyWebhookSignature(body, stale, secret)).toBe(false);
+  // A millisecond t looks like a date far in the future in seconds: never "older than" the tolerance.
+  expect(stripe.webhooks.constructEvent(body, stale, secret, 300)).toEqual(JSON.parse(body));
+});
