@@ -43,19 +43,24 @@ export const PAGE_CACHE_CONTROL = 'no-cache';
 /**
  * Only this origin's own files, no inline code, nothing framed: the pages handle keys and plaintext,
  * so no other script may run beside them. `require-trusted-types-for` turns any future
- * `innerHTML`-style sink into an error; the pages write text only.
+ * `innerHTML`-style sink into an error; the pages write text only. A `signed-in` deployment's
+ * share page also reaches its OpenID provider (discovery and token endpoint): those origins alone
+ * are added to connect-src.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-].join('; ');
+export const contentSecurityPolicy = (signInOrigins: readonly string[] = []): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    ["connect-src 'self'", ...signInOrigins].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+  ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * Every page response's security headers (docs/client.md §4). The stack's CloudFront response headers
@@ -71,6 +76,12 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'strict-transport-security': 'max-age=63072000; includeSubDomains',
 } as const;
+
+/** PAGE_HEADERS of a deployment whose share page signs in at these origins. */
+export const pageHeaders = (signInOrigins: readonly string[]): Record<keyof typeof PAGE_HEADERS, string> => ({
+  ...PAGE_HEADERS,
+  'content-security-policy': contentSecurityPolicy(signInOrigins),
+});
 
 /**
  * Headers between the distribution and the API. Behind CloudFront, API Gateway sees an edge
