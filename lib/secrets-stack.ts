@@ -10,7 +10,7 @@ import type { SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
-import { SignIn } from './sign-in';
+import { SignIn, signInOrigins } from './sign-in';
 import { SecretsSite } from './site';
 import { tableFromDefinition } from './tables';
 import { WebhookAlarms } from './webhook-alarms';
@@ -36,7 +36,12 @@ export class SecretsStack extends Stack {
       secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
     const api = new SecretsApi(this, 'Api', { throttle: config.throttle, cloudWatchRole: config.apiGatewayCloudWatchRole });
-    const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain, forwardViewerIp: config.waf !== undefined });
+    const site = new SecretsSite(this, 'Site', {
+      api,
+      customDomain: config.customDomain,
+      forwardViewerIp: config.waf !== undefined,
+      ...(config.signIn ? { signInOrigins: signInOrigins(this, config.signIn.issuer) } : {}),
+    });
     if (config.waf) {
       new ApiFirewall(this, 'Firewall', {
         stage: api.restApi.deploymentStage,

@@ -20,6 +20,20 @@ export interface SignInProps {
   readonly siteUrl: string;
 }
 
+/** The Cognito domain prefix of the stack's hosted sign-in: unique in the region by the stack's name and account. */
+const hostedDomainPrefix = (stack: Stack): string => `${stack.stackName.toLowerCase()}-${stack.account}`;
+
+/**
+ * The origins the share page reaches when it signs in (discovery and token endpoint), for its
+ * Content-Security-Policy: the team's issuer's, or Cognito's issuer and hosted sign-in domain.
+ * An issuer whose token endpoint is on another origin than itself is not covered.
+ */
+export function signInOrigins(scope: Construct, issuer: SignInProps['issuer']): string[] {
+  if (issuer) return [new URL(issuer.issuer).origin];
+  const stack = Stack.of(scope);
+  return [`https://cognito-idp.${stack.region}.${stack.urlSuffix}`, `https://${hostedDomainPrefix(stack)}.auth.${stack.region}.amazoncognito.com`];
+}
+
 /** ID tokens live an hour: the share page signs in again after that, and a minted key lives on. */
 const TOKEN_VALIDITY = Duration.hours(1);
 
@@ -53,7 +67,7 @@ export class SignIn extends Construct {
     });
     this.userPool.addDomain('HostedSignIn', {
       // Unique in the region: the stack's name and the account.
-      cognitoDomain: { domainPrefix: `${stack.stackName.toLowerCase()}-${stack.account}` },
+      cognitoDomain: { domainPrefix: hostedDomainPrefix(stack) },
     });
     this.client = this.userPool.addClient('Pages', {
       generateSecret: false,

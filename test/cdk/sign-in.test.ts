@@ -13,6 +13,12 @@ if (!keysCreate) throw new Error('no keys-create route');
 const keysCreateVariables = (template: Template): Record<string, unknown> =>
   at(resource(template, routeFunctionId(template, keysCreate)).Properties, 'Environment', 'Variables') as Record<string, unknown>;
 
+/** The share and reveal pages' Content-Security-Policy, as the distribution's headers policy sends it. */
+const pagesCsp = (template: Template): string => {
+  const [[, policy] = []] = resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy');
+  return JSON.stringify(at(policy?.Properties, 'ResponseHeadersPolicyConfig', 'SecurityHeadersConfig', 'ContentSecurityPolicy', 'ContentSecurityPolicy'));
+};
+
 /** The pages' deployment: how many sources it copies into the bucket (the build, and config.json). */
 const pageSources = (template: Template): unknown[] => {
   const [deployment] = resourcesOfType(template, 'Custom::CDKBucketDeployment');
@@ -30,6 +36,10 @@ describe('open (default)', () => {
 
   it('deploys config.json beside the pages', () => {
     expect(pageSources(template)).toHaveLength(2);
+  });
+
+  it('lets the pages connect to their own origin only', () => {
+    expect(pagesCsp(template)).toContain("connect-src 'self';");
   });
 
   it('alarms on the tables\' write units in an hour, to the alarm topic', () => {
@@ -74,6 +84,11 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
     expect(variables[ENV.oidcAudience]).toEqual({ Ref: resourcesOfType(template, 'AWS::Cognito::UserPoolClient')[0]?.[0] });
   });
 
+  it('lets the share page reach Cognito\'s issuer and hosted sign-in, and no other origin', () => {
+    const csp = pagesCsp(template);
+    expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\.[^ ;]+ https:\/\/[^ ;]+\.auth\.[^ ;]+\.amazoncognito\.com;/);
+  });
+
   it('takes the write-units alarm threshold from context', () => {
     const [[, alarm] = []] = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('WriteUnitsAlarm'));
     expect(at(alarm?.Properties, 'Threshold')).toBe(1000);
@@ -89,6 +104,10 @@ describe('signed-in with the team\'s own issuer', () => {
     const variables = keysCreateVariables(template);
     expect(variables).toMatchObject({ [ENV.createAccess]: 'signed-in', [ENV.oidcIssuer]: issuer.oidcIssuer, [ENV.oidcAudience]: issuer.oidcAudience });
     expect(variables).not.toHaveProperty(ENV.oidcJwksUri);
+  });
+
+  it('lets the share page reach the issuer\'s origin, and no other', () => {
+    expect(pagesCsp(template)).toContain("connect-src 'self' https://login.example.com;");
   });
 
   it('refuses an issuer without its audience and client id', () => {
