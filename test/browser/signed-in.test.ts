@@ -62,7 +62,8 @@ test('sign in on the share page, share, and reveal in a browser that never signs
 
   await page.getByTestId('share-text').fill('the team’s deploy password');
   await page.getByTestId('share-submit').click();
-  const link = await page.getByTestId('share-link').inputValue({ timeout: 30_000 });
+  await page.getByTestId('share-link').waitFor({ timeout: 30_000 });
+  const link = await page.getByTestId('share-link').inputValue();
   expect(link.startsWith(`${siteUrl}/`)).toBe(true);
 
   // A second secret in the same session needs no second sign-in.
