@@ -62,6 +62,7 @@ interface DynamoDbInput {
   ExpressionAttributeNames?: Record<string, string>;
   ReturnValues?: string;
   ReturnValuesOnConditionCheckFailure?: string;
+  ProjectionExpression?: string;
 }
 
 /** The table or queue a name or URL stands for, as the functions learn them from their environment. */
@@ -78,15 +79,16 @@ function resourceId(nameOrUrl: string): string {
 const TOKEN_ATTRIBUTE = new RegExp(`^(${CLAIM_ATTRIBUTE_PREFIX}|${ATTEMPT_ATTRIBUTE_PREFIX}).+`);
 const recordedName = (name: string): string => name.replace(TOKEN_ATTRIBUTE, '$1<token>');
 
-/** The attribute names and return values of a write the roles restrict by condition. */
+/** The attribute names and return values of a write or a single read the roles restrict by condition. */
 function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {
-  if (operation !== 'UpdateItem' && operation !== 'PutItem') return {};
+  if (operation !== 'UpdateItem' && operation !== 'PutItem' && operation !== 'GetItem') return {};
   const placeholders = input.ExpressionAttributeNames ?? {};
   const attributes = new Set([
     ...Object.keys(input.Key ?? {}),
     ...Object.keys(input.Item ?? {}),
     ...expressionAttributeNames(input.UpdateExpression, placeholders),
     ...expressionAttributeNames(input.ConditionExpression, placeholders),
+    ...expressionAttributeNames(input.ProjectionExpression, placeholders),
   ]);
   return {
     attributes: [...new Set([...attributes].map(recordedName))].sort(),

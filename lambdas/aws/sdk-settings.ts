@@ -1,5 +1,6 @@
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import type { NodeHttpHandlerOptions } from '@smithy/types';
+import { RepeatSafeRetryStrategy } from './retry-strategy';
 
 /**
  * Every function must answer within API_FUNCTION_TIMEOUT_MS (10 s). The SDK waits forever for a
@@ -8,7 +9,7 @@ import type { NodeHttpHandlerOptions } from '@smithy/types';
  */
 export const SDK_MAX_ATTEMPTS = 3;
 const CONNECTION_TIMEOUT_MS = 1_000;
-const REQUEST_TIMEOUT_MS = 2_000;
+export const REQUEST_TIMEOUT_MS = 2_000;
 /**
  * A batch call carries up to 16 MB (a 5 MiB secret's chunks in one BatchWriteItem or
  * BatchGetItem): 2 s is plenty for DynamoDB, but a busy DynamoDB Local took longer and the
@@ -34,6 +35,7 @@ const REQUEST_HANDLER: NodeHttpHandlerOptions = {
  */
 export const sdkClientSettings = (endpoint: string | undefined) => ({
   maxAttempts: SDK_MAX_ATTEMPTS,
+  retryStrategy: new RepeatSafeRetryStrategy(SDK_MAX_ATTEMPTS),
   requestHandler: REQUEST_HANDLER,
   credentials: fromEnv(),
   ...(endpoint ? { endpoint } : {}),

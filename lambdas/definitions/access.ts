@@ -141,6 +141,61 @@ export const CLAIM_VIEW: TableGrant = {
 };
 
 /**
+ * Settling reads (store/settled-write.ts): after a write whose answer was lost, a strongly
+ * consistent GetItem of its item looks for the request's own token. Each reads only what its
+ * writes' outcomes need.
+ */
+export const KEY_SETTLING_ATTRIBUTES = [
+  KEY.pk,
+  KEY.created,
+  KEY.expires,
+  KEY.webhookSecret,
+  KEY.webhook,
+  KEY.rateLimitSlots,
+  KEY.counted,
+  KEY.idempotency,
+  // What a settled count answers with: the key's bytes of the day, and whether it may create.
+  KEY.storedBytes,
+  KEY.access,
+  KEY.subject,
+] as const;
+export const NEW_KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.webhookSecret] as const;
+export const CREATION_LOG_SETTLING_ATTRIBUTES = [KEY.pk, KEY.creationLog, KEY.logged] as const;
+export const HEAD_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.createToken] as const;
+/** A claim's: what it answers with, and its own `claim:<token>` (a reader's sign-off reads only that). */
+export const CLAIM_SETTLING_ATTRIBUTES = [
+  SECRET.pk,
+  SECRET.sk,
+  SECRET.type,
+  SECRET.filename,
+  SECRET.mimetype,
+  SECRET.remaining,
+  SECRET.expires,
+  SECRET.data,
+  SECRET.chunks,
+  SECRET.gate,
+  SECRET.attempts,
+] as const;
+
+/** A wrong passphrase proof's count and burn: what decides their outcome, and their own `attempt:<token>`. */
+export const ATTEMPT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.attempts, SECRET.remaining, SECRET.expires] as const;
+
+/** Every authenticated route: settles its rate-limit count (and PATCH and DELETE /keys their writes) by the key item. */
+export const SETTLE_KEY: TableGrant = { actions: ['dynamodb:GetItem'], attributes: KEY_SETTLING_ATTRIBUTES };
+/** POST /keys: settles its attempt log append and its key put, reading no key but the one it makes. */
+export const SETTLE_KEY_CREATION: TableGrant = {
+  actions: ['dynamodb:GetItem'],
+  attributes: [...new Set([...CREATION_LOG_SETTLING_ATTRIBUTES, ...NEW_KEY_SETTLING_ATTRIBUTES])],
+};
+/** POST /secrets, DELETE /secrets/{id} and the stream consumer: settle a head's put or deletion by its token or absence. */
+export const SETTLE_SECRET_HEAD: TableGrant = { actions: ['dynamodb:GetItem'], attributes: HEAD_SETTLING_ATTRIBUTES };
+/** GET /secrets/{id}: settles its claim, its reader sign-off and its count of a wrong proof. */
+export const SETTLE_CLAIM: TableGrant = {
+  actions: ['dynamodb:GetItem'],
+  attributes: [...new Set([...CLAIM_SETTLING_ATTRIBUTES, ...ATTEMPT_SETTLING_ATTRIBUTES]), `${CLAIM_ATTRIBUTE_PREFIX}*`, `${ATTEMPT_ATTRIBUTE_PREFIX}*`],
+};
+
+/**
  * GET /secrets/{id} with a wrong passphrase proof: counts it, and the last one burns the secret
  * (no views, no attempts; readers set so that the stream consumer deletes it). It cannot name the
  * data, the gate or the owner.

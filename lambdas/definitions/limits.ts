@@ -139,14 +139,33 @@ export const GATE = {
 export const API_FUNCTION_TIMEOUT_MS = 10_000;
 
 /**
- * A claim's update stops retrying this long after its request began. The claim that took an
- * inline secret's last view may have to repeat its update to get the data back (its first
- * attempt applied, its answer lost), so the stream consumer deletes that secret only once this
- * window and a margin have passed (see stream/consumed-secrets.ts): retries after a 500, a
- * throttle or a dropped connection come within a few hundred ms; an attempt that times out
- * (after 2 s, aws/sdk-settings.ts) leaves one more.
+ * What a route's DynamoDB calls may take together, counted from when its function started (not
+ * from the request's time): its timeout less a second to shape and send the answer. A call still
+ * unanswered then ends, and the route answers 503 (docs/retried-writes.md).
  */
-export const CLAIM_RETRY_WINDOW_MS = 3_000;
+export const API_STORE_BUDGET_MS = API_FUNCTION_TIMEOUT_MS - 1_000;
+
+/** `retry-after` of a 503 when the data store did not answer: a brief outage or brownout. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * GET /health reports the store unhealthy when one cheap read takes longer than this. A claim's
+ * update, one repeat of it after a lost answer and the read that settles it must fit in its retry
+ * window (CLAIM_RETRY_WINDOW_MS, 4 s) with a second to spare: 1 s each.
+ */
+export const SLOW_STORE_MS = 1_000;
+
+/**
+ * A claim's update, its repeats and the read that settles a lost answer all end this long after
+ * the claim sent its update (its own time, not the request's: authentication has spent part of
+ * that). The claim that took an inline secret's last view may have to repeat its update or read
+ * the item to get the data back (its first attempt applied, its answer lost), so the stream
+ * consumer deletes that secret only once this window and a margin have passed (see
+ * stream/consumed-secrets.ts). The update gets all but the last second (store/settled-write.ts):
+ * retries after a 500, a throttle or a dropped connection come within a few hundred ms, an attempt
+ * that times out (after 2 s, aws/sdk-settings.ts) leaves one more; the settling read the rest.
+ */
+export const CLAIM_RETRY_WINDOW_MS = 4_000;
 
 /**
  * The Idempotency-Key request header (IETF httpapi draft) on POST /secrets, GET and DELETE

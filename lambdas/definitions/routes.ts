@@ -8,6 +8,10 @@ import {
   LOG_CREATION_ATTEMPT,
   PUT_KEY,
   PUT_SECRET_HEAD,
+  SETTLE_CLAIM,
+  SETTLE_KEY,
+  SETTLE_KEY_CREATION,
+  SETTLE_SECRET_HEAD,
   SET_WEBHOOK,
   UNCOUNT_KEY_BYTES,
   type TableAccess,
@@ -50,12 +54,12 @@ export const ROUTES = routeTable([
     name: 'keys-create',
     method: 'POST',
     path: '/keys',
-    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY] },
+    access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY, SETTLE_KEY_CREATION] },
     readsClientAddress: true,
   },
-  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST] } },
-  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK] } },
-  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }] } },
+  { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
+  { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   {
     name: 'secrets-create',
     method: 'POST',
@@ -63,10 +67,10 @@ export const ROUTES = routeTable([
     access: {
       // The count also adds the body's bytes to the key's day; the address's daily bytes
       // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
-      keys: [COUNT_SECRET_CREATE, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, SETTLE_KEY, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
-      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }],
+      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
@@ -77,7 +81,7 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
     idempotent: true,
   },
@@ -85,7 +89,7 @@ export const ROUTES = routeTable([
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }] },
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
   },

@@ -1,4 +1,4 @@
-import type { TableAccess } from './access';
+import { SETTLE_SECRET_HEAD, type TableAccess } from './access';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -118,7 +118,7 @@ export const PIPELINE_TABLE_ACCESS = {
    */
   fanOut: {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
-    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }],
+    secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD],
   },
   /** Reads the owner's webhook URL and signing secret at delivery time. */
   delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },

@@ -1,14 +1,15 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
-import { IDEMPOTENCY, MAX_BODY_BYTES } from '../definitions/limits';
+import { IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
 import { routeOfRequest } from '../definitions/routes';
 import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
 import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
+import { isStoreUnavailable, withinRequestBudget } from '../use-cases/availability';
 import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
@@ -71,6 +72,13 @@ function envelope(): RouteMiddleware {
           statusCode: error.statusCode,
           headers: error.headers,
           body: JSON.stringify({ error: error.message }),
+        };
+      } else if (isStoreUnavailable(error)) {
+        // The store, not a bug: clients and alarms can tell, and clients know when to try again.
+        request.response = {
+          statusCode: 503,
+          headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+          body: JSON.stringify({ error: ERRORS.storeUnavailable }),
         };
       } else {
         // requestTelemetry logs it with the request's line.
@@ -238,7 +246,7 @@ function buildRoute<TBody>(
   if (authenticate) handler.use(authentication(options));
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
-  return handler.handler(async (event, context) => {
+  const routeHandler = handler.handler(async (event, context) => {
     const response = await run({ event, now: context.requestTime, body: context.body as TBody, bodyBytes: context.bodyBytes ?? 0 }, context);
     return {
       statusCode: response.statusCode,
@@ -246,6 +254,9 @@ function buildRoute<TBody>(
       body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
     };
   });
+  // The budget starts with the function, before authentication spends any of it.
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
+    withinRequestBudget(() => routeHandler(event, context as RouteContext));
 }
 
 export function publicRoute<TBody = undefined>(

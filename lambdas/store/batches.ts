@@ -21,13 +21,13 @@ function* batchesOf<T>(items: readonly T[], size: number): Generator<T[]> {
 }
 
 /** Writes every request, retrying what DynamoDB reports unprocessed (it may, under throttling). */
-export async function batchWriteAll(table: string, requests: WriteRequests): Promise<void> {
+export async function batchWriteAll(table: string, requests: WriteRequests, abortSignal?: AbortSignal): Promise<void> {
   for (const batch of batchesOf(requests, WRITE_BATCH_ITEMS)) {
     let pending: WriteRequests = batch;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
       if (attempt > 0) await backoff(attempt);
-      const { UnprocessedItems } = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }), BATCH_CALL);
+      const { UnprocessedItems } = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }), { ...BATCH_CALL, abortSignal });
       pending = UnprocessedItems?.[table] ?? [];
     }
   }

@@ -1,6 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ATTEMPT_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
+import { ATTEMPT_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { dynamo, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /**
@@ -15,7 +17,7 @@ import { newWriteToken } from './write-token';
  *
  * Each update records `attempt:<its token>` = the attempts it left, so that a repeat of it (the SDK
  * retries a 500 or a dropped connection, and the first attempt may have applied) finds its own
- * count and counts nothing twice.
+ * count and counts nothing twice; so does a settling read after a lost answer.
  */
 
 interface AttemptsItem {
@@ -27,47 +29,81 @@ interface AttemptsItem {
 /** The attempts left after this wrong proof (0: it burned the secret); undefined when the secret is gone. */
 export async function countWrongProof(id: string, now: number): Promise<number | undefined> {
   const attempt = `${ATTEMPT_ATTRIBUTE_PREFIX}${newWriteToken()}`;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
-        ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-        ExpressionAttributeNames: { '#attempt': attempt },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return (Attributes as AttemptsItem).attempts;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<AttemptsItem & Record<string, unknown>>(error);
-    const own = old?.[attempt];
-    if (typeof own === 'number') return own;
-    if (old === undefined || old.remaining <= 0 || old.expires <= now || old.attempts !== 1) return undefined;
-    return burn(id, now, attempt);
-  }
+  const counted = await settledWrite<number | undefined | typeof BURN>({
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
+            ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+            ExpressionAttributeNames: { '#attempt': attempt },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+            ReturnValues: 'UPDATED_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return (Attributes as AttemptsItem).attempts;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return outcomeOf(itemOfConditionFailure<AttemptsItem & Record<string, unknown>>(error), attempt, now);
+      }
+    },
+    settle: async (signal) => {
+      const item = await readAttempts(id, attempt, signal);
+      // Not applied while the count's condition still holds: sent again.
+      if (item !== undefined && typeof item[attempt] !== 'number' && item.attempts !== undefined && item.attempts > 1 && isLive(item, now)) return NOT_APPLIED;
+      return outcomeOf(item, attempt, now);
+    },
+  });
+  return counted === BURN ? burn(id, now, attempt) : counted;
 }
+
+/** The count found one attempt left: this wrong proof burns the secret. */
+const BURN = Symbol('burn');
+
+const isLive = (item: AttemptsItem, now: number): boolean => item.remaining > 0 && item.expires > now;
+
+/** A count's outcome read from the item its condition failed on: its own count, the last attempt, or nothing left. */
+function outcomeOf(item: (AttemptsItem & Record<string, unknown>) | undefined, attempt: string, now: number): number | undefined | typeof BURN {
+  const own = item?.[attempt];
+  if (typeof own === 'number') return own;
+  if (item === undefined || !isLive(item, now) || item.attempts !== 1) return undefined;
+  return BURN;
+}
+
+const readAttempts = (id: string, attempt: string, signal: AbortSignal | undefined): Promise<(AttemptsItem & Record<string, unknown>) | undefined> =>
+  readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_HEAD_SK }, [...ATTEMPT_SETTLING_ATTRIBUTES, attempt], signal);
 
 /** The wrong proof that takes the last attempt: 0, or undefined when another took it first. */
 async function burn(id: string, now: number, attempt: string): Promise<number | undefined> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
-        ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-        ExpressionAttributeNames: { '#attempt': attempt },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 0;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return typeof itemOfConditionFailure<Record<string, unknown>>(error)?.[attempt] === 'number' ? 0 : undefined;
-  }
+  return settledWrite<number | undefined>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
+            ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+            ExpressionAttributeNames: { '#attempt': attempt },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return 0;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return typeof itemOfConditionFailure<Record<string, unknown>>(error)?.[attempt] === 'number' ? 0 : undefined;
+      }
+    },
+    settle: async (signal): Promise<Settled<number | undefined>> => {
+      const item = await readAttempts(id, attempt, signal);
+      if (typeof item?.[attempt] === 'number') return 0;
+      return item !== undefined && item.attempts === 1 && isLive(item, now) ? NOT_APPLIED : undefined;
+    },
+  });
 }

@@ -1,8 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CREATION_LOG_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
 import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /**
@@ -10,13 +12,19 @@ import { newWriteToken } from './write-token';
  * ms timestamps appended in one UpdateItem. The list may grow to twice the limit before a
  * second write prunes it, so pruning is rare. Each write records the attempt's token in
  * `logged`, so that a repeat of it (see docs/retried-writes.md) finds the attempt logged and
- * reads the log instead of logging it again.
+ * reads the log instead of logging it again, and so that a write whose answer was lost is
+ * settled by reading `logged` back (store/settled-write.ts).
  */
 
 interface LogItem {
   log?: number[];
   /** The write token of the attempt logged last. */
   logged?: string;
+}
+
+/** The append found the log full: the item as it was, to prune. */
+interface Full {
+  full: LogItem;
 }
 
 export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: number): Promise<KeyCreationWindow> =>
@@ -26,45 +34,66 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
   const key = { pk: ipItemPk(ipHash) };
   const ttl = epochSeconds(now + KEY_CREATION_LIMIT.windowMs);
   const names = { '#log': A.creationLog, '#ttl': A.ttl };
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: key,
-        UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
-        ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return keyCreationWindow((Attributes as LogItem).log ?? [], now, limit);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<LogItem>(error);
-    if (old?.logged === token) return keyCreationWindow(old.log ?? [], now, limit);
-    if (attempts <= 1) throw error;
-    const oldLog = old?.log ?? [];
-    const pruned = [...oldLog.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
-    try {
-      await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: key,
-          UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
-          ConditionExpression: 'size(#log) = :oldSize',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return keyCreationWindow(pruned, now, limit);
-    } catch (pruneError) {
-      if (!isConditionFailure(pruneError)) throw pruneError;
-      const current = itemOfConditionFailure<LogItem>(pruneError);
-      if (current?.logged === token) return keyCreationWindow(current.log ?? [], now, limit);
-      return recordOnce(ipHash, now, limit, token, attempts - 1);
-    }
-  }
+  const settle = async (signal: AbortSignal | undefined): Promise<Settled<KeyCreationWindow>> => {
+    const item = await readForSettling<LogItem>(tableName(KEYS_TABLE), key, CREATION_LOG_SETTLING_ATTRIBUTES, signal);
+    return item?.logged === token ? keyCreationWindow(item.log ?? [], now, limit) : NOT_APPLIED;
+  };
+
+  const appended = await settledWrite<KeyCreationWindow | Full>({
+    settle,
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: key,
+            UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
+            ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return keyCreationWindow((Attributes as LogItem).log ?? [], now, limit);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const old = itemOfConditionFailure<LogItem>(error);
+        if (old?.logged === token) return keyCreationWindow(old.log ?? [], now, limit);
+        return { full: old ?? {} };
+      }
+    },
+  });
+  if (!('full' in appended)) return appended;
+  if (attempts <= 1) throw new Error('the key creation log kept changing under concurrent prunes');
+
+  const oldLog = appended.full.log ?? [];
+  const pruned = [...oldLog.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
+  const prunedNow = await settledWrite<KeyCreationWindow | undefined>({
+    settle,
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: key,
+            UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
+            ConditionExpression: 'size(#log) = :oldSize',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return keyCreationWindow(pruned, now, limit);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const current = itemOfConditionFailure<LogItem>(error);
+        // Another prune came first: unless this one's repeat did, start over.
+        return current?.logged === token ? keyCreationWindow(current.log ?? [], now, limit) : undefined;
+      }
+    },
+  });
+  return prunedNow ?? recordOnce(ipHash, now, limit, token, attempts - 1);
 }

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { REVEAL_ONLY } from '../definitions/create-access';
 import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
@@ -7,6 +8,7 @@ import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotC
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
@@ -76,6 +78,9 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
  */
 const KEY_EXISTS = `attribute_exists(${A.pk})`;
 
+const readKeyForSettling = (keyHash: string, signal: AbortSignal | undefined): Promise<KeyItem | undefined> =>
+  readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: keyItemPk(keyHash) }, KEY_SETTLING_ATTRIBUTES, signal);
+
 export async function putKey(key: StoredKey): Promise<void> {
   const item: KeyItem = {
     pk: keyItemPk(key.keyHash),
@@ -90,15 +95,25 @@ export async function putKey(key: StoredKey): Promise<void> {
     idem: {},
     sb: {},
   };
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(KEYS_TABLE),
-      Item: item,
-      // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
-      ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
-      ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
-    }),
-  );
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      await dynamo.send(
+        new PutCommand({
+          TableName: tableName(KEYS_TABLE),
+          Item: item,
+          // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
+          ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
+          ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
+        }),
+        { abortSignal },
+      );
+    },
+    // The new key's webhook secret is this put's token.
+    settle: async (signal) => {
+      const stored = await readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: item.pk }, NEW_KEY_SETTLING_ATTRIBUTES, signal);
+      return stored?.webhookSecret === key.webhookSecret ? undefined : NOT_APPLIED;
+    },
+  });
 }
 
 /**
@@ -160,6 +175,21 @@ const authenticated = (item: KeyItem, keyHash: string, now: number, token: strin
         ...(scope ? { scope: { token, record: item.idem?.[scope.name] } } : {}),
       };
 
+/** A count that found the slot map over-full (or, with a scope, the records' map full): the item as it was, to prune. */
+interface OverFull {
+  overFull: KeyItem;
+}
+
+/** Whether this request's count is in the key item, and so what it answered. */
+const settleCount =
+  (keyHash: string, now: number, token: string, scope: IdempotencyScope | undefined) =>
+  async (signal: AbortSignal | undefined): Promise<Settled<Authentication>> => {
+    const item = await readKeyForSettling(keyHash, signal);
+    // No key: the count's condition fails however often it is sent.
+    if (!item) return { outcome: 'unknown' };
+    return item.counted === token ? authenticated(item, keyHash, now, token, scope) : NOT_APPLIED;
+  };
+
 /**
  * With an Idempotency-Key, the count also records the request under its scope unless a record is
  * there already (the first's, which the caller reads back): no call of its own. The condition
@@ -185,39 +215,47 @@ function recordingOf(scope: IdempotencyScope | undefined, now: number, token: st
 
 const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined && Object.keys(item.idem).length < IDEMPOTENCY.maxRecords;
 
-async function countOnce(keyHash: string, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
-  const { scope, bytes } = counted;
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
   const pk = keyItemPk(keyHash);
   const recording = recordingOf(scope, now, token);
-  const counting = byteCounting(bytes, now);
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${counting.set} REMOVE ${A.rateLimitSlots}.#expired${counting.remove}`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${counting.condition}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names, ...counting.names },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...counting.values },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<KeyItem>(error);
-    if (!old) return { outcome: 'unknown' };
-    if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
-    if (old.expires <= now) return { outcome: 'expired' };
-    if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-    if (scope && !hasRoomForRecords(old)) {
-      await pruneRecords(keyHash, old, now);
-      return countOnce(keyHash, now, token, attempts - 1, counted);
-    }
-    if (Object.keys(old.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, old, now, token, attempts - 1, counted);
-    return pruneAndCount(keyHash, old, now, token, attempts - 1, counted);
+  const byBytes = byteCounting(bytes, now);
+  const counted = await settledWrite<Authentication | OverFull>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${byBytes.set} REMOVE ${A.rateLimitSlots}.#expired${byBytes.remove}`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${byBytes.condition}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names, ...byBytes.names },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...byBytes.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const old = itemOfConditionFailure<KeyItem>(error);
+        if (!old) return { outcome: 'unknown' };
+        if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
+        if (old.expires <= now) return { outcome: 'expired' };
+        return { overFull: old };
+      }
+    },
+  });
+  if (!('overFull' in counted)) return counted;
+  if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
+  if (scope && !hasRoomForRecords(counted.overFull)) {
+    await pruneRecords(keyHash, counted.overFull, now);
+    return countOnce(keyHash, now, token, attempts - 1, counting);
   }
+  if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
+  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
 }
 
 /**
@@ -225,30 +263,36 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
  * fast path does and writes the byte map back pruned, locked on the map's size as read (a
  * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
  */
-async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
-  const { scope, bytes } = counted;
+async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
   const rewrite = byteRewrite(old, bytes, now);
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
-        ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now, token, scope);
-    return countOnce(keyHash, now, token, attempts, counted);
-  }
+  const rewritten = await settledWrite<Authentication | undefined>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const latest = itemOfConditionFailure<KeyItem>(error);
+        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
+      }
+    },
+  });
+  return rewritten ?? countOnce(keyHash, now, token, attempts, counting);
 }
 
 /**
@@ -262,51 +306,64 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
     .filter(([, record]) => isLiveRecord(record, now))
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, IDEMPOTENCY.maxRecords / 2);
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.idempotency} = :records`,
-        ConditionExpression:
-          old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
-        ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // The same rewrite again, under the same lock, changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.idempotency} = :records`,
+            ConditionExpression:
+              old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
+            ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counted: Counted): Promise<Authentication> {
-  const { scope, bytes } = counted;
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
   const rewrite = byteRewrite(old, bytes, now);
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
-        // While the map is over-full every fast-path update fails, so only another prune can
-        // have changed it: "still over-full" is an exact optimistic lock.
-        ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
-        ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
-        ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const current = itemOfConditionFailure<KeyItem>(error);
-    if (current?.counted === token) return authenticated(current, keyHash, now, token, scope);
-    return countOnce(keyHash, now, token, attempts, counted);
-  }
+  const pruned = await settledWrite<Authentication | undefined>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
+            // While the map is over-full every fast-path update fails, so only another prune can
+            // have changed it: "still over-full" is an exact optimistic lock.
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
+            ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
+            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const latest = itemOfConditionFailure<KeyItem>(error);
+        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
+      }
+    },
+  });
+  return pruned ?? countOnce(keyHash, now, token, attempts, counting);
 }
 
 const recordNames = (scope: string): Record<string, string> => ({ '#scope': scope, '#by': 'by' });
@@ -316,20 +373,27 @@ const recordNames = (scope: string): Record<string, string> => ({ '#scope': scop
  * repeat is a first request and does it. Only the request that wrote the record removes it.
  */
 export async function releaseIdempotencyRecord(keyHash: string, scope: string, token: string): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
-        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-        ExpressionAttributeNames: recordNames(scope),
-        ExpressionAttributeValues: { ':token': token },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // Removing what is gone changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
+            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+            ExpressionAttributeNames: recordNames(scope),
+            ExpressionAttributeValues: { ':token': token },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
 /**
@@ -337,21 +401,28 @@ export async function releaseIdempotencyRecord(keyHash: string, scope: string, t
  * for a wrong passphrase proof, the attempts that answer said were left).
  */
 export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression:
-          `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
-        ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-        ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
-        ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // Setting the same values again changes nothing.
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression:
+              `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
+            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+            ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
+            ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: repeatIt,
+  });
 }
 
 /**
@@ -359,22 +430,32 @@ export async function settleIdempotencyRecord(keyHash: string, scope: string, to
  * request replaced it first (that one is the first now).
  */
 export async function replaceIdempotencyRecord(keyHash: string, scope: string, lapsedBy: string, record: IdempotencyRecord): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
-        ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
-        ExpressionAttributeNames: recordNames(scope),
-        ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return settledWrite<boolean>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
+            ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
+            ExpressionAttributeNames: recordNames(scope),
+            ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    // The new record's writer is this request's token.
+    settle: async (signal) => {
+      const by = (await readKeyForSettling(keyHash, signal))?.idem?.[scope]?.by;
+      return by === record.by ? true : by === lapsedBy ? NOT_APPLIED : false;
+    },
+  });
 }
 
 /** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
@@ -398,44 +479,60 @@ export async function uncountKeyBytes(keyHash: string, now: number, bytes: numbe
  * Sets the webhook, or removes it when `webhook` is undefined; false if the key is gone. Its
  * repeat sets the same value again. The caller has just authenticated the key, expiry included.
  */
-export async function setWebhook(keyHash: string, webhook: string | undefined): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
-        ConditionExpression: KEY_EXISTS,
-        ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const setWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
+            ConditionExpression: KEY_EXISTS,
+            ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
+    settle: async (signal) => {
+      const item = await readKeyForSettling(keyHash, signal);
+      if (!item) return false;
+      return item.webhook === webhook ? true : NOT_APPLIED;
+    },
+  });
 
 /**
  * Deletes the key; false if it was gone already (revoked by a concurrent request). A repeat that
- * finds it gone is the deletion it repeats.
+ * finds it gone is the deletion it repeats, and so is a key found gone after a lost answer: the
+ * request authenticated with it a moment before.
  */
-export async function deleteKey(keyHash: string): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isRetriedConditionFailure(error)) return true;
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const deleteKey = (keyHash: string): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (isRetriedConditionFailure(error)) return true;
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    settle: async (signal) => ((await readKeyForSettling(keyHash, signal)) === undefined ? true : NOT_APPLIED),
+  });
 
 /** One cheap read that proves the table answers; the item need not exist. */
 export async function pingKeysTable(): Promise<void> {

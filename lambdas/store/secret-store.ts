@@ -1,10 +1,13 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
+import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import { CLAIM_ATTRIBUTE_PREFIX, KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
+import { remainingBudgetMs } from '../aws/time-budget';
 import { newWriteToken } from './write-token';
 
 /**
@@ -140,10 +143,19 @@ export function splitIntoChunks(data: string): string[] {
 
 /** Chunk items of `chunks`, in order, under `id`, each expiring at `ttl` (epoch seconds). */
 export const writeChunks = (id: string, chunks: readonly string[], ttl: number): Promise<void> =>
-  batchWriteAll(
-    tableName(SECRETS_TABLE),
-    chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies ChunkItem } })),
-  );
+  settledWrite({
+    write: (abortSignal) =>
+      batchWriteAll(
+        tableName(SECRETS_TABLE),
+        chunks.map((data, index) => ({ PutRequest: { Item: { ...secretChunkKey(id, index), data: storedData(data), ttl } satisfies ChunkItem } })),
+        abortSignal,
+      ),
+    // Putting the same items again gives the same items.
+    settle: repeatIt,
+  });
+
+const readHeadForSettling = (id: string, signal: AbortSignal | undefined): Promise<Pick<HeadItem, 'createToken'> | undefined> =>
+  readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_HEAD_SK }, HEAD_SETTLING_ATTRIBUTES, signal);
 
 export async function putSecret(secret: NewSecret): Promise<void> {
   const table = tableName(SECRETS_TABLE);
@@ -169,15 +181,21 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
   };
   try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: table,
-        Item: head,
-        // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
-        ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-        ExpressionAttributeValues: { ':createToken': createToken },
-      }),
-    );
+    await settledWrite<void>({
+      write: async (abortSignal) => {
+        await dynamo.send(
+          new PutCommand({
+            TableName: table,
+            Item: head,
+            // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
+            ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+            ExpressionAttributeValues: { ':createToken': createToken },
+          }),
+          { abortSignal },
+        );
+      },
+      settle: async (signal) => ((await readHeadForSettling(secret.id, signal))?.createToken === createToken ? undefined : NOT_APPLIED),
+    });
   } catch (error) {
     await undoCreate(secret.id, createToken, chunks.length).catch(() => undefined);
     throw error;
@@ -190,16 +208,30 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * this create is left, its chunks: a head that stays keeps the chunks it needs.
  */
 async function undoCreate(id: string, createToken: string, chunks: number): Promise<void> {
-  await dynamo.send(
-    new DeleteCommand({
-      TableName: tableName(SECRETS_TABLE),
-      Key: { pk: id, sk: SECRET_HEAD_SK },
-      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-      ExpressionAttributeValues: { ':createToken': createToken },
-    }),
-  );
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      await dynamo.send(
+        new DeleteCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+          ExpressionAttributeValues: { ':createToken': createToken },
+        }),
+        { abortSignal },
+      );
+    },
+    // Done once no head of this create's is left.
+    settle: async (signal) => ((await readHeadForSettling(id, signal))?.createToken === createToken ? NOT_APPLIED : undefined),
+  });
   if (chunks > 0) await deleteChunks(id, chunks);
 }
+
+/**
+ * Time a claim must still have when it starts: its retry window, and a second for chunked data's
+ * read and sign-off (milliseconds when the store answers). With less, it answers StoreUnavailable
+ * before it takes a view.
+ */
+export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 1_000;
 
 /**
  * Consumes one view with a single conditional update: of N concurrent claims on V views exactly
@@ -208,10 +240,11 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
  * on no request can read or revoke it, and the table's stream consumer deletes it (see
  * deleteConsumedSecret), so that the commonest claim of all, a secret's only view, costs one call.
  *
- * A repeat of the update that finds this claim's token (claimAttribute) is the claim it repeats.
- * The update gives up retrying CLAIM_RETRY_WINDOW_MS after `now`, the time it records as
- * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so
- * that a repeat still finds its data.
+ * A repeat of the update that finds this claim's token (claimAttribute) is the claim it repeats,
+ * and so is a settling read that finds it after a lost answer. Update and reads end within
+ * CLAIM_RETRY_WINDOW_MS of `now`, the claim's own time (not the request's), which it records as
+ * viewedAt: the stream consumer keeps an inline secret whose last view was taken that long, so that
+ * a repeat or a settling read still finds its data.
  *
  * A gated secret's proof is checked by the same condition, so that the right proof costs nothing
  * more; when the condition fails on the gate alone, the item it returns tells so, and a wrong
@@ -241,32 +274,52 @@ async function claimAs(
   takeView: boolean,
   proof: SentProof | undefined,
 ): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> {
+  if (remainingBudgetMs() < CLAIM_MIN_BUDGET_MS) throw new StoreUnavailable('too little of the time budget left to take a view');
   const gate = proof?.gate;
+  const table = tableName(SECRETS_TABLE);
+  const key = { pk: id, sk: SECRET_HEAD_SK };
+  const outcome = await settledWrite<ClaimUpdateOutcome>({
+    withinMs: CLAIM_RETRY_WINDOW_MS,
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: key,
+            // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
+            // viewedAt gives the stream record of this claim the time its webhook event reports.
+            UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
+            // Without takeView the condition never holds: the update only reads the head back.
+            ConditionExpression:
+              `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+              (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
+              (takeView ? '' : ' AND attribute_exists(#claim)'),
+            ExpressionAttributeNames: { '#claim': claim },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return { taken: Attributes as HeadItem };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return { refusedBy: itemOfConditionFailure<HeadItem & Record<string, unknown>>(error) };
+      }
+    },
+    settle: async (signal) => {
+      const attributes = [...CLAIM_SETTLING_ATTRIBUTES, claim, ...(isKeyedClaim(claim) ? [readMarkOf(claim)] : [])];
+      const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
+      // Not applied while the update's condition holds: sent again. Otherwise the item says what
+      // it answered (this claim's own view) or would answer (gone, used up, expired, the gate).
+      const conditionHolds = item !== undefined && typeof item[claim] !== 'number' && isLive(item, now) && takeView && (item.gate === undefined || item.gate === gate);
+      return conditionHolds ? NOT_APPLIED : { refusedBy: item };
+    },
+  });
   let head: HeadItem;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
-        // viewedAt gives the stream record of this claim the time its webhook event reports.
-        UpdateExpression: `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-        // Without takeView the condition never holds: the update only reads the head back.
-        ConditionExpression:
-          `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
-          (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
-          (takeView ? '' : ' AND attribute_exists(#claim)'),
-        ExpressionAttributeNames: { '#claim': claim },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-      { abortSignal: AbortSignal.timeout(Math.max(0, now + CLAIM_RETRY_WINDOW_MS - Date.now())) },
-    );
-    head = Attributes as HeadItem;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = itemOfConditionFailure<HeadItem & Record<string, unknown>>(error);
+  if ('taken' in outcome) head = outcome.taken;
+  else {
+    const old = outcome.refusedBy;
     const remaining = old?.[claim];
     if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
       if (old.gate !== undefined && old.gate !== gate) {
@@ -304,6 +357,12 @@ async function claimAs(
   };
 }
 
+/**
+ * What a claim's update ended with: the view it took, or the item its condition failed on (that a
+ * settling read found instead, after a lost answer), from which the claim's answer is read.
+ */
+type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
+
 /** A head that a claim with the right proof could take a view of. */
 const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
 
@@ -318,60 +377,86 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
   try {
     return await readChunks(id, chunks);
   } finally {
-    try {
-      await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName(SECRETS_TABLE),
-          Key: { pk: id, sk: SECRET_HEAD_SK },
-          ...(isKeyedClaim(claim)
-            ? {
-                UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
-                ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
-                ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
-                ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
-              }
-            : {
-                UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
-                // Also keeps ADD from recreating a head that a revocation has just deleted.
-                ConditionExpression: 'attribute_exists(#claim)',
-                ExpressionAttributeNames: { '#claim': claim },
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              }),
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    const key = { pk: id, sk: SECRET_HEAD_SK };
+    const keyed = isKeyedClaim(claim);
+    // A sign-off the store never settles must not cost the reader the data it has read: the
+    // secret then keeps `readers` above 0, and its items go at their ttl.
+    await settledWrite<void>({
+      write: async (abortSignal) => {
+        try {
+          await dynamo.send(
+            new UpdateCommand({
+              TableName: tableName(SECRETS_TABLE),
+              Key: key,
+              ...(keyed
+                ? {
+                    UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
+                    ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
+                    ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
+                    ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
+                  }
+                : {
+                    UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
+                    // Also keeps ADD from recreating a head that a revocation has just deleted.
+                    ConditionExpression: 'attribute_exists(#claim)',
+                    ExpressionAttributeNames: { '#claim': claim },
+                    ExpressionAttributeValues: { ':minusOne': -1 },
+                  }),
+            }),
+            { abortSignal },
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      },
+      settle: async (signal) => {
+        const mark = readMarkOf(claim);
+        const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim, ...(keyed ? [mark] : [])], signal);
+        // Signed off: a keyed claim's read mark is there, a plain claim's attribute is gone (or the head is).
+        const signedOff = item === undefined || item[claim] === undefined || (keyed && item[mark] !== undefined);
+        return signedOff ? undefined : NOT_APPLIED;
+      },
+    }).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailable)) throw error;
+    });
   }
 }
 
 /**
  * Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign).
  * A repeat that finds no head at all is taken for the revocation it repeats (see
- * docs/retried-writes.md for the double fault it misreads): it answers true and deletes every
- * chunk the secret may have had, since the head that counted them is gone. So does the client's
- * repeat of a keyed revocation (`repeated`), a request of its own.
+ * docs/retried-writes.md for the double fault it misreads), and so is a settling read that finds
+ * none after a lost answer: it answers true and deletes every chunk the secret may have had, since
+ * the head that counted them is gone. So does the client's repeat of a keyed revocation
+ * (`repeated`), a request of its own.
  */
 export async function revokeSecret(id: string, owner: string, now: number, repeated = false): Promise<boolean> {
-  let chunks: number;
-  try {
-    const { Attributes } = await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    chunks = (Attributes as HeadItem).chunks ?? 0;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
-    chunks = MAX_CHUNKS_PER_SECRET;
-  }
+  const key = { pk: id, sk: SECRET_HEAD_SK };
+  const chunks = await settledWrite<number | false>({
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: key,
+            ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+            ReturnValues: 'ALL_OLD',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return (Attributes as HeadItem).chunks ?? 0;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
+        return MAX_CHUNKS_PER_SECRET;
+      }
+    },
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? MAX_CHUNKS_PER_SECRET : NOT_APPLIED),
+  });
+  if (chunks === false) return false;
   // The head was the commit point; its chunks go after it.
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
@@ -386,45 +471,57 @@ export const NOT_REVOKED_YET = 'not revoked yet';
  * still revoke it, false otherwise. Asked with a DeleteItem whose condition never holds, the
  * revoke route's role may delete, not read.
  */
-export async function revocationSoFar(id: string, owner: string, now: number): Promise<boolean | typeof NOT_REVOKED_YET> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    throw new Error('a condition that never holds held');
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const head = itemOfConditionFailure<HeadItem>(error);
-    if (head === undefined) return true;
-    return head.owner === owner && head.remaining > 0 && head.expires > now ? NOT_REVOKED_YET : false;
-  }
-}
+export const revocationSoFar = (id: string, owner: string, now: number): Promise<boolean | typeof NOT_REVOKED_YET> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        throw new Error('a condition that never holds held');
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const head = itemOfConditionFailure<HeadItem>(error);
+        if (head === undefined) return true;
+        return head.owner === owner && head.remaining > 0 && head.expires > now ? NOT_REVOKED_YET : false;
+      }
+    },
+    // It deletes nothing: asking again is safe.
+    settle: repeatIt,
+  });
 
 /**
  * Whether a secret's head exists, asked with a DeleteItem that deletes nothing either way (it
  * only deletes an item that does not exist): the create route's role may delete (to undo a
  * failed create), not read a secret.
  */
-export async function headExists(id: string): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return false;
-  } catch (error) {
-    if (isConditionFailure(error)) return true;
-    throw error;
-  }
-}
+export const headExists = (id: string): Promise<boolean> =>
+  settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+          { abortSignal },
+        );
+        return false;
+      } catch (error) {
+        if (isConditionFailure(error)) return true;
+        throw error;
+      }
+    },
+    // It deletes only an item that does not exist: asking again is safe.
+    settle: repeatIt,
+  });
 
 /** The data of `count` chunk items under `id`, in order; undefined if any is missing. */
 export async function readChunks(id: string, count: number): Promise<string | undefined> {
@@ -451,24 +548,42 @@ export interface ConsumedSecret {
  * in use is left alone.
  */
 export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(SECRETS_TABLE),
-        Key: { pk: id, sk: SECRET_HEAD_SK },
-        // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
-        ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
-        ExpressionAttributeValues: { ':zero': 0 },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (itemOfConditionFailure(error) !== undefined) return false;
-  }
+  const deleted = await settledWrite<boolean>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new DeleteCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
+            ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
+            ExpressionAttributeValues: { ':zero': 0 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return itemOfConditionFailure(error) === undefined;
+      }
+    },
+    // A head still there is sent the delete again, whose condition decides.
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? true : NOT_APPLIED),
+  });
+  if (!deleted) return false;
   if (chunks > 0) await deleteChunks(id, chunks);
   return true;
 }
 
 export const deleteChunks = (id: string, count: number): Promise<void> =>
-  batchWriteAll(tableName(SECRETS_TABLE), chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })));
+  settledWrite({
+    write: (abortSignal) =>
+      batchWriteAll(
+        tableName(SECRETS_TABLE),
+        chunkKeys(id, count).map((Key) => ({ DeleteRequest: { Key } })),
+        abortSignal,
+      ),
+    // Deleting what is gone changes nothing.
+    settle: repeatIt,
+  });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
@@ -130,6 +130,7 @@ const EVERY_ROUTE: Record<number, Outcome> = {
   400: error('Bad request: a body that is not JSON, not an object, not `application/json`, or that fails validation. The message names the field.'),
   413: error(`The request body exceeds ${MAX_BODY_BYTES} bytes (5 MiB).`),
   500: error('Server error.'),
+  503: error('The data store could not be reached or did not answer within the request\'s time budget; `retry-after` says when to try again. Nothing was done that the request\'s repeat would not find done.'),
 };
 
 const AUTHENTICATED: Record<number, Outcome> = {
@@ -151,7 +152,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: false,
     outcomes: {
       200: { description: 'Healthy. `redis` reports the data store (DynamoDB); the name is kept for client compatibility.', schema: healthResponse },
-      503: { description: 'The data store did not answer.', schema: healthResponse },
+      503: {
+        description: `The data store did not answer (\`redis: "disconnected"\`), or answered slower than ${SLOW_STORE_MS} ms, more than the routes' time budgets bear (\`redis: "connected"\`).`,
+        schema: healthResponse,
+      },
     },
   },
   'keys-create': {
@@ -244,7 +248,7 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429 || status === 409) names.push({ name: 'retry-after', required: true });
+  if (status === 429 || status === 409 || status === 503) names.push({ name: 'retry-after', required: true });
   names.push(...own.map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [

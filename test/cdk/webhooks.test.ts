@@ -224,7 +224,8 @@ describe('pipeline roles', () => {
     expect(granted(fanOutId)).toEqual({
       [ownLogGroup(fanOutId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       [arn(keysTableId)]: ['dynamodb:BatchGetItem'],
-      [arn(secretsTableId)]: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'],
+      // GetItem: the settling read of a deletion whose answer was lost.
+      [arn(secretsTableId)]: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'],
       // What Lambda needs to read the stream; ListStreams accepts no narrower resource.
       [arn(secretsTableId, 'StreamArn')]: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
       [JSON.stringify('*')]: ['dynamodb:ListStreams'],

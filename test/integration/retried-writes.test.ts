@@ -249,7 +249,7 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
   });
 });
 
-test('a create whose head write fails on every attempt: 500, and it deletes the head and chunks it wrote', async () => {
+test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
   // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
   const { key } = await createKey(undefined, baseUrl);
   let id: string | undefined;
@@ -258,10 +258,14 @@ test('a create whose head write fails on every attempt: 500, and it deletes the 
     id = stringOf((call.body.Item as Record<string, unknown> | undefined)?.pk);
     return true;
   };
-  // Each attempt is applied and answered 500: the SDK gives up, the route answers 500, and the
-  // create undoes what the attempts wrote (store/secret-store.ts, undoCreate).
+  // Each attempt is applied and answered 500, and so is each attempt of the read that would
+  // have found it applied: the store never says, the route answers 503, and the create undoes
+  // what the attempts wrote (store/secret-store.ts, undoCreate).
+  proxy.failNext('500', on('GetItem', SECRETS), SDK_MAX_ATTEMPTS);
   const response = await withFault('500', head, () => api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl }), SDK_MAX_ATTEMPTS);
-  expect(response.status).toBe(500);
+  expect(response.status).toBe(503);
+  expect(response.body).toEqual({ error: ERRORS.storeUnavailable });
+  expect(response.headers['retry-after']).toMatch(/^\d+$/);
   expect(id).toBeDefined();
   expect(await itemsOfSecret(id ?? '', SECRETS)).toEqual([]);
 });

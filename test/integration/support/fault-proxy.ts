@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  * answered upstream, and then its client gets a 500 (which the SDK retries), a dropped
  * connection (ECONNRESET, which it retries too) or no answer at all (the SDK's request timeout
  * ends the attempt and it retries) instead of that answer. Every other call passes
- * through untouched. Hand-written, not an off-the-shelf proxy: the fault depends on the call's
+ * through untouched. It can also delay every answer (a slow DynamoDB) or refuse every
+ * connection (an outage). Hand-written, not an off-the-shelf proxy: the fault depends on the call's
  * body and must wait for the upstream answer, which proxy libraries do not offer.
  */
 
@@ -20,15 +21,39 @@ export interface DynamoDbCall {
   body: Record<string, unknown>;
 }
 
+/**
+ * Faults for a stream of calls, counted per class of call (`classify`; undefined: never faulted):
+ * the n-th call of a class gets `pattern[n mod length]` ('pass' lets it through), so that every
+ * class gets the pattern's first fault on its first call whatever the order of arrival. `silence`
+ * is only given to a call's first attempt (the SDK's `amz-sdk-request` header) and never to a
+ * batch (whose attempts wait 4 s): those get a 500 in its place, so that each call loses at most
+ * one 2 s request timeout.
+ */
+export interface FaultPlan {
+  classify: (call: DynamoDbCall) => string | undefined;
+  pattern: readonly (FaultKind | 'pass')[];
+  /** A pattern of its own for some classes. */
+  patternOf?: (callClass: string) => readonly (FaultKind | 'pass')[] | undefined;
+  /** Told of each fault given, with the class of the call it was given to. */
+  onFault?: (kind: FaultKind, callClass: string) => void;
+}
+
 export interface FaultProxy {
   endpoint: string;
   /**
    * The next call that `selects` holds for is applied upstream and then answered with `kind`; with
-   * `times`, so are that many such calls in a row (to outlast the SDK's attempts).
+   * `times`, so are that many such calls in a row (to outlast the SDK's attempts). Several may be
+   * armed at once, each for calls of its own.
    */
   failNext(kind: FaultKind, selects: (call: DynamoDbCall) => boolean, times?: number): void;
   /** Whether a fault is armed that no call has matched yet. */
   armed(): boolean;
+  /** Gives faults by `plan` until called again (undefined: none). */
+  planFaults(plan: FaultPlan | undefined): void;
+  /** Every answer (faulted or not) waits this long before it is relayed; 0 for none. */
+  delayAnswers(ms: number): void;
+  /** While down, every connection is closed as it arrives: DynamoDB cannot be reached. */
+  setDown(down: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -55,15 +80,40 @@ function callOf(incoming: IncomingMessage, body: Buffer): DynamoDbCall {
   return { operation: target.slice(target.indexOf('.') + 1), body: parsed };
 }
 
+const isFirstAttempt = (incoming: IncomingMessage): boolean => /attempt=1\b/.test(String(incoming.headers['amz-sdk-request'] ?? ''));
+
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
-  let fault: { kind: FaultKind; selects: (call: DynamoDbCall) => boolean; times: number } | undefined;
+  let armedFaults: { kind: FaultKind; selects: (call: DynamoDbCall) => boolean; times: number }[] = [];
+  let plan: { plan: FaultPlan; calls: Map<string, number> } | undefined;
+  let delayMs = 0;
+  let down = false;
+
+  /** The fault this call gets, if any: an armed one first, else the plan's. */
+  const faultFor = (incoming: IncomingMessage, call: DynamoDbCall): FaultKind | undefined => {
+    const armed = armedFaults.find((candidate) => candidate.selects(call));
+    if (armed) {
+      if (--armed.times === 0) armedFaults = armedFaults.filter((candidate) => candidate !== armed);
+      return armed.kind;
+    }
+    const callClass = plan?.plan.classify(call);
+    if (!plan || callClass === undefined) return undefined;
+    const { onFault } = plan.plan;
+    const pattern = plan.plan.patternOf?.(callClass) ?? plan.plan.pattern;
+    const count = plan.calls.get(callClass) ?? 0;
+    plan.calls.set(callClass, count + 1);
+    const planned = pattern[count % pattern.length] ?? 'pass';
+    if (planned === 'pass') return undefined;
+    const kind = planned === 'silence' && (!isFirstAttempt(incoming) || call.operation.startsWith('Batch')) ? '500' : planned;
+    onFault?.(kind, callClass);
+    return kind;
+  };
 
   const forward = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
     const body = await bodyOf(incoming);
-    const selected = fault?.selects(callOf(incoming, body)) ? fault : undefined;
-    if (selected && --selected.times === 0) fault = undefined;
+    const kind = faultFor(incoming, callOf(incoming, body));
+    const selected = kind ? { kind } : undefined;
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const upstreamRequest = request(
         { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers, agent },
@@ -72,13 +122,13 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       upstreamRequest.on('error', reject);
       upstreamRequest.end(body);
     });
+    // The whole answer has arrived: DynamoDB Local has applied the write.
+    const answerBody = await bodyOf(answer);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (!selected) {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(answerBody);
       return;
     }
-    // The whole answer has arrived: DynamoDB Local has applied the write.
-    await bodyOf(answer);
     if (selected.kind === 'reset') {
       incoming.socket.destroy();
       return;
@@ -91,6 +141,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const server = createServer((incoming, outgoing) => {
     forward(incoming, outgoing).catch(() => incoming.socket.destroy());
   });
+  server.on('connection', (socket) => {
+    if (down) socket.destroy();
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -98,9 +151,20 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     failNext: (kind, selects, times = 1) => {
-      fault = { kind, selects, times };
+      armedFaults.push({ kind, selects, times });
     },
-    armed: () => fault !== undefined,
+    armed: () => armedFaults.length > 0,
+    planFaults: (next) => {
+      plan = next && { plan: next, calls: new Map() };
+    },
+    delayAnswers: (ms) => {
+      delayMs = ms;
+    },
+    setDown: (next) => {
+      down = next;
+      // Connections the client keeps alive would bypass the check on arrival.
+      if (down) server.closeAllConnections();
+    },
     stop: async () => {
       server.closeAllConnections();
       server.close();

@@ -1,15 +1,15 @@
 import '../support/env';
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ERRORS } from '../../../lambdas/definitions/errors';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS } from '../../../lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
 import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
 import { handler as secretsRevoke } from '../../../lambdas/routes/secrets-revoke';
 import { expectErrorBody, expectStandardHeaders } from '../support/assertions';
 import { pinClock } from '../support/clock';
-import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { conditionFailed, invalidRequest, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
 import { apiKeyFixture, keyItem, serveKeyItem } from '../support/key-item';
@@ -186,33 +186,39 @@ describe('POST /secrets', () => {
     expect(headPut()?.Item).toMatchObject({ chunks: Math.ceil(data.length / DATA_CHUNK_BYTES) });
   });
 
-  test('a DynamoDB failure: 500 internal server error, logged with the error, and nothing logged holds the data or the API key', async () => {
-    ddb.on(PutCommand).rejects(throttled());
+  test('a DynamoDB that does not answer: 503 with retry-after, logged with the error, and nothing logged holds the data or the API key', async () => {
+    ddb.on(PutCommand).rejects(throttled()).on(GetCommand).resolves({});
     const data = Buffer.from('the launch codes are 0000').toString('base64');
 
-    const response = await post(JSON.stringify({ data }), jsonHeaders(bearer(caller.key)), 'rid-500');
+    const response = await post(JSON.stringify({ data }), jsonHeaders(bearer(caller.key)), 'rid-503');
 
-    expect(response.statusCode).toBe(500);
-    expect(response.body).toEqual({ error: ERRORS.internal });
-    expectStandardHeaders(response, 'rid-500');
+    expect(response.statusCode).toBe(503);
+    expect(response.body).toEqual({ error: ERRORS.storeUnavailable });
+    expect(response.headers['retry-after']).toBe(String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+    expectStandardHeaders(response, 'rid-503');
     expect(printedLines()).toContainEqual(
-      expect.objectContaining({
-        level: 'ERROR',
-        correlation_id: 'rid-500',
-        status: 500,
-        error: { name: throttled().name, message: throttled().message },
-      }),
+      expect.objectContaining({ level: 'ERROR', correlation_id: 'rid-503', status: 503, error: expect.objectContaining({ name: 'StoreUnavailable' }) }),
     );
     expect(printedText()).not.toContain(data);
     expect(printedText()).not.toContain(caller.key);
   });
 
-  test('a failure writing chunks: 500, the data not logged, and no head written', async () => {
+  test('a request DynamoDB refuses as malformed (a bug of ours): 500 internal server error, logged with the error', async () => {
+    ddb.on(PutCommand).rejects(invalidRequest());
+    const response = await post(JSON.stringify({ data: 'QUJD' }), jsonHeaders(bearer(caller.key)), 'rid-500');
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toEqual({ error: ERRORS.internal });
+    expect(printedLines()).toContainEqual(
+      expect.objectContaining({ level: 'ERROR', correlation_id: 'rid-500', status: 500, error: { name: invalidRequest().name, message: invalidRequest().message } }),
+    );
+  });
+
+  test('a failure writing chunks: 503, the data not logged, and no head written', async () => {
     ddb.on(BatchWriteCommand).rejects(throttled());
     const data = 'QUJD'.repeat(DATA_CHUNK_BYTES / 4 + 1);
     const response = await post(JSON.stringify({ data }));
-    expect(response.statusCode).toBe(500);
-    expect(printedLines()).toContainEqual(expect.objectContaining({ level: 'ERROR', status: 500 }));
+    expect(response.statusCode).toBe(503);
+    expect(printedLines()).toContainEqual(expect.objectContaining({ level: 'ERROR', status: 503 }));
     expect(printedText()).not.toContain(data.slice(0, 64));
     expect(headPut()).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import '../support/env';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { GATE } from '../../../lambdas/definitions/limits';
 import { SECRET_HEAD_SK } from '../../../lambdas/definitions/tables';
 import { claimSecret, putSecret } from '../../../lambdas/store/secret-store';
@@ -125,10 +125,26 @@ test.each([
   expect(ddb.calls()).toHaveLength(2);
 });
 
-test('SDK errors of the count propagate', async () => {
+test('a count whose answers are lost and that a settling read does not find: sent three times, then StoreUnavailable', async () => {
   ddb
     .on(UpdateCommand)
     .rejectsOnce(conditionFailed(liveHead()))
-    .rejects(throttled());
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+    .rejects(throttled())
+    .on(GetCommand)
+    .resolves({ Item: liveHead() });
+  await expect(claimSecret(id, now, { gate: OTHER_GATE })).rejects.toMatchObject({ name: 'StoreUnavailable' });
+  expect(ddb.commandCalls(UpdateCommand)).toHaveLength(4);
+});
+
+test('a count whose answer is lost and that a settling read finds: the attempts it left', async () => {
+  ddb
+    .on(UpdateCommand)
+    .rejectsOnce(conditionFailed(liveHead()))
+    .rejects(throttled())
+    .on(GetCommand)
+    .callsFake((input: { ExpressionAttributeNames: Record<string, string> }) => {
+      const attempt = Object.values(input.ExpressionAttributeNames).find((name) => name.startsWith('attempt:'))!;
+      return { Item: { ...liveHead(), attempts: 3, [attempt]: 3 } };
+    });
+  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
 });

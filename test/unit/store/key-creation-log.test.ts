@@ -1,5 +1,5 @@
 import '../support/env';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
 import { recordKeyCreationAttempt } from '../../../lambdas/store/key-creation-log';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
@@ -88,10 +88,9 @@ describe('recordKeyCreationAttempt', () => {
     expect(ddb.calls()).toHaveLength(2);
   });
 
-  test('other SDK errors propagate', async () => {
-    ddb.on(UpdateCommand).rejects(throttled());
-    await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({
-      name: 'ProvisionedThroughputExceededException',
-    });
+  test('a throttle whose attempt a settling read does not find logged: sent three times, then StoreUnavailable', async () => {
+    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: { log: [now - 1], logged: 'another' } });
+    await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
   });
 });

@@ -1,5 +1,5 @@
 import '../support/env';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/rules/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import {
@@ -129,11 +129,20 @@ describe('authenticateAndCount', () => {
     expect(ddb.calls().length).toBeLessThanOrEqual(5);
   });
 
-  test('SDK errors other than a condition failure propagate', async () => {
-    ddb.on(UpdateCommand).rejects(throttled());
-    await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({
-      name: 'ProvisionedThroughputExceededException',
+  test('a throttle whose count a settling read does not find: sent three times, then StoreUnavailable', async () => {
+    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: keyItem(pk) });
+    await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(sentCommands(ddb)[1]!.input).toMatchObject({ ConsistentRead: true });
+  });
+
+  test('a lost answer whose count a settling read finds: authenticated with the counts as stored, sent once', async () => {
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
+      ddb.on(GetCommand).resolves({ Item: keyItem(pk, { counted: input.ExpressionAttributeValues[':token'] as string }) });
+      throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
     });
+    await expect(authenticateAndCount(keyHash, now)).resolves.toMatchObject({ outcome: 'authenticated' });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand']);
   });
 });
 

@@ -1,5 +1,5 @@
 import '../support/env';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
 import { dynamo } from '../../../lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
@@ -148,30 +148,26 @@ describe('putSecret', () => {
   });
 
   test('a failed head put deletes the head if it is its own (an attempt may have applied), then the chunks, and rethrows', async () => {
-    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).resolves({});
-    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({
-      name: 'ProvisionedThroughputExceededException',
-    });
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).resolves({}).on(GetCommand).resolves({});
+    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
 
-    const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
+    const sent = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'PutCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
     const createToken = (sent[1]!.input.Item as Record<string, unknown>).createToken;
-    expect(sent[2]!.input).toMatchObject({
+    expect(sent[4]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
       ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
       ExpressionAttributeValues: { ':createToken': createToken },
     });
-    expect(writeRequests(sent[3]!.input)).toEqual(
+    expect(writeRequests(sent[5]!.input)).toEqual(
       [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
     );
   });
 
   test('a failed head put whose head cannot be deleted leaves the chunks to that head', async () => {
-    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).rejects(throttled());
-    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({
-      name: 'ProvisionedThroughputExceededException',
-    });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'DeleteCommand']);
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).rejects(throttled()).on(GetCommand).rejects(throttled());
+    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'GetCommand', 'DeleteCommand', 'GetCommand']);
   });
 
   test('a failed chunk write never puts the head', async () => {
@@ -287,9 +283,18 @@ describe('claimSecret', () => {
     expect(ddb.calls()).toHaveLength(1);
   });
 
-  test('other SDK errors propagate', async () => {
-    ddb.on(UpdateCommand).rejects(throttled());
-    await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+  test('a throttle whose claim a settling read does not find: sent three times, then StoreUnavailable', async () => {
+    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 1 }) });
+    await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+  });
+
+  test('a lost answer whose claim a settling read finds: the data and the remaining this claim left', async () => {
+    ddb.on(UpdateCommand).callsFake((input: Record<string, unknown>) => {
+      ddb.on(GetCommand).resolves({ Item: { ...head({ data: 'c2VjcmV0', remaining: 0 }), [claimAttributeOf(input)]: 1 } });
+      throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
+    });
+    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
 });
 
@@ -325,14 +330,16 @@ describe('claimSecret repeated by the SDK after its first attempt applied', () =
     await expect(claimSecret(id, now)).resolves.toBeUndefined();
   });
 
-  test('the update gives up retrying once the claim retry window after the request began has passed', async () => {
+  test('the update gives up retrying in time for a settling read within the retry window, counted from the claim itself', async () => {
     ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 1 }) });
     const send = jest.spyOn(dynamo, 'send');
-    await claimSecret(id, Date.now() - CLAIM_RETRY_WINDOW_MS + 200);
+    // A request that began long ago: the window is the claim's own.
+    await claimSecret(id, Date.now() - 10 * CLAIM_RETRY_WINDOW_MS);
     const signal = (send.mock.calls[0]?.[1] as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
     send.mockRestore();
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_WINDOW_MS / 2));
     expect(signal?.aborted).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_WINDOW_MS / 2));
     expect(signal?.aborted).toBe(true);
   });
 });
@@ -443,8 +450,8 @@ describe('deleteConsumedSecret', () => {
     expect(sentCommands(ddb)[0]!.input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
   });
 
-  test('other SDK errors propagate, so the stream retries the record', async () => {
-    ddb.on(DeleteCommand).rejects(throttled());
-    await expect(deleteConsumedSecret({ id, chunks: 0 })).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+  test('a throttle whose deletion a settling read does not find: StoreUnavailable, so the stream retries the record', async () => {
+    ddb.on(DeleteCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 0 }) });
+    await expect(deleteConsumedSecret({ id, chunks: 0 })).rejects.toMatchObject({ name: 'StoreUnavailable' });
   });
 });

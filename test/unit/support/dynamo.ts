@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -34,3 +34,7 @@ export function sentCommands(mock: DocumentClientMock): { name: string; input: R
     return { name: command.constructor.name, input: command.input };
   });
 }
+
+/** An error DynamoDB answers for a malformed request: a bug of ours, not the store failing. */
+export const invalidRequest = (): DynamoDBServiceException =>
+  new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'One or more parameter values were invalid', $metadata: { httpStatusCode: 400 } });
