@@ -73,7 +73,7 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, _out, error) => {
-          ctx.body = page('Connect a device', `${error ? '<p role="alert">That code is not valid.</p>' : ''}${form}<label>Code <input name="user_code" form="op.deviceInputForm" autocomplete="off" required></label><button type="submit" form="op.deviceInputForm">Continue</button>`);
+          ctx.body = page('Connect a device', `${error ? '<p role="alert">That code is not valid.</p>' : ''}<p>Enter the code your device shows.</p>${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
         },
         userCodeConfirmSource: (ctx, form, _client, _device, userCode) => {
           ctx.body = page('Confirm the code', `${form}<p>Code: <strong>${escapeHtml(userCode)}</strong></p><button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>`);

@@ -49,14 +49,17 @@ export interface Credentials {
 
 export const TEST_USER: Credentials = { login: LOCAL_SIGN_IN.testUser.login, password: LOCAL_SIGN_IN.testUser.password };
 
+/** Where the provider's redirects ended: a URL outside it, or a page of its own that is no login form. */
+export type Journey = { left: string } | { page: string };
+
 /**
- * Follows redirects from `url` until one leaves the provider; at its login page, submits
- * `credentials`. Returns the URL it left to, or throws with the page that stopped it.
+ * Follows redirects from `url` until one leaves the provider or a page of its own ends the
+ * journey; at its login page, submits `credentials`.
  */
-export async function passLogin(jar: CookieJar, issuer: string, url: string, credentials: Credentials): Promise<string> {
+export async function passLogin(jar: CookieJar, issuer: string, url: string, credentials: Credentials): Promise<Journey> {
   let next = url;
   for (let step = 0; step < 10; step++) {
-    if (!next.startsWith(issuer)) return next;
+    if (!next.startsWith(issuer)) return { left: next };
     const { response, location } = await browse(jar, next);
     if (location) {
       next = location;
@@ -64,7 +67,7 @@ export async function passLogin(jar: CookieJar, issuer: string, url: string, cre
     }
     const page = await response.text();
     const action = /<form method="post" action="([^"]+\/login)"/.exec(page)?.[1];
-    if (!action) throw new Error(`the provider stopped at ${next} (${response.status}): ${page.slice(0, 300)}`);
+    if (!action) return { page };
     const submitted = await browse(jar, new URL(action, issuer).toString(), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -102,7 +105,9 @@ export async function signIn({ issuer, pageOrigin, clientId = LOCAL_SIGN_IN.clie
     code_challenge_method: 'S256',
   }).toString();
 
-  const back = new URL(await passLogin(new CookieJar(), issuer, authorize.toString(), credentials));
+  const journey = await passLogin(new CookieJar(), issuer, authorize.toString(), credentials);
+  if ('page' in journey) throw new Error(`the provider stopped at a page: ${journey.page.slice(0, 300)}`);
+  const back = new URL(journey.left);
   if (back.searchParams.get('state') !== state) throw new Error(`the provider came back without our state: ${back.search}`);
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`the provider came back without a code: ${back.search}`);
@@ -115,4 +120,32 @@ export async function signIn({ issuer, pageOrigin, clientId = LOCAL_SIGN_IN.clie
   const body = (await tokens.json()) as { id_token?: string; error?: string };
   if (!body.id_token) throw new Error(`no ID token: ${JSON.stringify(body)}`);
   return body.id_token;
+}
+
+/**
+ * The person's side of the device authorization grant: opens the verification link the CLI
+ * printed, confirms the code, signs in. Returns the provider's last page.
+ */
+export async function confirmDevice(issuer: string, verificationUrl: string, credentials: Credentials = TEST_USER): Promise<string> {
+  const jar = new CookieJar();
+  let { response, location } = await browse(jar, verificationUrl);
+  // The provider's pages before the login: one that submits itself (a browser runs its script),
+  // then the confirmation form; each is submitted with its fields as a browser would.
+  for (let step = 0; step < 4 && !location; step++) {
+    const page = await response.text();
+    const form = /<form[^>]*method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
+    if (!form) throw new Error(`no form to submit at ${response.url}: ${page.slice(0, 300)}`);
+    const fields = new URLSearchParams(
+      [...(form[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match): [string, string] => [match[1] ?? '', match[2] ?? '']),
+    );
+    ({ response, location } = await browse(jar, new URL(form[1] ?? '', issuer).toString(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields.toString(),
+    }));
+  }
+  if (!location) throw new Error(`the confirmation was refused (${response.status})`);
+  const journey = await passLogin(jar, issuer, location, credentials);
+  if (!('page' in journey)) throw new Error(`the device flow left the provider for ${journey.left}`);
+  return journey.page;
 }
