@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, OAuthScope, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { CLI_LOOPBACK_REDIRECT } from '../lambdas/definitions/create-access';
 
 /** The OpenID Connect issuer whose tokens POST /keys accepts, as the functions and the pages need it. */
 export interface SignInIssuer {
@@ -75,7 +76,8 @@ export class SignIn extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
-        callbackUrls: [`${siteUrl}/`],
+        // The share page, and `onetime login` (Cognito has no device authorization).
+        callbackUrls: [`${siteUrl}/`, CLI_LOOPBACK_REDIRECT],
         logoutUrls: [`${siteUrl}/`],
       },
       idTokenValidity: TOKEN_VALIDITY,

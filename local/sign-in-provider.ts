@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { CLI_LOOPBACK_REDIRECT } from '../lambdas/definitions/create-access';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
 /**
@@ -54,7 +55,8 @@ async function freshSigningKey(): Promise<JWK> {
 }
 
 function configuration(options: LocalSignInOptions, signingKey: JWK): Configuration {
-  const redirectUris = options.pageOrigins.map((origin) => `${origin}/`);
+  // The share page, and the CLI's loopback (onetime login --browser).
+  const redirectUris = [...options.pageOrigins.map((origin) => `${origin}/`), CLI_LOOPBACK_REDIRECT];
   const client = (clientId: string) => ({
     client_id: clientId,
     // A public client, as a single-page app and a CLI are: no secret, PKCE instead.

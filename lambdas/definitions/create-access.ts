@@ -31,3 +31,11 @@ export const JWKS_CACHE_MS = 60 * 60 * 1000;
 
 /** A JWKS or discovery fetch that takes longer fails the request with 503 rather than the Lambda timeout. */
 export const JWKS_FETCH_TIMEOUT_MS = 2_000;
+
+/**
+ * Where `onetime login --browser` (and login against a provider without device authorization,
+ * such as Cognito) receives the authorization code: a fixed loopback port, since Cognito matches
+ * callback URLs exactly. The stack's pool client and local mode's provider register it.
+ */
+export const CLI_LOOPBACK_PORT = 8976;
+export const CLI_LOOPBACK_REDIRECT = `http://localhost:${CLI_LOOPBACK_PORT}/`;

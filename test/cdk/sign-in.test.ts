@@ -1,4 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { CLI_LOOPBACK_REDIRECT } from '../../lambdas/definitions/create-access';
 import { ENV } from '../../lambdas/definitions/env';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../../lambdas/definitions/deployment';
@@ -67,12 +68,13 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });
 
-  it('gives the pages a public client: authorization code only, back to the site', () => {
+  it('gives the pages and the CLI a public client: authorization code only, back to the site or the CLI\'s loopback', () => {
     expect(client?.Properties).toMatchObject({ GenerateSecret: false, AllowedOAuthFlows: ['code'], AllowedOAuthFlowsUserPoolClient: true });
     expect(at(client?.Properties, 'AllowedOAuthScopes')).toEqual(expect.arrayContaining(['openid']));
     const [[distributionId] = []] = resourcesOfType(template, 'AWS::CloudFront::Distribution');
     expect(at(client?.Properties, 'CallbackURLs')).toEqual([
       { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] },
+      CLI_LOOPBACK_REDIRECT,
     ]);
   });
 

@@ -124,10 +124,10 @@ const keyCreate: Command = {
 };
 
 const login: Command = {
-  options: [],
+  options: ['browser'],
   positionals: { min: 0, max: 0, names: '' },
-  async run({ settings, io }) {
-    const signedIn = await logIn(settings.apiUrl, (line) => io.stderr.write(`${line}\n`));
+  async run({ settings, io, values }) {
+    const signedIn = await logIn(settings.apiUrl, (line) => io.stderr.write(`${line}\n`), { browser: values.browser === true });
     print(io, `signed in until ${new Date(signedIn.expires).toISOString()}; onetime key create now mints a key that creates`);
   },
 };

@@ -1,13 +1,16 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import * as oauth from 'oauth4webapi';
+import { CLI_LOOPBACK_PORT, CLI_LOOPBACK_REDIRECT } from '../../../lambdas/definitions/create-access';
 import { InputError } from '../errors';
 
 /**
  * `onetime login` on a deployment where creating needs signing in (createAccess=signed-in): the
- * OAuth 2.0 device authorization grant against the deployment's OpenID provider, with
- * oauth4webapi. The ID token it ends with is kept in the user's config directory, readable by the
+ * OAuth 2.0 device authorization grant against the deployment's OpenID provider, or, where it has
+ * none (Cognito) or with --browser, the authorization code flow with PKCE and a redirect to a
+ * loopback port (RFC 8252), both with oauth4webapi. The ID token it ends with is kept in the user's config directory, readable by the
  * user alone, until it expires; `onetime key create` spends it on a full key.
  */
 
@@ -61,29 +64,21 @@ function expiryOf(idToken: string): number {
   return payload.exp * 1000;
 }
 
-/**
- * Signs in with the device authorization grant: tells the person where to go and which code to
- * enter (`tell`), polls until they have, and stores the ID token (0600). Returns what was stored.
- */
-export async function logIn(apiUrl: string, tell: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<StoredSignIn> {
-  const settings = await signInSettings(apiUrl);
-  if (!settings) throw new InputError(`${siteOf(apiUrl)} does not need signing in: any key it mints may create`);
-  const issuer = new URL(settings.issuer);
-  const options = requestOptions(issuer);
-  const server = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...options }));
-  if (!server.device_authorization_endpoint) {
-    throw new InputError(`the sign-in provider ${settings.issuer} offers no device authorization: sign in on the share page instead`);
-  }
-  const client: oauth.Client = { client_id: settings.clientId };
+/** How long `onetime login` waits for the person to finish in the browser. */
+const LOGIN_WAIT_MS = 10 * 60 * 1000;
+
+type Flow = (server: oauth.AuthorizationServer, client: oauth.Client, options: ReturnType<typeof requestOptions>, tell: (line: string) => void) => Promise<string>;
+
+/** RFC 8628: a link and a code to confirm in any browser, then the token endpoint polled until it is. */
+const deviceFlow: Flow = async (server, client, options, tell) => {
   const device = await oauth.processDeviceAuthorizationResponse(
     server,
     client,
     await oauth.deviceAuthorizationRequest(server, client, oauth.None(), { scope: 'openid email' }, options),
   );
   tell(`To sign in, open ${device.verification_uri_complete ?? device.verification_uri} and confirm the code ${device.user_code}`);
-
   let intervalMs = (device.interval ?? 5) * 1000;
-  const deadline = Date.now() + device.expires_in * 1000;
+  const deadline = Date.now() + Math.min(device.expires_in * 1000, LOGIN_WAIT_MS);
   while (Date.now() < deadline) {
     await sleep(intervalMs);
     try {
@@ -93,9 +88,7 @@ export async function logIn(apiUrl: string, tell: (line: string) => void, env: N
         await oauth.deviceCodeGrantRequest(server, client, oauth.None(), device.device_code, options),
       );
       if (!tokens.id_token) throw new InputError('the sign-in provider sent no ID token');
-      const stored: StoredSignIn = { site: siteOf(apiUrl), issuer: settings.issuer, idToken: tokens.id_token, expires: expiryOf(tokens.id_token) };
-      await store(stored, env);
-      return stored;
+      return tokens.id_token;
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError && error.error === 'authorization_pending') continue;
       // RFC 8628 §3.5: wait 5 s longer from now on.
@@ -103,11 +96,101 @@ export async function logIn(apiUrl: string, tell: (line: string) => void, env: N
         intervalMs += 5000;
         continue;
       }
-      if (error instanceof oauth.ResponseBodyError) throw new InputError(`sign-in refused: ${error.error_description ?? error.error}`);
       throw error;
     }
   }
   throw new InputError('the sign-in code expired before it was confirmed: run onetime login again');
+};
+
+const isLoopbackPeer = (request: IncomingMessage): boolean => ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.socket.remoteAddress ?? '');
+
+/** The first request to the loopback port that carries our state: the provider's redirect back. */
+function awaitRedirect(state: string): { url: Promise<URL>; close: () => void } {
+  let resolveUrl: (url: URL) => void = () => undefined;
+  let rejectUrl: (error: Error) => void = () => undefined;
+  const url = new Promise<URL>((resolve, reject) => {
+    resolveUrl = resolve;
+    rejectUrl = reject;
+  });
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const received = new URL(request.url ?? '/', CLI_LOOPBACK_REDIRECT);
+    if (!isLoopbackPeer(request) || received.searchParams.get('state') !== state) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('onetime: you may close this tab and go back to the terminal.\n');
+    resolveUrl(received);
+  });
+  server.once('error', (error: NodeJS.ErrnoException) =>
+    rejectUrl(new InputError(error.code === 'EADDRINUSE' ? `port ${CLI_LOOPBACK_PORT} is taken: onetime login --browser needs it free` : error.message)),
+  );
+  // Both loopback families: a browser may resolve localhost to either. The handler refuses other peers.
+  server.listen({ port: CLI_LOOPBACK_PORT, host: '::', ipv6Only: false });
+  const timer = setTimeout(() => rejectUrl(new InputError('nobody finished signing in within 10 minutes: run onetime login again')), LOGIN_WAIT_MS);
+  return {
+    url,
+    close: () => {
+      clearTimeout(timer);
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** RFC 8252: the authorization code flow with PKCE, the browser sent back to this machine's loopback port. */
+const browserFlow: Flow = async (server, client, options, tell) => {
+  if (!server.authorization_endpoint) throw new InputError('the sign-in provider names no authorization endpoint');
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const nonce = oauth.generateRandomNonce();
+  const authorize = new URL(server.authorization_endpoint);
+  authorize.search = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    scope: 'openid email',
+    redirect_uri: CLI_LOOPBACK_REDIRECT,
+    state,
+    nonce,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  }).toString();
+  const redirect = awaitRedirect(state);
+  try {
+    tell(`To sign in, open ${authorize.toString()}`);
+    const parameters = oauth.validateAuthResponse(server, client, await redirect.url, state);
+    const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), parameters, CLI_LOOPBACK_REDIRECT, verifier, options);
+    const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, { expectedNonce: nonce, requireIdToken: true });
+    if (!tokens.id_token) throw new InputError('the sign-in provider sent no ID token');
+    return tokens.id_token;
+  } finally {
+    redirect.close();
+  }
+};
+
+/**
+ * Signs in: with the device grant where the provider offers it (unless `browser`), otherwise with
+ * a redirect to the loopback port; tells the person where to go (`tell`), waits for them, and
+ * stores the ID token (0600). Returns what was stored.
+ */
+export async function logIn(apiUrl: string, tell: (line: string) => void, { browser = false, env = process.env }: { browser?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<StoredSignIn> {
+  const settings = await signInSettings(apiUrl);
+  if (!settings) throw new InputError(`${siteOf(apiUrl)} does not need signing in: any key it mints may create`);
+  const issuer = new URL(settings.issuer);
+  const options = requestOptions(issuer);
+  const server = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...options }));
+  const flow = server.device_authorization_endpoint && !browser ? deviceFlow : browserFlow;
+  let idToken: string;
+  try {
+    idToken = await flow(server, { client_id: settings.clientId }, options, tell);
+  } catch (error) {
+    if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
+      throw new InputError(`sign-in refused: ${error.error_description ?? error.error}`);
+    }
+    throw error;
+  }
+  const stored: StoredSignIn = { site: siteOf(apiUrl), issuer: settings.issuer, idToken, expires: expiryOf(idToken) };
+  await store(stored, env);
+  return stored;
 }
 
 /** Written readable by its owner alone, in a folder only its owner may enter. */

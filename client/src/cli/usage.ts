@@ -12,9 +12,11 @@ export const USAGE = `Usage: onetime <command> [options]
                       own name, or PATH) and print where; a link made with a
                       passphrase asks for it on the terminal (or reads PATH) first
   revoke LINK|ID      delete a secret before it is used up (needs the key that made it)
-  login               on a service where creating needs signing in: sign in (a
-                      code to confirm in a browser) and keep the token, readable
-                      by you alone, in ~/.config/onetime ($XDG_CONFIG_HOME)
+  login [--browser]   on a service where creating needs signing in: sign in (a
+                      code to confirm in a browser, or with --browser or where
+                      the provider has no such codes, a link that comes back to
+                      port 8976 here) and keep the token, readable by you alone,
+                      in ~/.config/onetime ($XDG_CONFIG_HOME)
   logout              forget that token
   key create [--webhook URL]
                       print a new API key (and its webhook secret, on stderr);

@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLI_LOOPBACK_REDIRECT } from '../../../lambdas/definitions/create-access';
 import { ERRORS } from '../../../lambdas/definitions/errors';
 import { api } from '../../support/api';
 import { testEnv } from '../../support/environment';
 import { startLocalServer, type LocalServer } from '../../support/local-server';
-import { confirmDevice } from '../../support/sign-in';
+import { confirmDevice, CookieJar, passLogin, TEST_USER } from '../../support/sign-in';
 import { onetime } from '../support/cli';
 
 /**
@@ -34,22 +35,36 @@ afterEach(() => rm(configHome, { recursive: true, force: true }));
 
 const cliEnv = (): Record<string, string> => ({ ONETIME_API_URL: server.baseUrl, XDG_CONFIG_HOME: configHome });
 
+/** The person's part of the device grant: the link and code the CLI printed, confirmed in a browser. */
+async function confirmCode(told: string): Promise<void> {
+  const url = /open (\S+) and confirm the code (\S+)/.exec(told)?.[1] ?? '';
+  expect(await confirmDevice(issuer, url)).toContain('You are signed in on your device');
+}
+
+/** The person's part of the loopback flow: the link opened, signed in, and the browser sent back to the CLI. */
+async function followLink(told: string): Promise<void> {
+  const url = /open (\S+)\n/.exec(told)?.[1] ?? '';
+  const journey = await passLogin(new CookieJar(), issuer, url, TEST_USER);
+  if (!('left' in journey)) throw new Error(`the provider did not send the browser back: ${journey.page.slice(0, 200)}`);
+  expect(journey.left.startsWith(`${CLI_LOOPBACK_REDIRECT}?`)).toBe(true);
+  const back = await fetch(journey.left);
+  expect(await back.text()).toBe('onetime: you may close this tab and go back to the terminal.\n');
+}
+
 /** Runs `onetime login`, and does the person's part once it says where to go. */
-async function logIn(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(ONETIME, ['login'], { env: { ...process.env, ...cliEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function logIn(args: string[] = [], personsPart = confirmCode): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(ONETIME, ['login', ...args], { env: { ...process.env, ...cliEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const told = new Promise<string>((resolve) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const url = /open (\S+) and confirm the code (\S+)/.exec(stderr)?.[1];
-      if (url) resolve(url);
+      if (/To sign in, open .*\n/.test(stderr)) resolve(stderr);
     });
   });
   const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  const url = await Promise.race([told, closed.then(() => Promise.reject(new Error(`onetime login ended: ${stderr}`)))]);
-  expect(await confirmDevice(issuer, url)).toContain('You are signed in on your device');
+  await personsPart(await Promise.race([told, closed.then(() => Promise.reject(new Error(`onetime login ended: ${stderr}`)))]));
   return { code: await closed, stdout, stderr };
 }
 
@@ -74,6 +89,13 @@ test('login keeps the token for its owner alone; key create then mints a key tha
   const refused = await createSecretWith(revealOnly);
   expect(refused.status).toBe(403);
   expect(refused.body).toEqual({ error: ERRORS.revealOnlyKey });
+});
+
+test('login --browser: the authorization code comes back to the loopback port; the key then creates', async () => {
+  const loggedIn = await logIn(['--browser'], followLink);
+  expect({ code: loggedIn.code, stdout: loggedIn.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^signed in until /) });
+  const key = (await onetime(['key', 'create'], { env: cliEnv() })).stdout.toString().trim();
+  expect((await createSecretWith(key)).status).toBe(201);
 });
 
 test('a sign-in that has ended is told, not spent on a key that could only reveal', async () => {
