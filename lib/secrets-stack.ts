@@ -138,6 +138,12 @@ export class SecretsStack extends Stack {
       description: 'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
       value: alarms.topic.topicArn,
     });
+    if (signInConstruct?.userPool) {
+      new CfnOutput(this, 'UserPoolId', {
+        description: 'createAccess=signed-in: the people who may create secrets. Add one: aws cognito-idp admin-create-user --user-pool-id <this id> --username <email>',
+        value: signInConstruct.userPool.userPoolId,
+      });
+    }
     new CfnOutput(this, 'DashboardUrl', {
       description: 'CloudWatch dashboard: API traffic, errors and latency, secrets, webhooks, alarms',
       value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboard.dashboardName}`,

@@ -4,7 +4,7 @@ import { ENV } from '../../lambdas/definitions/env';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../../lambdas/definitions/deployment';
 import { sharedSynthesis, synthesize } from './support/synth';
-import { at, resource, resourcesOfType, routeFunctionId } from './support/template';
+import { at, resource, resourcesOfType, routeFunctionId, templateJson } from './support/template';
 
 /** createAccess: open (the default, the contract), signed-in with the stack's Cognito pool, or with the team's issuer. */
 
@@ -31,6 +31,7 @@ describe('open (default)', () => {
 
   it('creates no user pool and tells POST /keys nothing of sign-in', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
+    expect(templateJson(template).Outputs).not.toHaveProperty('UserPoolId');
     const variables = keysCreateVariables(template);
     for (const name of [ENV.createAccess, ENV.oidcIssuer, ENV.oidcAudience, ENV.oidcJwksUri]) expect(variables).not.toHaveProperty(name);
   });
@@ -61,6 +62,10 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
   const { template } = synthesize({ createAccess: 'signed-in', writeUnitsAlarmPerHour: 1000 });
   const [[poolId, pool] = []] = resourcesOfType(template, 'AWS::Cognito::UserPool');
   const [[, client] = []] = resourcesOfType(template, 'AWS::Cognito::UserPoolClient');
+
+  it('names the pool in an output, for adding people', () => {
+    expect(templateJson(template).Outputs?.UserPoolId?.Value).toEqual({ Ref: poolId });
+  });
 
   it('has no self-sign-up, optional MFA, and a hosted sign-in domain', () => {
     expect(at(pool?.Properties, 'AdminCreateUserConfig', 'AllowAdminCreateUserOnly')).toBe(true);
