@@ -1,10 +1,7 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
-import { SDK_CALL_LOG_ENV, type RecordedCall } from '../../local/sdk-calls';
+import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startLocalServer, startTsxServer, type LocalServer } from '../support/local-server';
@@ -21,7 +18,6 @@ let server: LocalServer;
 let otherIssuer: LocalServer;
 let issuer: string;
 let providerKey: JWK;
-const callLog = mkdtempSync(path.join(tmpdir(), 'signed-in-calls-'));
 
 beforeAll(async () => {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -30,9 +26,8 @@ beforeAll(async () => {
     DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
     CREATE_ACCESS: 'signed-in',
     LOCAL_OIDC_KEY: JSON.stringify(providerKey),
-    LOCAL_REQUEST_LOG: 'off',
-    // Its own log of the functions' calls, to tell that a refused token wrote nothing.
-    [SDK_CALL_LOG_ENV]: callLog,
+    // Its request log counts each request's DynamoDB calls in a response header.
+    LOCAL_REQUEST_LOG: 'on',
   });
   // Without local mode's loader flag (local/sign-in-provider-process.ts says why).
   otherIssuer = await startTsxServer('local/sign-in-provider-entry.ts', /OpenID provider at (\S+)/, {
@@ -44,20 +39,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([server?.stop(), otherIssuer?.stop()]);
-  // The run's least-privilege check reads these calls with everyone else's.
-  const runLog = process.env[SDK_CALL_LOG_ENV];
-  for (const file of readdirSync(callLog)) if (runLog) copyFileSync(path.join(callLog, file), path.join(runLog, `signed-in-${file}`));
-  rmSync(callLog, { recursive: true, force: true });
 });
 
 const pageOrigin = () => new URL(server.baseUrl).origin;
 
-const keysCreateCalls = (): RecordedCall[] =>
-  readdirSync(callLog)
-    .flatMap((file) => readFileSync(path.join(callLog, file), 'utf8').split('\n'))
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as RecordedCall)
-    .filter((call) => call.function === 'keys-create');
+/** The DynamoDB calls local mode counted for the request. */
+const dynamoDbCalls = (response: { headers: Record<string, string> }): number => Number(response.headers[USAGE_HEADERS.calls]);
 
 const postKeys = (token?: string, localAddress = freshClientAddress()) =>
   api<{ key: string }>('POST', '/keys', { baseUrl: server.baseUrl, localAddress, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
@@ -90,6 +77,24 @@ describe('a token the provider issued to the test user', () => {
 
     expect((await api('DELETE', `/secrets/${secret.body.id}`, { baseUrl: server.baseUrl, key: fullKey })).status).toBe(200);
   });
+});
+
+it('signing in adds no DynamoDB call: POST /keys, a create and a claim make the calls they make on an open deployment', async () => {
+  const open = testEnv('baseUrl');
+  const signedIn = await postKeys(await signIn({ issuer, pageOrigin: pageOrigin() }));
+  const openKey = await api<{ key: string }>('POST', '/keys', { baseUrl: open, localAddress: freshClientAddress() });
+  expect(dynamoDbCalls(signedIn)).toBe(dynamoDbCalls(openKey));
+
+  const created = await api<{ id: string }>('POST', '/secrets', { baseUrl: server.baseUrl, key: signedIn.body.key, json: { data: 'aGVsbG8=' } });
+  const openCreated = await api<{ id: string }>('POST', '/secrets', { baseUrl: open, key: openKey.body.key, json: { data: 'aGVsbG8=' } });
+  expect(dynamoDbCalls(created)).toBe(dynamoDbCalls(openCreated));
+
+  const revealOnly = (await postKeys()).body.key;
+  const claimed = await api('GET', `/secrets/${created.body.id}`, { baseUrl: server.baseUrl, key: revealOnly });
+  const openClaimed = await api('GET', `/secrets/${openCreated.body.id}`, { baseUrl: open, key: openKey.body.key });
+  expect(claimed.status).toBe(200);
+  expect(dynamoDbCalls(claimed)).toBe(dynamoDbCalls(openClaimed));
+  expect([dynamoDbCalls(signedIn), dynamoDbCalls(created), dynamoDbCalls(claimed)]).toEqual([2, 2, 2]);
 });
 
 describe('tokens POST /keys refuses: 401 naming why, and nothing written', () => {
@@ -138,19 +143,17 @@ describe('tokens POST /keys refuses: 401 naming why, and nothing written', () =>
   ];
 
   it.each(cases)('a token %s', async (_name, token, reason) => {
-    const before = keysCreateCalls().length;
     const refused = await postKeys(await token());
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: ERRORS.invalidSignInToken(reason) });
-    expect(keysCreateCalls()).toHaveLength(before);
+    expect(dynamoDbCalls(refused)).toBe(0);
   });
 
   it('an Authorization header that is no bearer token', async () => {
-    const before = keysCreateCalls().length;
     const refused = await api('POST', '/keys', { baseUrl: server.baseUrl, localAddress: freshClientAddress(), headers: { authorization: 'Basic YWxpY2U6cHc=' } });
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: ERRORS.invalidSignInToken('send Authorization: Bearer <token>') });
-    expect(keysCreateCalls()).toHaveLength(before);
+    expect(dynamoDbCalls(refused)).toBe(0);
   });
 });
 
@@ -184,6 +187,8 @@ describe('a reveal-only key (POST /keys without a token)', () => {
     const create = await api('POST', '/secrets', { baseUrl: server.baseUrl, key, json: { data: 'bm9wZQ==' } });
     expect(create.status).toBe(403);
     expect(create.body).toEqual({ error: ERRORS.revealOnlyKey });
+    // The request is counted against the key's rate limit; nothing is written for it.
+    expect(dynamoDbCalls(create)).toBe(1);
 
     const webhook = await api('PATCH', '/keys', { baseUrl: server.baseUrl, key, json: { webhook: 'https://hooks.example/onetime' } });
     expect(webhook.status).toBe(403);
