@@ -10,6 +10,7 @@ import { measureDeliveryMs, measureFanOutMs } from './pipeline-handlers';
 import type { RepeatedMeasurement } from './repeated-measurement';
 import { renderReport, type BenchResults } from './report';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
+import { measureSignInCost } from './sign-in-cost';
 import { prepareWarmLatency, warmUp } from './warm-latency';
 
 /**
@@ -90,6 +91,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   const roundTrips = await withLocalMode(true, (server) => step('DynamoDB round trips', () => measureRoundTrips(server.baseUrl)));
   const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
   const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
+  const signIn = await step('sign-in token verification', () => measureSignInCost());
 
   const deletionUnits = (size: string): number =>
     roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
@@ -122,6 +124,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     roundTrips,
     ...timed,
     costs,
+    signIn,
   };
   await mkdir(DOCS, { recursive: true });
   await writeFile(path.join(DOCS, 'performance.json'), `${JSON.stringify(results, null, 2)}\n`);
