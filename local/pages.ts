@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, PAGES_CONFIG_FILE, REVEAL_PATH_PATTERN, pageHeaders, type PagesConfig } from '../lambdas/definitions/site';
+import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, PAGES_CONFIG_FILE, REQUEST_PATH_PATTERN, REVEAL_PATH_PATTERN, pageHeaders, type PagesConfig } from '../lambdas/definitions/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -52,6 +52,7 @@ export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES
 export function pageFileFor(pathname: string): string {
   if (pathname === '/') return `/${PAGE_FILES.share}`;
   if (REVEAL_PATH_PATTERN.test(pathname)) return `/${PAGE_FILES.reveal}`;
+  if (REQUEST_PATH_PATTERN.test(pathname)) return `/${PAGE_FILES.request}`;
   return pathname;
 }
 

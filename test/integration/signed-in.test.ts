@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
@@ -200,6 +201,20 @@ describe('a reveal-only key (POST /keys without a token)', () => {
     expect(revoke.body).toEqual({ error: ERRORS.revealOnlyKey });
     // The secret is still there for its recipients.
     expect((await api('GET', `/secrets/${secretId}`, { baseUrl: server.baseUrl, key })).status).toBe(200);
+  });
+
+  it('may answer a request a signed-in key made, but may not make one', async () => {
+    const key = await revealOnlyKey();
+    const publicKey = createECDH('prime256v1').generateKeys().toString('base64url');
+    const asked = await api('POST', '/requests', { baseUrl: server.baseUrl, key, json: { publicKey } });
+    expect(asked.status).toBe(403);
+    expect(asked.body).toEqual({ error: ERRORS.revealOnlyKey });
+
+    const request = await api<{ id: string }>('POST', '/requests', { baseUrl: server.baseUrl, key: fullKey, json: { publicKey, note: 'the staging password' } });
+    expect(request.status).toBe(201);
+    expect((await api('GET', `/requests/${request.body.id}`, { baseUrl: server.baseUrl, key })).status).toBe(200);
+    const answered = await api('POST', `/requests/${request.body.id}`, { baseUrl: server.baseUrl, key, json: { data: 'YW5zd2Vy' } });
+    expect(answered.status).toBe(201);
   });
 
   it('is refused with the same 403 when it repeats a create with an Idempotency-Key', async () => {

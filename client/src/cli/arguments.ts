@@ -20,6 +20,7 @@ export const OPTIONS = {
   browser: { type: 'boolean' },
   secret: { type: 'string' },
   signature: { type: 'string' },
+  note: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

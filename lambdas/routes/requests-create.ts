@@ -1,0 +1,15 @@
+import { readConfig } from '../config/functions';
+import { createRequest } from '../use-cases/requests';
+import { authenticatedRoute } from '../http/route';
+import { createRequestBody, type CreateRequestResponse } from '../http/schemas';
+
+const config = readConfig();
+
+export const handler = authenticatedRoute(
+  // A request invites a secret billed to its owner: asking, like sharing, needs a full key.
+  { body: { schema: createRequestBody, required: true }, fullKeyOnly: true },
+  async ({ body, caller, now, idempotent }) => ({
+    statusCode: 201,
+    body: (await createRequest(body, caller.keyHash, config.siteUrl, now, idempotent)) satisfies CreateRequestResponse,
+  }),
+);
