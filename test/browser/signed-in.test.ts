@@ -76,6 +76,7 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   const reveal = await recipient.newPage();
   await reveal.goto(link);
   await reveal.getByTestId('reveal-button').click();
+  await reveal.getByTestId('secret-text').waitFor();
   await expect(reveal.getByTestId('secret-text').textContent()).resolves.toBe('the team’s deploy password');
   await expect(reveal.getByTestId('sign-in').count()).resolves.toBe(0);
 
