@@ -1,14 +1,15 @@
 // The layers of lambdas/ (docs/architecture.md, "Where things live"), from the bottom up:
 //   definitions/  the single source of truth: constants and tables, pure data
 //   rules/        pure rules: the sliding window, base64, key and job formats, webhook URL checks
-//   aws/ store/ queue/ telemetry/ config/   adapters: the AWS SDK, DynamoDB, SQS, Powertools, and
-//                                           the settings read from the environment (config/)
+//   aws/ store/ queue/ telemetry/ config/ identity/   adapters: the AWS SDK, DynamoDB, SQS,
+//                                           Powertools, the settings read from the environment
+//                                           (config/), the sign-in tokens' issuer (identity/)
 //   use-cases/ webhooks/ stream/    what the service does, through the adapters' narrow functions
 //   http/ routes/ consumers/        the route builder and the Lambda handlers
 // A layer may import those below it, never those above. test/unit/layers.test.ts runs this
 // (`npx depcruise lambdas --config .dependency-cruiser.cjs` shows the same).
 
-const ADAPTERS = '^lambdas/(aws|store|queue|telemetry|config)/';
+const ADAPTERS = '^lambdas/(aws|store|queue|telemetry|config|identity)/';
 const USE_CASES = '^lambdas/(use-cases|webhooks|stream)/';
 const HANDLERS = '^lambdas/(http|routes|consumers)/';
 

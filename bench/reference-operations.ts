@@ -37,7 +37,14 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
       await pingKeysTable();
       return {};
     case 'createKey':
-      await createApiKey({ sourceIp: operation.clientAddress, webhook: undefined, perIpPerHour: BENCH_KEYS_PER_IP_PER_HOUR, now: Date.now() });
+      await createApiKey({
+        sourceIp: operation.clientAddress,
+        webhook: undefined,
+        perIpPerHour: BENCH_KEYS_PER_IP_PER_HOUR,
+        now: Date.now(),
+        createAccess: { mode: 'open' },
+        signInToken: undefined,
+      });
       return {};
     case 'readKey':
       await authenticate(operation.keyHash);

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { renderSignInCost, type SignInCost } from './sign-in-cost';
 import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
 import { ROUND_TRIP_BUDGET } from '../test/support/round-trip-cases';
 import { renderColdStarts, type ColdStartResult } from './cold-start';
@@ -28,6 +29,7 @@ export interface BenchResults {
   warmLatency: WarmLatencyResult[];
   largePayloads: LargePayloadResult;
   costs: CostReport;
+  signIn: SignInCost;
 }
 
 const mark = (pass: boolean | null): string => (pass === null ? '—' : pass ? 'pass' : '**miss**');
@@ -174,5 +176,7 @@ export function renderReport(results: BenchResults): string {
     largePayloads(results.largePayloads),
     '',
     renderCosts(results.costs),
+    '',
+    renderSignInCost(results.signIn),
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import type { RepeatedMeasurement } from './repeated-measurement';
 import { renderReport, type BenchResults } from './report';
 import { measureReceiptCosts } from './receipts';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
+import { measureSignInCost } from './sign-in-cost';
 import { prepareWarmLatency, warmUp } from './warm-latency';
 
 /**
@@ -94,6 +95,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   }));
   const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
   const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
+  const signIn = await step('sign-in token verification', () => measureSignInCost());
 
   const deletionUnits = (size: string): number =>
     roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
@@ -127,6 +129,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     receipts,
     ...timed,
     costs,
+    signIn,
   };
   await mkdir(DOCS, { recursive: true });
   await writeFile(path.join(DOCS, 'performance.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,9 +1,11 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
-import { email, flag, integer, matching, readSettings, siteUrl, together } from '../lambdas/config/fields';
-import { keysPerIpPerHour, logLevel, webhookRetryBaseMs } from '../lambdas/config/service-settings';
-import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE } from '../lambdas/definitions/deployment';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
+import { createAccessMode } from '../lambdas/config/create-access';
+import { email, flag, httpUrl, integer, matching, readSettings, siteUrl, text, together } from '../lambdas/config/fields';
+import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { DEFAULT_CREATE_ACCESS } from '../lambdas/definitions/create-access';
+import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../lambdas/definitions/deployment';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../lambdas/definitions/limits';
 import { DEFAULT_LOG_LEVEL } from '../lambdas/definitions/observability';
 import { WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions/webhooks';
 
@@ -53,12 +55,40 @@ const CONTEXT = z
       integer({ min: ADDRESS_RATE_LIMIT.minPerWindow, max: ADDRESS_RATE_LIMIT.maxPerWindow, why: 'AWS WAF accepts it' }),
       ADDRESS_RATE_LIMIT.defaultPerWindow,
     ),
+    /** Who may create secrets (definitions/create-access.ts): open (the contract) or signed-in. */
+    createAccess: z._default(createAccessMode(), DEFAULT_CREATE_ACCESS),
+    /** signed-in with the team's own OpenID Connect provider; none of the three: a Cognito user pool the stack creates. */
+    oidcIssuer: z.optional(httpUrl()),
+    oidcAudience: z.optional(text()),
+    oidcClientId: z.optional(text()),
+    /** POST /secrets' daily byte quotas (STORED_BYTES_LIMIT). */
+    storedMiBPerKeyPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
+    storedMiBPerAddressPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
+    /** The tables' consumed write units in an hour past which the cost alarm fires (lib/monitoring.ts). */
+    writeUnitsAlarmPerHour: z._default(integer({ min: 1 }), DEFAULT_WRITE_UNITS_ALARM_PER_HOUR),
   })
-  .check(together('domainName', 'certificateArn'));
+  .check(together('domainName', 'certificateArn'), together('oidcIssuer', 'oidcAudience'), together('oidcIssuer', 'oidcClientId'));
 
 /** The settings, with the ones that only make sense together grouped. */
-const toStackConfig = ({ domainName, certificateArn, throttleRateLimit, throttleBurstLimit, waf, wafRateLimit, ...settings }: z.output<typeof CONTEXT>) => ({
+const toStackConfig = ({
+  domainName,
+  certificateArn,
+  throttleRateLimit,
+  throttleBurstLimit,
+  waf,
+  wafRateLimit,
+  createAccess,
+  oidcIssuer,
+  oidcAudience,
+  oidcClientId,
+  ...settings
+}: z.output<typeof CONTEXT>) => ({
   ...settings,
+  /** signed-in: `issuer` is the team's own provider, or undefined for the stack's Cognito user pool. */
+  signIn:
+    createAccess === 'signed-in'
+      ? { issuer: oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined ? { issuer: oidcIssuer, audience: oidcAudience, clientId: oidcClientId } : undefined }
+      : undefined,
   waf: waf ? { requestsPerAddress: wafRateLimit } : undefined,
   throttle: { rateLimit: throttleRateLimit, burstLimit: throttleBurstLimit },
   customDomain: domainName !== undefined && certificateArn !== undefined ? { domainName, certificateArn } : undefined,

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import {
   Alarm,
   AlarmStatusWidget,
@@ -32,7 +33,14 @@ export interface MonitoringProps {
   readonly restApi: RestApi;
   /** The stack's other alarms, shown beside the API's. */
   readonly alarms: readonly Alarm[];
+  /** Whose consumed write units the cost alarm sums. */
+  readonly tables: readonly ITable[];
+  /** Write units in an hour past which it fires (context writeUnitsAlarmPerHour). */
+  readonly writeUnitsPerHour: number;
 }
+
+/** The cost alarm's period: a flood shows within the hour, a busy minute does not. */
+const WRITE_UNITS_PERIOD = Duration.hours(1);
 
 /**
  * The service at a glance: the API's traffic, errors and latency (API Gateway's metrics, which
@@ -42,8 +50,10 @@ export interface MonitoringProps {
 export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
   readonly serverErrorsAlarm: Alarm;
+  /** Denial of wallet: the tables' consumed write units in an hour (docs/operate.md has its runbook). */
+  readonly writeUnitsAlarm: Alarm;
 
-  constructor(scope: Construct, id: string, { restApi, alarms }: MonitoringProps) {
+  constructor(scope: Construct, id: string, { restApi, alarms, tables, writeUnitsPerHour }: MonitoringProps) {
     super(scope, id);
     // This stage's counts only.
     const service = functionsServiceName(this);
@@ -60,6 +70,27 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
       // No requests, no datapoint: nothing failed.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    const writeUnits = new MathExpression({
+      expression: tables.map((_, i) => `w${i}`).join(' + '),
+      usingMetrics: Object.fromEntries(
+        tables.map((table, i) => [`w${i}`, table.metricConsumedWriteCapacityUnits({ period: WRITE_UNITS_PERIOD, statistic: Stats.SUM })]),
+      ),
+      label: 'write units consumed',
+      period: WRITE_UNITS_PERIOD,
+    });
+    this.writeUnitsAlarm = new Alarm(this, 'WriteUnitsAlarm', {
+      alarmDescription: [
+        `The tables consumed more than ${writeUnitsPerHour} write units within an hour: a flood of large secrets or keys,`,
+        'which is billed to this account. Runbook: docs/operate.md, "Write capacity alarm" (find the routes and',
+        'addresses, lower the quotas, or switch the stack to createAccess=signed-in).',
+      ].join(' '),
+      metric: writeUnits,
+      threshold: writeUnitsPerHour,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
@@ -80,7 +111,8 @@ export class Monitoring extends Construct {
           graph('Secrets', routeCountMetrics(service)),
           graph('Webhooks', [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name))),
         ],
-        [new AlarmStatusWidget({ title: 'Alarms', alarms: [this.serverErrorsAlarm, ...alarms], width: 2 * WIDGET_WIDTH })],
+        [graph('DynamoDB write units an hour', [writeUnits])],
+        [new AlarmStatusWidget({ title: 'Alarms', alarms: [this.serverErrorsAlarm, this.writeUnitsAlarm, ...alarms], width: 2 * WIDGET_WIDTH })],
       ],
     });
   }

@@ -21,6 +21,8 @@ export interface AcceptedFindingScopes {
   readonly customDomain: boolean;
   /** Whether the API's stage has the stack's web ACL (lib/waf.ts); context waf=false turns it off. */
   readonly webAcl: boolean;
+  /** createAccess=signed-in without an issuer of the team's: the stack's Cognito user pool. */
+  readonly userPool?: IConstruct;
 }
 
 /**
@@ -37,7 +39,19 @@ export function acknowledgeNagFindings({
   site,
   customDomain,
   webAcl,
+  userPool,
 }: AcceptedFindingScopes): void {
+  if (userPool) {
+    acknowledge(userPool, 'COG2', [
+      'MFA is optional by design (createAccess=signed-in): the team\'s administrator adds each person, who may',
+      'set up TOTP; requiring it would block the first sign-in of people who were only sent a link to share.',
+      'Teams that need it set it on the pool, or bring their own issuer with -c oidcIssuer.',
+    ]);
+    acknowledge(userPool, 'COG8', [
+      'The Plus feature plan (threat protection) is billed per monthly active user on top of the pool: the',
+      'Essentials plan\'s hosted sign-in, password policy and optional TOTP are what a team\'s sharing needs.',
+    ]);
+  }
   acknowledge(api, 'APIG4', [
     'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
     'checks against the keys table (POST /keys and GET /health are public by contract), in the same',
@@ -45,7 +59,8 @@ export function acknowledgeNagFindings({
     'per request, or, with its result cached, keep a key revoked with DELETE /keys working for the cache TTL.',
   ]);
   acknowledge(api, 'COG4', [
-    'There are no Cognito users: clients are programs holding API keys issued by POST /keys.',
+    'Clients are programs holding API keys issued by POST /keys. With createAccess=signed-in, the Cognito',
+    'token is checked once, by POST /keys, which mints a key: every other route authenticates by that key.',
   ]);
   acknowledge(api, 'APIG2', [
     'Requests are validated by the handlers, which must answer with the contract\'s messages naming the',

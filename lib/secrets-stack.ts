@@ -1,13 +1,16 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/definitions/env';
 import { ROUTES } from '../lambdas/definitions/routes';
+import { PAGES_CONFIG_FILE, pagesConfig } from '../lambdas/definitions/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
+import { SignIn, signInOrigins } from './sign-in';
 import { SecretsSite } from './site';
 import { tableFromDefinition } from './tables';
 import { WebhookAlarms } from './webhook-alarms';
@@ -33,7 +36,12 @@ export class SecretsStack extends Stack {
       secrets: tableFromDefinition(this, SECRETS_TABLE, { pointInTimeRecovery: config.secretsPointInTimeRecovery }),
     };
     const api = new SecretsApi(this, 'Api', { throttle: config.throttle, cloudWatchRole: config.apiGatewayCloudWatchRole });
-    const site = new SecretsSite(this, 'Site', { api, customDomain: config.customDomain, forwardViewerIp: config.waf !== undefined });
+    const site = new SecretsSite(this, 'Site', {
+      api,
+      customDomain: config.customDomain,
+      forwardViewerIp: config.waf !== undefined,
+      ...(config.signIn ? { signInOrigins: signInOrigins(this, config.signIn.issuer) } : {}),
+    });
     if (config.waf) {
       new ApiFirewall(this, 'Firewall', {
         stage: api.restApi.deploymentStage,
@@ -42,11 +50,29 @@ export class SecretsStack extends Stack {
       });
     }
 
+    const siteUrl = config.siteUrl ?? site.url;
+    const signInConstruct = config.signIn ? new SignIn(this, 'SignIn', { issuer: config.signIn.issuer, siteUrl }) : undefined;
+    const signIn = signInConstruct?.issuer;
+    // The pages learn the mode and the issuer from a file deployed beside them.
+    site.deployment.addSource(
+      Source.jsonData(PAGES_CONFIG_FILE, pagesConfig(signIn && { issuer: signIn.issuer, clientId: signIn.clientId, audience: signIn.audience })),
+    );
+
     const environment = {
       [KEYS_TABLE.envVar]: tables.keys.tableName,
       [SECRETS_TABLE.envVar]: tables.secrets.tableName,
-      [ENV.siteUrl]: config.siteUrl ?? site.url,
+      [ENV.siteUrl]: siteUrl,
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
+      [ENV.storedMiBPerKeyPerDay]: String(config.storedMiBPerKeyPerDay),
+      [ENV.storedMiBPerAddressPerDay]: String(config.storedMiBPerAddressPerDay),
+      ...(signIn
+        ? {
+            [ENV.createAccess]: 'signed-in',
+            [ENV.oidcIssuer]: signIn.issuer,
+            [ENV.oidcAudience]: signIn.audience,
+            ...(signIn.jwksUri ? { [ENV.oidcJwksUri]: signIn.jwksUri } : {}),
+          }
+        : {}),
     };
     // Only the routes that read the client's address learn the origin secret (a deploy-time
     // reference, resolved by CloudFormation: the template holds none of it).
@@ -75,8 +101,14 @@ export class SecretsStack extends Stack {
       functions: [...routeHandlers, webhooks.fanOut.function, webhooks.delivery.function],
       email: config.alarmEmail,
     });
-    const monitoring = new Monitoring(this, 'Monitoring', { restApi: api.restApi, alarms: alarms.alarms });
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      restApi: api.restApi,
+      alarms: alarms.alarms,
+      tables: Object.values(tables),
+      writeUnitsPerHour: config.writeUnitsAlarmPerHour,
+    });
     alarms.notify(monitoring.serverErrorsAlarm);
+    alarms.notify(monitoring.writeUnitsAlarm);
 
     new CfnOutput(this, 'SiteUrl', {
       description: '{site_url}: the share page, secret links, and the API at <this URL>/api/v1 ({base_url}) on the same origin',
@@ -106,6 +138,12 @@ export class SecretsStack extends Stack {
       description: 'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
       value: alarms.topic.topicArn,
     });
+    if (signInConstruct?.userPool) {
+      new CfnOutput(this, 'UserPoolId', {
+        description: 'createAccess=signed-in: the people who may create secrets. Add one: aws cognito-idp admin-create-user --user-pool-id <this id> --username <email>',
+        value: signInConstruct.userPool.userPoolId,
+      });
+    }
     new CfnOutput(this, 'DashboardUrl', {
       description: 'CloudWatch dashboard: API traffic, errors and latency, secrets, webhooks, alarms',
       value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboard.dashboardName}`,
@@ -121,6 +159,7 @@ export class SecretsStack extends Stack {
       site,
       customDomain: config.customDomain !== undefined,
       webAcl: config.waf !== undefined,
+      ...(signInConstruct?.userPool ? { userPool: signInConstruct.userPool } : {}),
     });
   }
 }

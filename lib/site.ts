@@ -30,7 +30,7 @@ import {
   EDGE_HEADERS,
   PAGE_CACHE_CONTROL,
   PAGE_FILES,
-  PAGE_HEADERS,
+  pageHeaders,
   PAGES_BUILD_DIR,
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
@@ -45,6 +45,8 @@ export interface SecretsSiteProps {
   readonly customDomain?: SecretsStackConfig['customDomain'];
   /** Write the viewer's IP into EDGE_HEADERS.viewerIp on API requests, for the web ACL's rate rule. */
   readonly forwardViewerIp: boolean;
+  /** createAccess=signed-in: the origins the share page signs in at, added to its CSP's connect-src. */
+  readonly signInOrigins?: readonly string[];
 }
 
 /**
@@ -61,7 +63,7 @@ export class SecretsSite extends Construct {
   /** `https://<host>`, without a trailing slash: `{site_url}`. */
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { api, customDomain, forwardViewerIp }: SecretsSiteProps) {
+  constructor(scope: Construct, id: string, { api, customDomain, forwardViewerIp, signInOrigins = [] }: SecretsSiteProps) {
     super(scope, id);
     if (!existsSync(path.join(PAGES_DIR, PAGE_FILES.share))) {
       throw new Error(`the pages are not built in ${PAGES_DIR}: run npm ci, or npm run build -w pages`);
@@ -102,7 +104,7 @@ export class SecretsSite extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: pageHeadersPolicy(this),
+        responseHeadersPolicy: pageHeadersPolicy(this, signInOrigins),
         functionAssociations: [{ function: revealPathFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
@@ -139,7 +141,7 @@ export class SecretsSite extends Construct {
 }
 
 /** The PAGE_HEADERS local mode sends, in the shape of a response headers policy; any header it cannot place fails synthesis. */
-function pageHeadersPolicy(scope: Construct): ResponseHeadersPolicy {
+function pageHeadersPolicy(scope: Construct, signInOrigins: readonly string[]): ResponseHeadersPolicy {
   const {
     'content-security-policy': contentSecurityPolicy,
     'referrer-policy': referrerPolicy,
@@ -147,7 +149,7 @@ function pageHeadersPolicy(scope: Construct): ResponseHeadersPolicy {
     'strict-transport-security': hsts,
     'x-content-type-options': contentTypeOptions,
     ...custom
-  } = PAGE_HEADERS;
+  } = pageHeaders(signInOrigins);
   const hstsParts = /^max-age=(\d+)(; includeSubDomains)?$/.exec(hsts);
   if (!hstsParts?.[1] || contentTypeOptions !== 'nosniff') throw new Error('PAGE_HEADERS has a value the headers policy cannot express');
   return new ResponseHeadersPolicy(scope, 'PageHeaders', {

@@ -15,7 +15,12 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
+import { readCreateAccess } from '../lambdas/config/create-access';
+import { pagesConfig } from '../lambdas/definitions/site';
 import { type LocalSettings, readLocalSettings } from './settings';
+import { LOCAL_SIGN_IN } from './sign-in-accounts';
+import type { LocalSignInProvider } from './sign-in-provider';
+import { startSignInProviderProcess } from './sign-in-provider-process';
 import type { LocalWebhookPipeline } from './webhook-pipeline';
 import { startWebhookPipelineProcess } from './webhook-pipeline-process';
 
@@ -33,14 +38,16 @@ async function portFrom(variable: string, port: number): Promise<number> {
 }
 
 interface Started {
+  signIn?: LocalSignInProvider;
   dynamoDb?: RunningDynamoDb;
   server?: Server;
   webhooks?: LocalWebhookPipeline;
 }
 
 /** DynamoDB Local stops last, and even if stopping the rest failed: its java process would outlive ours. */
-async function stopStarted({ dynamoDb, server, webhooks }: Started): Promise<void> {
+async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Promise<void> {
   try {
+    await signIn?.stop();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -66,6 +73,17 @@ function listen(server: Server, port: number): Promise<void> {
 /** Records each part in `started` as it comes up, so that a failure can stop exactly those. */
 async function start(started: Started, settings: LocalSettings, port: number, dataDir: string | undefined): Promise<LocalWebhookPipeline> {
   const env = process.env;
+  if (settings.localSignIn) {
+    const signInPort = settings.localSignIn.port === 0 ? 0 : await portFrom('LOCAL_OIDC_PORT', settings.localSignIn.port);
+    started.signIn = await startSignInProviderProcess({
+      port: signInPort,
+      pageOrigins: [...new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, new URL(env[ENV.siteUrl] ?? `http://localhost:${port}`).origin])],
+      signingKey: settings.localSignIn.signingKey,
+    });
+    // What POST /keys and the pages read, as the stack sets them from its user pool.
+    env[ENV.oidcIssuer] = started.signIn.issuer;
+    env[ENV.oidcAudience] = LOCAL_SIGN_IN.clientId;
+  }
   let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {
     const dynamoDbPort = await portFrom('DYNAMODB_LOCAL_PORT', settings.dynamoDbLocalPort);
@@ -85,7 +103,7 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages() });
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
@@ -94,6 +112,15 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   });
   await listen(started.server, port);
   return started.webhooks;
+}
+
+/**
+ * What the pages learn of sign-in: CREATE_ACCESS and the issuer local mode's functions check
+ * (OIDC_ISSUER, OIDC_AUDIENCE; the pages' client id is the audience, as with the stack's pool).
+ */
+function localPagesConfig() {
+  const access = readCreateAccess();
+  return pagesConfig(access.mode === 'signed-in' ? { issuer: access.issuer, clientId: access.audience, audience: access.audience } : undefined);
 }
 
 async function main(): Promise<void> {
@@ -137,6 +164,10 @@ async function main(): Promise<void> {
   const failures = `${ENV.dynamodbEndpoint}=${env[ENV.dynamodbEndpoint]} ${KEYS_TABLE.envVar}=${localTableName(KEYS_TABLE)} ${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.fanOutFailures.envVar}=${webhooks.fanOutFailureQueueUrl}`;
   console.log(`Webhook fan-out failures: ${failures} npm run dlq -- replay`);
   console.log(`Pages at http://localhost:${port}/ (share) and ${env[ENV.siteUrl]}/<id> (reveal)`);
+  if (started.signIn) {
+    const { login, password } = LOCAL_SIGN_IN.testUser;
+    console.log(`Sign-in (CREATE_ACCESS=signed-in): OpenID provider at ${started.signIn.issuer}, test user ${login}, password ${password}`);
+  }
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }
 

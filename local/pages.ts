@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REQUEST_PATH_PATTERN, REVEAL_PATH_PATTERN } from '../lambdas/definitions/site';
+import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, PAGES_CONFIG_FILE, REQUEST_PATH_PATTERN, REVEAL_PATH_PATTERN, pageHeaders, type PagesConfig } from '../lambdas/definitions/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -12,6 +12,8 @@ import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REQUEST_
 export interface PageFile {
   body: Buffer;
   contentType: string;
+  /** PAGE_HEADERS, with the sign-in issuer's origin in connect-src when the deployment signs in. */
+  headers: Readonly<Record<string, string>>;
 }
 
 export type Pages = ReadonlyMap<string, PageFile>;
@@ -26,21 +28,24 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const ROOT = path.resolve(__dirname, '..');
 
-export function loadPages(directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
+/** The build's files, and config.json as the stack's bucket deployment writes it (definitions/site.ts pagesConfig). */
+export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
   if (!existsSync(path.join(directory, PAGE_FILES.share))) {
     throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);
   }
-  return new Map(
-    readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => [
-        `/${entry.name}`,
-        {
-          body: readFileSync(path.join(directory, entry.name)),
-          contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
-        },
-      ]),
-  );
+  const headers = pageHeaders(config.signIn ? [new URL(config.signIn.issuer).origin] : []);
+  const configFile: [string, PageFile] = [`/${PAGES_CONFIG_FILE}`, { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', headers }];
+  const built = readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry): [string, PageFile] => [
+      `/${entry.name}`,
+      {
+        body: readFileSync(path.join(directory, entry.name)),
+        contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
+        headers,
+      },
+    ]);
+  return new Map([...built, configFile]);
 }
 
 /** The file a path is answered with: CloudFront's default root object, and its function's rewrite of a secret's link. */
@@ -51,9 +56,9 @@ export function pageFileFor(pathname: string): string {
   return pathname;
 }
 
-function answer(response: ServerResponse, status: number, contentType: string, body: Buffer, headOnly: boolean): void {
+function answer(response: ServerResponse, status: number, contentType: string, body: Buffer, headOnly: boolean, headers: Readonly<Record<string, string>> = PAGE_HEADERS): void {
   response.writeHead(status, {
-    ...PAGE_HEADERS,
+    ...headers,
     'content-type': contentType,
     'cache-control': PAGE_CACHE_CONTROL,
     'content-length': body.length,
@@ -71,5 +76,5 @@ export function servePage(pages: Pages, request: IncomingMessage, response: Serv
   }
   const file = pages.get(pageFileFor(pathname));
   if (!file) answer(response, 404, 'text/plain; charset=utf-8', Buffer.from('not found\n'), headOnly);
-  else answer(response, 200, file.contentType, file.body, headOnly);
+  else answer(response, 200, file.contentType, file.body, headOnly, file.headers);
 }

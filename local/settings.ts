@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { flag, httpUrl, integer, oneOf, readSettings, siteUrl, text } from '../lambdas/config/fields';
-import { keysPerIpPerHour, logLevel, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
+import { readCreateAccess } from '../lambdas/config/create-access';
 import { ENV } from '../lambdas/definitions/env';
 
 /**
@@ -11,6 +12,7 @@ import { ENV } from '../lambdas/definitions/env';
  */
 
 const port = () => integer({ min: 0, max: 65535 });
+
 
 /** The HTTP port when PORT is unset. */
 export const DEFAULT_PORT = 3000;
@@ -29,7 +31,20 @@ const LOCAL_ENV = z.object({
   [ENV.webhookAllowLoopback]: z.optional(flag()),
   [ENV.webhookRetryBaseMs]: z.optional(webhookRetryBaseMs()),
   [ENV.logLevel]: z.optional(logLevel()),
+  [ENV.storedMiBPerKeyPerDay]: z.optional(storedMiBPerDay()),
+  [ENV.storedMiBPerAddressPerDay]: z.optional(storedMiBPerDay()),
+  /** CREATE_ACCESS=signed-in without OIDC_ISSUER: the local OpenID provider's port; default: any free port. */
+  LOCAL_OIDC_PORT: z._default(port(), 0),
+  /** A private JWK (JSON) for the local provider to sign with; default: a fresh key per start. */
+  LOCAL_OIDC_KEY: z.optional(text()),
 });
+
+/** Local sign-in: a real OpenID provider on this machine (local/sign-in-provider.ts). */
+export interface LocalSignInSettings {
+  readonly port: number;
+  /** LOCAL_OIDC_KEY as given: parsed by the provider, which never repeats it. */
+  readonly signingKey: string | undefined;
+}
 
 export interface LocalSettings {
   readonly port: number;
@@ -39,15 +54,22 @@ export interface LocalSettings {
   /** As given: relative to the folder `npm start` was run from (data-dir.ts). None: in memory. */
   readonly dataDir: string | undefined;
   readonly requestLog: boolean;
+  /** Set when CREATE_ACCESS=signed-in names no OIDC_ISSUER: local mode runs its own. */
+  readonly localSignIn: LocalSignInSettings | undefined;
 }
 
 export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
   const settings = readSettings(LOCAL_ENV, { read: (name) => env[name] });
+  const localSignIn = env[ENV.createAccess] === 'signed-in' && !env[ENV.oidcIssuer];
+  // CREATE_ACCESS and the OIDC_* variables POST /keys reads: told now, not at its first request
+  // (local sign-in sets them once its provider is up).
+  if (!localSignIn) readCreateAccess(env);
   return {
     port: settings.PORT,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
     dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
     dataDir: settings.DATA_DIR,
     requestLog: settings.LOCAL_REQUEST_LOG === 'on',
+    localSignIn: localSignIn ? { port: settings.LOCAL_OIDC_PORT, signingKey: settings.LOCAL_OIDC_KEY } : undefined,
   };
 }

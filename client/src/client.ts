@@ -240,9 +240,18 @@ export class OnetimeClient {
     return receive(this.transport, receiveKey(receiveLink, this.givenKey), receiveLink);
   }
 
-  /** A new API key (and its webhook signing secret); this client goes on using its own. */
-  async createKey(options: { webhook?: string } = {}): Promise<CreateKeyResponse> {
-    return this.transport.call({ route: 'keys-create', body: options, schema: createKeyResponse });
+  /**
+   * A new API key (and its webhook signing secret); this client goes on using its own. On a
+   * signed-in deployment, `signInToken` (an ID token of its issuer) makes it a full key; without
+   * one the key may only reveal.
+   */
+  async createKey({ signInToken, ...body }: { webhook?: string; signInToken?: string } = {}): Promise<CreateKeyResponse> {
+    return this.transport.call({
+      route: 'keys-create',
+      body,
+      schema: createKeyResponse,
+      ...(signInToken === undefined ? {} : { headers: { authorization: `Bearer ${signInToken}` } }),
+    });
   }
 
   async showKey(): Promise<GetKeyResponse> {

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { ENV } from '../definitions/env';
-import { KEY_CREATION_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../definitions/limits';
 import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
 import { flag, readSettings, siteUrl, text } from './fields';
-import { keysPerIpPerHour, webhookRetryBaseMs } from './service-settings';
+import { keysPerIpPerHour, storedMiBPerDay, webhookRetryBaseMs } from './service-settings';
 
 /**
  * The functions' environment: set by the stack on AWS and by `npm start` locally. Each function
@@ -21,6 +21,8 @@ const ROUTE_ENV = z.object({
   [ENV.keysPerIpPerHour]: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
   [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
   [ENV.originSecret]: z.optional(text({ secret: true })),
+  [ENV.storedMiBPerKeyPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
+  [ENV.storedMiBPerAddressPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
 });
 
 /** Settings of the route functions that read any (creating keys and secrets, setting a webhook). */
@@ -31,6 +33,8 @@ export interface ServiceConfig {
   webhookAllowLoopback: boolean;
   /** Set by the stack on routes that read the client's address (EDGE_HEADERS); never logged. */
   originSecret: string | undefined;
+  /** POST /secrets' daily byte quotas. */
+  storedBytes: { perKeyPerDayMiB: number; perAddressPerDayMiB: number };
 }
 
 export function readConfig(env: Env = process.env): ServiceConfig {
@@ -40,6 +44,7 @@ export function readConfig(env: Env = process.env): ServiceConfig {
     keysPerIpPerHour: settings[ENV.keysPerIpPerHour],
     webhookAllowLoopback: settings[ENV.webhookAllowLoopback],
     originSecret: settings[ENV.originSecret],
+    storedBytes: { perKeyPerDayMiB: settings[ENV.storedMiBPerKeyPerDay], perAddressPerDayMiB: settings[ENV.storedMiBPerAddressPerDay] },
   };
 }
 

@@ -1,4 +1,4 @@
-import { KEY_CREATION_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
 import { LOG_LEVELS } from '../definitions/observability';
 import { MAX_RETRY_BASE_MS } from '../definitions/webhooks';
 import { integer, oneOf } from './fields';
@@ -18,3 +18,7 @@ export const webhookRetryBaseMs = () =>
 
 /** Powertools Logger's level, as POWERTOOLS_LOG_LEVEL takes it, in any case. */
 export const logLevel = () => oneOf(LOG_LEVELS, { ignoreCase: true });
+
+/** MiB a key or an address may send to POST /secrets in a day: at least the largest body, so that one always fits. */
+export const storedMiBPerDay = () =>
+  integer({ min: Math.ceil(MAX_BODY_BYTES / MIB), max: STORED_BYTES_LIMIT.maxMiBPerDay, why: 'a day of the largest bodies stays a bound' });

@@ -1,11 +1,4 @@
-import {
-  ATTEMPT_ATTRIBUTE_PREFIX,
-  CLAIM_ATTRIBUTE_PREFIX,
-  KEY_ATTRIBUTES as KEY,
-  RECEIPT_ITEM_ATTRIBUTES,
-  RECEIPT_READ_ATTRIBUTES,
-  SECRET_ATTRIBUTES as SECRET,
-} from './tables';
+import { ADDRESS_BYTE_SLOT_PREFIX, ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, RECEIPT_ITEM_ATTRIBUTES, RECEIPT_READ_ATTRIBUTES, SECRET_ATTRIBUTES as SECRET } from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -68,6 +61,12 @@ export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
+/** POST /secrets: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+export const COUNT_SECRET_CREATE: TableGrant = {
+  ...COUNT_IDEMPOTENT_REQUEST,
+  attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
+};
+
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
 export const SET_WEBHOOK: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
@@ -85,8 +84,22 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency],
+  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency, KEY.storedBytes, KEY.access, KEY.subject],
   returnValues: ['NONE'],
+};
+
+/** POST /secrets refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
+export const UNCOUNT_KEY_BYTES: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.storedBytes],
+  returnValues: ['NONE'],
+};
+
+/** POST /secrets above STORED_BYTES_LIMIT.addressCountedAbove: counts the bytes against the client's address. */
+export const COUNT_ADDRESS_BYTES: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [KEY.pk, KEY.ttl, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
+  returnValues: ['ALL_NEW', 'NONE'],
 };
 
 /** POST /secrets: writes the head item, and cannot read back a secret it would replace. */
@@ -140,7 +153,20 @@ export const CLAIM_VIEW: TableGrant = {
  * consistent GetItem of its item looks for the request's own token. Each reads only what its
  * writes' outcomes need.
  */
-export const KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.created, KEY.expires, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.counted, KEY.idempotency] as const;
+export const KEY_SETTLING_ATTRIBUTES = [
+  KEY.pk,
+  KEY.created,
+  KEY.expires,
+  KEY.webhookSecret,
+  KEY.webhook,
+  KEY.rateLimitSlots,
+  KEY.counted,
+  KEY.idempotency,
+  // What a settled count answers with: the key's bytes of the day, and whether it may create.
+  KEY.storedBytes,
+  KEY.access,
+  KEY.subject,
+] as const;
 export const NEW_KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.webhookSecret] as const;
 export const CREATION_LOG_SETTLING_ATTRIBUTES = [KEY.pk, KEY.creationLog, KEY.logged] as const;
 export const HEAD_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.createToken] as const;

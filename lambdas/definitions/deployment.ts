@@ -13,3 +13,13 @@ export const DEFAULT_STACK_NAME = 'OneTimeSecrets';
  * and DynamoDB money.
  */
 export const DEFAULT_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+/**
+ * The cost alarm's default (lib/monitoring.ts): consumed write units of both tables in an hour.
+ * 4 million units is about $2.50 an hour at on-demand prices (bench/prices.ts), a pace of about
+ * $1,800 a month: what one address spending its whole default daily byte quota (4 GiB, about
+ * 3.2 million units stored as binary, and again when deleted) within the hour writes, and
+ * hundreds of times what a team sharing a few hundred secrets a day writes. bench/cost.ts reports
+ * the dollars of this threshold from the same prices.
+ */
+export const DEFAULT_WRITE_UNITS_ALARM_PER_HOUR = 4_000_000;

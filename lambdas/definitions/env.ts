@@ -15,6 +15,16 @@ export const ENV = {
    * in one account count apart. Unset (local mode, tests): SERVICE_NAME.
    */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
+  /** MiB a key, and a client address, may send to POST /secrets in a sliding day (STORED_BYTES_LIMIT). */
+  storedMiBPerKeyPerDay: 'STORED_MIB_PER_KEY_PER_DAY',
+  storedMiBPerAddressPerDay: 'STORED_MIB_PER_ADDRESS_PER_DAY',
+  /** Who may create secrets: one of CREATE_ACCESS_MODES (definitions/create-access.ts). */
+  createAccess: 'CREATE_ACCESS',
+  /** signed-in: the OpenID Connect issuer whose tokens POST /keys accepts, and the audience they must name. */
+  oidcIssuer: 'OIDC_ISSUER',
+  oidcAudience: 'OIDC_AUDIENCE',
+  /** signed-in: the issuer's JWKS URL; unset: read from its discovery document. */
+  oidcJwksUri: 'OIDC_JWKS_URI',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

@@ -23,11 +23,20 @@ export const ERRORS = {
   invalidApiKey: 'invalid API key',
   expiredApiKey: 'API key expired',
   rateLimited: 'rate limit exceeded: 100 requests per minute per API key',
+  storedBytesPerKeyLimited: 'this API key has sent its bytes for the day to POST /secrets; try again later',
+  storedBytesPerAddressLimited: 'this address has sent its bytes for the day to POST /secrets; try again later',
   keyCreationLimited: 'too many API keys created from this address; try again later',
   /** The web ACL's per-address rate rule (lib/waf.ts), in front of the API. */
   addressRateLimited: 'too many requests from this address; try again in a few minutes',
   /** A request the web ACL's managed rules blocked (API Gateway's WAF_FILTERED response). */
   requestBlocked: 'request blocked by the web application firewall',
+  /** createAccess=signed-in: a key minted without a sign-in token (docs/api.md, reveal-only keys). */
+  revealOnlyKey:
+    'this API key is reveal-only: it may claim secrets, answer requests and read or revoke itself; creating secrets or requests needs a signed-in key (POST /keys with Authorization: Bearer <token from signing in>)',
+  /** createAccess=signed-in: POST /keys with a token the issuer did not sign for this deployment, and why. */
+  invalidSignInToken: (reason: string) => `invalid sign-in token: ${reason}`,
+  /** createAccess=signed-in: the issuer's signing keys could not be fetched. */
+  issuerUnavailable: 'sign-in issuer unavailable: its signing keys could not be fetched; try again shortly',
   secretNotFound: 'secret not found',
   routeNotFound: 'route not found',
   methodNotAllowed: 'method not allowed',

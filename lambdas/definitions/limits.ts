@@ -55,6 +55,26 @@ export const ADDRESS_RATE_LIMIT = {
   maxPerWindow: 2_000_000_000,
 } as const;
 
+/**
+ * Bytes a key, and a client address, may send to POST /secrets in a sliding day, counted in hour
+ * slots (rules/stored-bytes-window.ts). A person sharing secrets never meets either: a key's
+ * 1 GiB is 200 of the largest files a day, an address's 4 GiB that for a small office behind one
+ * NAT. An address is counted only for bodies above `addressCountedAbove`, the ones that are
+ * stored in chunks and already take three calls or more, so that no request within the budget of
+ * two DynamoDB calls pays a third. docs/security.md gives the bills these bound.
+ */
+export const STORED_BYTES_LIMIT = {
+  windowMs: 24 * 60 * 60 * 1000,
+  slotMs: 60 * 60 * 1000,
+  defaultMiBPerKeyPerDay: 1024,
+  defaultMiBPerAddressPerDay: 4096,
+  /** Up to 1 TiB a day: far past any use, still a bound. */
+  maxMiBPerDay: 1024 * 1024,
+  addressCountedAbove: 300 * 1024,
+} as const;
+
+export const MIB = 1024 * 1024;
+
 export const SECRET_TTLS = {
   '1h': 60 * 60 * 1000,
   '6h': 6 * 60 * 60 * 1000,

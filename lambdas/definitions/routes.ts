@@ -1,7 +1,9 @@
 import {
   CLAIM_VIEW,
+  COUNT_ADDRESS_BYTES,
   COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
+  COUNT_SECRET_CREATE,
   COUNT_WRONG_PROOF,
   FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
@@ -15,6 +17,7 @@ import {
   SETTLE_KEY_CREATION,
   SETTLE_SECRET_HEAD,
   SET_WEBHOOK,
+  UNCOUNT_KEY_BYTES,
   type TableAccess,
 } from './access';
 import { API_BASE_PATH } from './limits';
@@ -66,11 +69,14 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/secrets',
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      // The count also adds the body's bytes to the key's day; the address's daily bytes
+      // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
+      keys: [COUNT_SECRET_CREATE, SETTLE_KEY, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
+    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },

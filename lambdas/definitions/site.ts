@@ -17,6 +17,22 @@ export const PAGE_FILES = {
   request: 'request.html',
 } as const;
 
+/**
+ * The deploy-time values the pages need, served beside them as this file: by the stack's bucket
+ * deployment and by local mode (local/pages.ts), from pagesConfig alike.
+ */
+export const PAGES_CONFIG_FILE = 'config.json';
+
+export interface PagesConfig {
+  /** open or signed-in (definitions/create-access.ts). */
+  readonly createAccess: string;
+  /** signed-in: where the share page signs in (authorization code with PKCE) and whose token it sends. */
+  readonly signIn?: { readonly issuer: string; readonly clientId: string; readonly audience: string };
+}
+
+export const pagesConfig = (signIn: PagesConfig['signIn']): PagesConfig =>
+  signIn ? { createAccess: 'signed-in', signIn } : { createAccess: 'open' };
+
 /** Requests under this prefix go to the API; everything else is a page or one of its files. */
 export const API_PATH_PREFIX = API_BASE_PATH.slice(0, API_BASE_PATH.indexOf('/', 1) + 1);
 
@@ -32,19 +48,24 @@ export const PAGE_CACHE_CONTROL = 'no-cache';
 /**
  * Only this origin's own files, no inline code, nothing framed: the pages handle keys and plaintext,
  * so no other script may run beside them. `require-trusted-types-for` turns any future
- * `innerHTML`-style sink into an error; the pages write text only.
+ * `innerHTML`-style sink into an error; the pages write text only. A `signed-in` deployment's
+ * share page also reaches its OpenID provider (discovery and token endpoint): those origins alone
+ * are added to connect-src.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-].join('; ');
+export const contentSecurityPolicy = (signInOrigins: readonly string[] = []): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    ["connect-src 'self'", ...signInOrigins].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+  ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * Every page response's security headers (docs/client.md §4). The stack's CloudFront response headers
@@ -60,6 +81,12 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'strict-transport-security': 'max-age=63072000; includeSubDomains',
 } as const;
+
+/** PAGE_HEADERS of a deployment whose share page signs in at these origins. */
+export const pageHeaders = (signInOrigins: readonly string[]): Record<keyof typeof PAGE_HEADERS, string> => ({
+  ...PAGE_HEADERS,
+  'content-security-policy': contentSecurityPolicy(signInOrigins),
+});
 
 /**
  * Headers between the distribution and the API. Behind CloudFront, API Gateway sees an edge

@@ -48,10 +48,16 @@ export const KEY_ATTRIBUTES = {
   expires: 'expires',
   webhookSecret: 'webhookSecret',
   webhook: 'webhook',
+  /** REVEAL_ONLY on a key minted without a sign-in token (definitions/create-access.ts); absent: a full key. */
+  access: 'access',
+  /** SHA-256 of the sign-in token's issuer and subject, on a key minted with one. */
+  subject: 'subject',
   /** Request counts per rate-limit slot (core/sliding-window). */
   rateLimitSlots: 'rl',
   /** The write token of the request counted last. */
   counted: 'counted',
+  /** Bytes sent to POST /secrets per hour slot (rules/stored-bytes-window.ts), a map on a key's item. */
+  storedBytes: 'sb',
   /** A client address's key-creation attempts (store/key-creation-log). */
   creationLog: 'log',
   /** The write token of the creation attempt logged last. */
@@ -165,6 +171,10 @@ export function secretChunkKey(id: string, index: number): { pk: string; sk: str
 
 export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
+/** An address's bytes sent in an hour (store/address-bytes.ts): `sb:<hour index>`, one attribute an hour. */
+export const ADDRESS_BYTE_SLOT_PREFIX = 'sb:';
+/** A client address's bytes sent to POST /secrets: an item apart from its key-creation log, which lives an hour, not a day. */
+export const addressBytesPk = (ipHash: string): string => `bytes#${ipHash}`;
 
 export interface CreateTableInputShape {
   TableName: string;

@@ -14,6 +14,8 @@ export interface RouteContext extends Context {
   idempotent?: IdempotentRequest;
   rateLimitHeaders?: Record<string, string>;
   body?: unknown;
+  /** The request body's length as sent (bodyGuard), before the parser replaces it. */
+  bodyBytes?: number;
 }
 
 export type RouteRequest = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext>;

@@ -8,6 +8,7 @@ import { routeOfRequest } from '../definitions/routes';
 import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
 import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
+import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
 import { isStoreUnavailable, withinRequestBudget } from '../use-cases/availability';
 import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
@@ -39,6 +40,8 @@ export interface RouteInput<TBody> {
   event: APIGatewayProxyEvent;
   now: number;
   body: TBody;
+  /** The body's length as sent, before parsing. */
+  bodyBytes: number;
 }
 
 const APPLICATION_JSON = /^application\/json\s*(;.*)?$/i;
@@ -91,6 +94,7 @@ function bodyGuard(): RouteMiddleware {
   return {
     before: (request) => {
       const length = bodyByteLength(request.event);
+      request.context.bodyBytes = length;
       if (length > MAX_BODY_BYTES) throw new HttpError(413, ERRORS.payloadTooLarge);
       if (length > 0 && !APPLICATION_JSON.test(header(request.event, 'content-type') ?? '')) {
         throw new HttpError(400, ERRORS.contentType);
@@ -118,8 +122,13 @@ const didNoWork = (error: unknown): boolean => !(error instanceof HttpError) || 
 const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>
   releaseIdempotentRequest(keyHash, idempotent).catch(() => undefined);
 
-/** Bearer key → one conditional UpdateItem that authenticates and counts the request (and records an idempotent one). */
-function authentication(): RouteMiddleware {
+/**
+ * Bearer key → one conditional UpdateItem that authenticates and counts the request (and records
+ * an idempotent one, and its bytes for `storedBytes`). With `fullKeyOnly`, a reveal-only key is
+ * refused (403) after its request is counted.
+ */
+function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'storedBytes'>): RouteMiddleware {
+  const { fullKeyOnly, storedBytes } = options;
   return {
     before: async (request) => {
       const authorization = header(request.event, 'authorization');
@@ -129,7 +138,10 @@ function authentication(): RouteMiddleware {
       const idempotency = idempotencyInputOf(request.event);
 
       const now = request.context.requestTime;
-      const result = await authenticateRequest(key, now, idempotency);
+      // A body over the limit is refused (413) without being counted.
+      const length = bodyByteLength(request.event);
+      const bytes = storedBytes && length <= MAX_BODY_BYTES ? length : 0;
+      const result = await authenticateRequest(key, now, idempotency, bytes);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -144,8 +156,18 @@ function authentication(): RouteMiddleware {
         throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
       }
       if (result.idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
+      if (fullKeyOnly && result.caller.stored.revealOnly) {
+        // Refused before any work: a repeat with the same Idempotency-Key is refused alike.
+        if (result.idempotent) await releaseQuietly(result.caller.keyHash, result.idempotent);
+        throw new HttpError(403, ERRORS.revealOnlyKey);
+      }
       request.context.caller = result.caller;
       if (result.idempotent) request.context.idempotent = result.idempotent;
+      if (storedBytes && bytes > 0) {
+        // A 429 here does no work: onError releases the idempotency record.
+        const day = await keyBytesWindow(result.caller.keyHash, result.caller.byteSlots, now, bytes, storedBytes);
+        if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
+      }
     },
     onError: async (request) => {
       const { caller, idempotent } = request.context;
@@ -206,6 +228,10 @@ function jsonBody<TBody>(schema: ZodMiniType<TBody>, required: boolean): RouteMi
 
 interface RouteOptions<TBody> {
   body?: { schema: ZodMiniType<TBody>; required: boolean };
+  /** Refused (403) to a reveal-only key: the route creates secrets or changes the key. */
+  fullKeyOnly?: boolean;
+  /** POST /secrets: the body's bytes count against the key's daily quota, in the authenticating write. */
+  storedBytes?: StoredBytesQuota;
 }
 
 function buildRoute<TBody>(
@@ -217,11 +243,11 @@ function buildRoute<TBody>(
     .use(telemetryMiddlewares())
     .use(requestTelemetry())
     .use(envelope());
-  if (authenticate) handler.use(authentication());
+  if (authenticate) handler.use(authentication(options));
   handler.use(bodyGuard());
   if (options.body) handler.use(jsonBody(options.body.schema, options.body.required));
   const routeHandler = handler.handler(async (event, context) => {
-    const response = await run({ event, now: context.requestTime, body: context.body as TBody }, context);
+    const response = await run({ event, now: context.requestTime, body: context.body as TBody, bodyBytes: context.bodyBytes ?? 0 }, context);
     return {
       statusCode: response.statusCode,
       headers: response.headers ?? {},

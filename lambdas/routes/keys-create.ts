@@ -1,13 +1,24 @@
 import { ERRORS } from '../definitions/errors';
+import { readCreateAccess } from '../config/create-access';
 import { readConfig } from '../config/functions';
 import { createApiKey } from '../use-cases/keys';
 import { checkWebhookUrl } from '../rules/webhook-url';
 import { clientAddress } from '../http/client-address';
+import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
 import { createKeyBody, type CreateKeyResponse } from '../http/schemas';
 
 const config = readConfig();
+const createAccess = readCreateAccess();
+
+/** signed-in: the token of `Authorization: Bearer <token>`; undefined without the header; 401 for any other form. */
+function signInTokenOf(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const token = /^bearer +(\S+)\s*$/i.exec(authorization)?.[1];
+  if (token === undefined) throw new HttpError(401, ERRORS.invalidSignInToken('send Authorization: Bearer <token>'));
+  return token;
+}
 
 export const handler = publicRoute({ body: { schema: createKeyBody, required: false } }, async ({ event, body, now }) => {
   const webhook = body.webhook === undefined ? undefined : checkWebhookUrl(body.webhook, config.webhookAllowLoopback);
@@ -18,7 +29,12 @@ export const handler = publicRoute({ body: { schema: createKeyBody, required: fa
     webhook: webhook?.url,
     perIpPerHour: config.keysPerIpPerHour,
     now,
+    createAccess,
+    // The contract's POST /keys reads no credentials: an open deployment ignores the header.
+    signInToken: createAccess.mode === 'signed-in' ? signInTokenOf(header(event, 'authorization')) : undefined,
   });
+  if (result.outcome === 'refused') throw new HttpError(401, ERRORS.invalidSignInToken(result.reason));
+  if (result.outcome === 'issuer-unavailable') throw new HttpError(503, ERRORS.issuerUnavailable);
   if (result.outcome === 'limited') {
     throw new HttpError(429, ERRORS.keyCreationLimited, { 'retry-after': retryAfterSeconds(result.retryAt, now) });
   }

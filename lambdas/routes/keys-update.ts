@@ -9,7 +9,7 @@ import { setKeyWebhook } from '../use-cases/keys';
 const config = readConfig();
 
 export const handler = authenticatedRoute(
-  { body: { schema: updateKeyBody, required: true } },
+  { body: { schema: updateKeyBody, required: true }, fullKeyOnly: true },
   async ({ body, caller }) => {
     let webhook: string | undefined;
     if (body.webhook !== '') {

@@ -6,7 +6,8 @@ import { createRequestBody, type CreateRequestResponse } from '../http/schemas';
 const config = readConfig();
 
 export const handler = authenticatedRoute(
-  { body: { schema: createRequestBody, required: true } },
+  // A request invites a secret billed to its owner: asking, like sharing, needs a full key.
+  { body: { schema: createRequestBody, required: true }, fullKeyOnly: true },
   async ({ body, caller, now, idempotent }) => ({
     statusCode: 201,
     body: (await createRequest(body, caller.keyHash, config.siteUrl, now, idempotent)) satisfies CreateRequestResponse,

@@ -4,7 +4,7 @@ import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
 import type { DeleteResponse } from '../http/schemas';
 
-export const handler = authenticatedRoute({}, async ({ event, caller, now, idempotent }) => {
+export const handler = authenticatedRoute({ fullKeyOnly: true }, async ({ event, caller, now, idempotent }) => {
   const revoked = await revoke(event.pathParameters?.id ?? '', caller.keyHash, now, idempotent);
   if (revoked === STILL_IN_FLIGHT) throw stillInFlight();
   if (!revoked) throw new HttpError(404, ERRORS.secretNotFound);

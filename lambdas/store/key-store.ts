@@ -1,9 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
+import { REVEAL_ONLY } from '../definitions/create-access';
 import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
+import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
@@ -16,6 +18,10 @@ export interface StoredKey {
   expires: number;
   webhookSecret: string;
   webhook?: string;
+  /** createAccess=signed-in, minted without a sign-in token: may claim secrets and read or revoke itself only. */
+  revealOnly?: true;
+  /** Minted with a sign-in token: SHA-256 of its issuer and subject (rules/sign-in-subject.ts). */
+  subject?: string;
 }
 
 /** The stored item of an API key, as the DocumentClient reads and writes it. */
@@ -26,12 +32,16 @@ export interface KeyItem {
   ttl: number;
   webhookSecret: string;
   webhook?: string;
+  access?: typeof REVEAL_ONLY;
+  subject?: string;
   /** Request counts per rate-limit slot; see rules/sliding-window. */
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
   counted?: string;
   /** Records of recent requests with an Idempotency-Key, by scope (rules/idempotency). */
   idem?: Record<string, IdempotencyRecord>;
+  /** Bytes sent to POST /secrets per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
+  sb?: ByteSlots;
 }
 
 /** A request with an Idempotency-Key: the scope it records itself under, and its body's digest (POST). */
@@ -47,7 +57,7 @@ export interface ScopeRecord {
 }
 
 export type Authentication =
-  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; scope?: ScopeRecord }
+  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots; scope?: ScopeRecord }
   | { outcome: 'unknown' }
   | { outcome: 'expired' };
 
@@ -57,6 +67,8 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
   expires: item.expires,
   webhookSecret: item.webhookSecret,
   ...(item.webhook ? { webhook: item.webhook } : {}),
+  ...(item.access === REVEAL_ONLY ? { revealOnly: true as const } : {}),
+  ...(item.subject ? { subject: item.subject } : {}),
 });
 
 /**
@@ -77,8 +89,11 @@ export async function putKey(key: StoredKey): Promise<void> {
     ttl: epochSeconds(key.expires + EXPIRED_KEY_RETENTION_MS),
     webhookSecret: key.webhookSecret,
     ...(key.webhook ? { webhook: key.webhook } : {}),
+    ...(key.revealOnly ? { access: REVEAL_ONLY } : {}),
+    ...(key.subject ? { subject: key.subject } : {}),
     rl: {},
     idem: {},
+    sb: {},
   };
   await settledWrite<void>({
     write: async (abortSignal) => {
@@ -108,8 +123,44 @@ export async function putKey(key: StoredKey): Promise<void> {
  * write records the request's token in `counted`, so that a repeat of it (see
  * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
  */
-export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope): Promise<Authentication> =>
-  countOnce(keyHash, now, newWriteToken(), 3, scope);
+export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope, bytes = 0): Promise<Authentication> =>
+  countOnce(keyHash, now, newWriteToken(), 3, { scope, bytes });
+
+/** What a request adds to its count write: its idempotency scope, and for POST /secrets its bytes. */
+interface Counted {
+  scope: IdempotencyScope | undefined;
+  bytes: number;
+}
+
+/** POST /secrets: the body's bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
+interface ByteCounting {
+  set: string;
+  remove: string;
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, number>;
+}
+
+const byteCounting = (bytes: number, now: number): ByteCounting =>
+  bytes > 0
+    ? {
+        set: `, ${A.storedBytes}.#byteSlot = if_not_exists(${A.storedBytes}.#byteSlot, :zero) + :bytes`,
+        remove: `, ${A.storedBytes}.#expiredByteSlot`,
+        condition: ` AND size(${A.storedBytes}) <= :maxByteSlots`,
+        names: { '#byteSlot': String(byteSlotIndex(now)), '#expiredByteSlot': String(expiredByteSlotIndex(now)) },
+        values: { ':bytes': bytes, ':maxByteSlots': MAX_BYTE_SLOTS },
+      }
+    : { set: '', remove: '', condition: '', names: {}, values: {} };
+
+/** A key without the map (minted before it) or with stale hours: the map rewritten, and the lock on its size as read. */
+const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
+  bytes > 0
+    ? {
+        set: `, ${A.storedBytes} = :byteSlots`,
+        condition: old.sb === undefined ? ` AND attribute_not_exists(${A.storedBytes})` : ` AND size(${A.storedBytes}) = :oldByteSlots`,
+        values: { ':byteSlots': prunedByteSlots(old.sb, now, bytes), ...(old.sb === undefined ? {} : { ':oldByteSlots': Object.keys(old.sb).length }) },
+      }
+    : { set: '', condition: '', values: {} };
 
 const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
 
@@ -120,6 +171,7 @@ const authenticated = (item: KeyItem, keyHash: string, now: number, token: strin
         outcome: 'authenticated',
         key: toStoredKey(item, keyHash),
         slots: item.rl,
+        byteSlots: item.sb ?? {},
         ...(scope ? { scope: { token, record: item.idem?.[scope.name] } } : {}),
       };
 
@@ -163,9 +215,11 @@ function recordingOf(scope: IdempotencyScope | undefined, now: number, token: st
 
 const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined && Object.keys(item.idem).length < IDEMPOTENCY.maxRecords;
 
-async function countOnce(keyHash: string, now: number, token: string, attempts: number, scope?: IdempotencyScope): Promise<Authentication> {
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
   const pk = keyItemPk(keyHash);
   const recording = recordingOf(scope, now, token);
+  const byBytes = byteCounting(bytes, now);
   const counted = await settledWrite<Authentication | OverFull>({
     settle: settleCount(keyHash, now, token, scope),
     write: async (abortSignal) => {
@@ -174,10 +228,10 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
           new UpdateCommand({
             TableName: tableName(KEYS_TABLE),
             Key: { pk },
-            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update} REMOVE ${A.rateLimitSlots}.#expired`,
-            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}`,
-            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${byBytes.set} REMOVE ${A.rateLimitSlots}.#expired${byBytes.remove}`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${byBytes.condition}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names, ...byBytes.names },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...byBytes.values },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -198,9 +252,47 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
   if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
   if (scope && !hasRoomForRecords(counted.overFull)) {
     await pruneRecords(keyHash, counted.overFull, now);
-    return countOnce(keyHash, now, token, attempts - 1, scope);
+    return countOnce(keyHash, now, token, attempts - 1, counting);
   }
-  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, scope);
+  if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
+  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
+}
+
+/**
+ * The byte map was missing or over-full, the request slots were not: counts the request as the
+ * fast path does and writes the byte map back pruned, locked on the map's size as read (a
+ * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
+ */
+async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
+  const recording = recordingOf(scope, now, token);
+  const rewrite = byteRewrite(old, bytes, now);
+  const rewritten = await settledWrite<Authentication | undefined>({
+    settle: settleCount(keyHash, now, token, scope),
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
+            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const latest = itemOfConditionFailure<KeyItem>(error);
+        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
+      }
+    },
+  });
+  return rewritten ?? countOnce(keyHash, now, token, attempts, counting);
 }
 
 /**
@@ -237,15 +329,10 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
   });
 }
 
-async function pruneAndCount(
-  keyHash: string,
-  old: KeyItem,
-  now: number,
-  token: string,
-  attempts: number,
-  scope: IdempotencyScope | undefined,
-): Promise<Authentication> {
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+  const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
+  const rewrite = byteRewrite(old, bytes, now);
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
@@ -257,12 +344,12 @@ async function pruneAndCount(
           new UpdateCommand({
             TableName: tableName(KEYS_TABLE),
             Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}`,
+            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
             // While the map is over-full every fast-path update fails, so only another prune can
             // have changed it: "still over-full" is an exact optimistic lock.
-            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}`,
+            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
             ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
-            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values },
+            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -276,7 +363,7 @@ async function pruneAndCount(
       }
     },
   });
-  return pruned ?? countOnce(keyHash, now, token, attempts, scope);
+  return pruned ?? countOnce(keyHash, now, token, attempts, counting);
 }
 
 const recordNames = (scope: string): Record<string, string> => ({ '#scope': scope, '#by': 'by' });
@@ -368,6 +455,23 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
       const by = (await readKeyForSettling(keyHash, signal))?.idem?.[scope]?.by;
       return by === record.by ? true : by === lapsedBy ? NOT_APPLIED : false;
     },
+  });
+}
+
+/** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
+export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(KEYS_TABLE),
+      Key: { pk: keyItemPk(keyHash) },
+      UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
+      ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
+      ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+      ExpressionAttributeValues: { ':bytes': bytes },
+    }),
+  ).catch((error: unknown) => {
+    // Gone (revoked) or pruned meanwhile: nothing left to take back.
+    if (!isConditionFailure(error)) throw error;
   });
 }
 

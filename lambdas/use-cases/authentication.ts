@@ -1,5 +1,6 @@
 import { apiKeyHint, hashApiKey } from '../rules/api-keys';
 import { windowState, type WindowState } from '../rules/sliding-window';
+import type { ByteSlots } from '../rules/stored-bytes-window';
 import { authenticateAndCount, type StoredKey } from '../store/key-store';
 import { idempotentRequestOf, scopeOf, type IdempotencyInput, type IdempotentRequest } from './idempotency';
 
@@ -8,6 +9,8 @@ export interface Caller {
   keyHash: string;
   hint: string;
   stored: StoredKey;
+  /** The key's bytes sent to POST /secrets per hour, this request's included when it counted them. */
+  byteSlots: ByteSlots;
 }
 
 export type RequestAuthentication =
@@ -18,16 +21,22 @@ export type RequestAuthentication =
   | { outcome: 'authenticated'; window: WindowState; caller: Caller; idempotent?: IdempotentRequest };
 
 /**
- * Checks a well-formed API key and counts this request in its sliding window, in one write, which
- * also records a request with an Idempotency-Key (use-cases/idempotency).
+ * Checks a well-formed API key and counts this request in its sliding window (and, for POST
+ * /secrets, its bytes), in one write, which also records a request with an Idempotency-Key
+ * (use-cases/idempotency).
  */
-export async function authenticateRequest(apiKey: string, now: number, idempotency?: IdempotencyInput): Promise<RequestAuthentication> {
+export async function authenticateRequest(apiKey: string, now: number, idempotency?: IdempotencyInput, bytes = 0): Promise<RequestAuthentication> {
   const keyHash = hashApiKey(apiKey);
   const scope = idempotency ? scopeOf(idempotency) : undefined;
-  const result = await authenticateAndCount(keyHash, now, scope);
+  const result = await authenticateAndCount(keyHash, now, scope, bytes);
   if (result.outcome !== 'authenticated') return result;
   const idempotent = scope && result.scope ? { idempotent: await idempotentRequestOf(apiKey, scope, result.scope, now) } : {};
   const window = windowState(result.slots, now);
   if (window.limited) return { outcome: 'limited', window, ...idempotent };
-  return { outcome: 'authenticated', window, caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key }, ...idempotent };
+  return {
+    outcome: 'authenticated',
+    window,
+    caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key, byteSlots: result.byteSlots },
+    ...idempotent,
+  };
 }

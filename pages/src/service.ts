@@ -46,6 +46,23 @@ async function mintKey(): Promise<string> {
   return (await client().createKey()).key;
 }
 
+/** A `signed-in` deployment's share page needs a key from signing in: there is none, or it has ended. */
+export class SignInRequired extends Error {}
+
+/** Set by the share page of a `signed-in` deployment: withSessionKey mints no key of its own (it could only reveal). */
+let keyComesFromSignIn = false;
+
+export function requireSignedInKey(): void {
+  keyComesFromSignIn = true;
+}
+
+export const hasSessionKey = (): boolean => storedKey() !== undefined;
+
+/** Spends a sign-in's ID token on a full key, kept for the session like any other. */
+export async function keepSignedInKey(idToken: string): Promise<void> {
+  storeKey((await client().createKey({ signInToken: idToken })).key);
+}
+
 /**
  * The action's result with the session's key; undefined when there is none, or when the service
  * refused it (it is then forgotten, and nothing was done with it).
@@ -72,6 +89,7 @@ export const withStoredSessionKey = <T>(action: (client: OnetimeClient) => Promi
 export async function withSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
   const done = await withStoredKey(action);
   if (done) return done.value;
+  if (keyComesFromSignIn) throw new SignInRequired();
   const minted = await mintKey();
   storeKey(minted);
   return action(client(minted));

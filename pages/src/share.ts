@@ -4,8 +4,10 @@ import { copy, element, say, show } from './dom';
 import { durationLabel } from './duration';
 import { onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
 import { drawQrCode } from './qr';
+import type { Phrase } from './i18n/format';
 import { addSentLink, startSentLinks } from './sent-links';
-import { describeFailure, withSessionKey } from './service';
+import { describeFailure, hasSessionKey, keepSignedInKey, requireSignedInKey, SignInRequired, withSessionKey } from './service';
+import { finishSignIn, isSignInReturn, signInOf, startSignIn, type SignIn } from './sign-in';
 
 /** `{site_url}/`: encrypts text or a file in the browser, creates the secret, shows its link. */
 
@@ -33,6 +35,10 @@ const resultReveal = element('result-reveal', HTMLElement);
 const resultPassphrase = element('result-passphrase', HTMLElement);
 const qr = element('qr', HTMLElement);
 const another = element('another', HTMLButtonElement);
+const signInSection = element('sign-in', HTMLElement);
+const signInTitle = element('sign-in-title', HTMLElement);
+const signInButton = element('sign-in-button', HTMLButtonElement);
+const signInError = element('sign-in-error', HTMLElement);
 
 /** Base64 makes the content a third larger in the request body; "about", since the envelope takes a little more. */
 const ABOUT_MAX_CONTENT_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
@@ -109,7 +115,8 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
     showShared(await withSessionKey((client) => client.share(secret, options)), viewCount, gated);
   } catch (failure) {
     say(status, undefined);
-    say(error, describeFailure(failure));
+    if (failure instanceof SignInRequired) showSignIn({ key: 'signin.ended' });
+    else say(error, describeFailure(failure));
   } finally {
     submit.disabled = false;
   }
@@ -119,7 +126,60 @@ function onShowPassphrase(): void {
   passphrase.type = showPassphrase.checked ? 'text' : 'password';
 }
 
+/** Instead of the form: the sign-in step, with what went wrong, if anything. */
+function showSignIn(problem?: Phrase): void {
+  show(form, false);
+  show(result, false);
+  show(signInSection);
+  say(signInError, problem);
+  signInTitle.focus();
+}
+
+async function onSignIn(signIn: SignIn): Promise<void> {
+  signInButton.disabled = true;
+  say(signInError, undefined);
+  say(status, { key: 'signin.working' });
+  try {
+    await startSignIn(signIn);
+  } catch {
+    say(status, undefined);
+    say(signInError, { key: 'signin.failed' });
+    signInButton.disabled = false;
+  }
+}
+
+/**
+ * A `signed-in` deployment (config.json): the page creates only with a key from signing in. Back
+ * from the provider, the code becomes a full key; without a key, the sign-in step replaces the
+ * form. The form waits for this, so that no key that can only reveal is minted meanwhile.
+ */
+async function prepareCreating(): Promise<void> {
+  submit.disabled = true;
+  try {
+    const signIn = await signInOf();
+    if (!signIn) return;
+    requireSignedInKey();
+    signInButton.addEventListener('click', () => void onSignIn(signIn));
+    if (isSignInReturn()) {
+      say(status, { key: 'signin.working' });
+      try {
+        await keepSignedInKey(await finishSignIn(signIn));
+        say(status, undefined);
+      } catch {
+        say(status, undefined);
+        showSignIn({ key: 'signin.failed' });
+        return;
+      }
+    }
+    if (!hasSessionKey()) showSignIn();
+    else text.focus();
+  } finally {
+    submit.disabled = false;
+  }
+}
+
 void startLanguage();
+void prepareCreating();
 fillChoices();
 startSentLinks();
 showPassphrase.addEventListener('change', onShowPassphrase);

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, STORED_BYTES_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '../../lambdas/definitions/create-access';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
@@ -150,6 +151,11 @@ const AUTHENTICATED: Record<number, Outcome> = {
   429: error(`Over ${RATE_LIMIT.requests} requests per minute for this API key (sliding window).`),
 };
 
+/** createAccess=signed-in deployments (docs/deploy.md): what a key minted without signing in may not do. */
+const REVEAL_ONLY_REFUSED = error(
+  'Only on a deployment where creating needs signing in (`createAccess=signed-in`): this key was minted without a sign-in token and may only claim secrets, answer requests and read or revoke itself. Nothing was done.',
+);
+
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
 
 const REQUEST_NOT_FOUND = error('No such request, it expired, or (status) it is not this key\'s or its answer was read.');
@@ -179,7 +185,11 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     request: { schema: createKeyBody, required: false },
     outcomes: {
       201: { description: 'The new key, its expiry (90 days) and its webhook signing secret.', schema: createKeyResponse },
+      401: error(
+        `Only on a \`signed-in\` deployment, sent \`Authorization\`: not a bearer JWT its OpenID Connect issuer signed for its audience, live within ${TOKEN_CLOCK_SKEW_SECONDS} s of clock skew (\`invalid sign-in token: <why>\`: expired, another audience, another issuer, a signature that does not verify, an algorithm not accepted, malformed). No key is created and the address's allowance is not used.`,
+      ),
       429: error('Too many keys created from this client address (20 per hour by default).'),
+      503: error("The data store could not be reached, or (on a `signed-in` deployment) the issuer's signing keys could not be fetched; `retry-after` says when to try again. No key was created."),
     },
   },
   'keys-get': {
@@ -191,7 +201,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: "Set (an https URL) or remove (\"\") the calling key's webhook.",
     authenticated: true,
     request: { schema: updateKeyBody, required: true },
-    outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse } },
+    outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
   },
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
@@ -204,7 +214,11 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     request: { schema: createSecretBody, required: true },
     outcomes: {
       201: { description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.', schema: createSecretResponse },
+      403: REVEAL_ONLY_REFUSED,
       422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
+      429: error(
+        `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of POST /secrets bodies in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
+      ),
     },
   },
   'secrets-claim': {
@@ -228,7 +242,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'secrets-revoke': {
     summary: 'Delete a secret before it is used up; only the key that created it may.',
     authenticated: true,
-    outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 404: SECRET_GONE },
+    outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 403: REVEAL_ONLY_REFUSED, 404: SECRET_GONE },
   },
   'secrets-status': {
     summary: "A secret's receipt: what became of it, for the key that created it. Uses no view.",
@@ -246,7 +260,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
     authenticated: true,
     request: { schema: createRequestBody, required: true },
-    outcomes: { 201: { description: 'Its id, the sender\'s page (`{site_url}/r/<id>`) and until when it may be fulfilled.', schema: createRequestResponse } },
+    outcomes: {
+      201: { description: 'Its id, the sender\'s page (`{site_url}/r/<id>`) and until when it may be fulfilled.', schema: createRequestResponse },
+      403: REVEAL_ONLY_REFUSED,
+    },
   },
   'requests-get': {
     summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
@@ -271,7 +288,7 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   health:
     'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
   'keys-create':
-    'Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
+    'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
   'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
   'keys-update': 'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
   'keys-delete': 'The key stops working at once: its next request gets 401.',

@@ -142,3 +142,21 @@ describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', ()
     expect(paths).toEqual([expect.stringMatching(/\/Api\/RestApi\/CloudWatchRole\/Resource$/)]);
   });
 });
+
+describe('cdk-nag AwsSolutions with createAccess=signed-in', () => {
+  it('with the stack\'s user pool: only COG2 and COG8 more, on the pool alone', () => {
+    const report = awsSolutionsReport({ createAccess: 'signed-in' });
+    expect(report.violations).toEqual([]);
+    const added = report.suppressedViolations.filter((violation) => !ACKNOWLEDGED_RULES.includes(violation.ruleName));
+    expect(added.map((violation) => violation.ruleName).sort()).toEqual(['AwsSolutions-COG2', 'AwsSolutions-COG8']);
+    for (const violation of added) {
+      expect(violation.violatingConstructs.map((construct) => construct.constructPath)).toEqual([expect.stringMatching(/\/SignIn\/Users\/Resource$/)]);
+    }
+  });
+
+  it('with the team\'s own issuer: nothing more than open', () => {
+    const report = awsSolutionsReport({ createAccess: 'signed-in', oidcIssuer: 'https://login.example.com', oidcAudience: 'onetime', oidcClientId: 'onetime-pages' });
+    expect(report.violations).toEqual([]);
+    expect([...new Set(report.suppressedViolations.map((violation) => violation.ruleName))].sort()).toEqual(ACKNOWLEDGED_RULES);
+  });
+});

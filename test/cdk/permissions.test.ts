@@ -53,7 +53,18 @@ describe('the writes each role may send, by condition', () => {
     },
   );
 
-  it.each(IDEMPOTENT)('%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem', (name) => {
+  it('secrets-create may also record an Idempotency-Key and count its bytes in the count, naming only pk, rl, counted, idem and sb', () => {
+    expectStatement(routeRole('secrets-create'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(KEYS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem', 'sb'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+      },
+    });
+  });
+
+  it.each(IDEMPOTENT.filter((name) => name !== 'secrets-create'))('%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem', (name) => {
     expectStatement(routeRole(name), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(KEYS_TABLE),
@@ -101,7 +112,7 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:PutItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem', 'sb', 'access', 'subject'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });

@@ -20,7 +20,7 @@ import {
 import { actionsByResource, roleOf } from './support/iam';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
-import { apiServerErrorsAlarmId } from './support/monitoring';
+import { apiServerErrorsAlarmId, writeUnitsAlarmId } from './support/monitoring';
 import { getAtt, mappingFrom, pipelineOf, queueLogicalId } from './support/webhooks';
 
 const { stackName, template } = sharedSynthesis();
@@ -277,8 +277,10 @@ describe('pipeline roles', () => {
 
 describe('webhook alarms', () => {
   const [topicId] = resourcesOfType(template, 'AWS::SNS::Topic')[0] ?? [];
-  // Every alarm but the API's 5xx alarm, which test/cdk/monitoring.test.ts covers.
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([id]) => id !== apiServerErrorsAlarmId(template));
+  // Every alarm but the API's 5xx alarm and the write-units alarm, which test/cdk/monitoring.test.ts
+  // and test/cdk/sign-in.test.ts cover.
+  const otherAlarmIds = [apiServerErrorsAlarmId(template), writeUnitsAlarmId(template)];
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([id]) => !otherAlarmIds.includes(id));
   const alarmOn = (queue: (typeof QUEUES)[keyof typeof QUEUES]): [string, Record<string, unknown> | undefined] => {
     const found = alarms.filter(([, alarm]) =>
       JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'QueueName', Value: getAtt(queueId(queue), 'QueueName') }]),
@@ -370,14 +372,14 @@ describe('webhook alarms', () => {
     expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
   });
 
-  it('lets exactly these alarms and the API’s 5xx alarm publish to the topic, and nobody publish without TLS', () => {
+  it('lets exactly these alarms, the API’s 5xx alarm and the write-units alarm publish to the topic, and nobody publish without TLS', () => {
     const publishers = [
       alarmOn(QUEUES.deadLetters),
       alarmOn(QUEUES.fanOutFailures),
       iteratorAgeAlarm(),
       ...functionIds.map(errorsAlarmOn),
     ].map(([id]) => getAtt(id, 'Arn'));
-    publishers.push(getAtt(apiServerErrorsAlarmId(template), 'Arn'));
+    publishers.push(...otherAlarmIds.map((id) => getAtt(id, 'Arn')));
     const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
     expect(policies).toHaveLength(1);
     expect(at(policies[0]?.[1].Properties, 'Topics')).toEqual([{ Ref: topicId }]);

@@ -16,6 +16,8 @@ export const OPTIONS = {
   /** share: gate the secret with a passphrase asked for on the terminal. */
   'ask-passphrase': { type: 'boolean' },
   webhook: { type: 'string' },
+  /** login: the authorization code flow with a redirect to this machine, even where the provider offers device authorization. */
+  browser: { type: 'boolean' },
   secret: { type: 'string' },
   signature: { type: 'string' },
   note: { type: 'string' },

@@ -12,6 +12,7 @@ import { parseLink } from '../link';
 import { resolveTarget, writeRevealed } from './output';
 import { fetchWithProgress } from './progress';
 import { requireApiKey, type Settings } from './settings';
+import { logIn, logOut, storedSignIn } from './sign-in';
 
 /** The commands of docs/client.md §3, each with the options and positionals it takes. */
 
@@ -131,10 +132,32 @@ const keyCreate: Command = {
   options: ['webhook'],
   positionals: { min: 0, max: 0, names: '' },
   async run(invocation) {
-    const { values, io } = invocation;
-    const created = await clientFor(invocation).createKey(values.webhook === undefined ? {} : { webhook: values.webhook });
+    const { values, io, settings } = invocation;
+    // Signed in (onetime login) to this service: a key that creates.
+    const signIn = await storedSignIn(settings.apiUrl);
+    const created = await clientFor(invocation).createKey({
+      ...(values.webhook === undefined ? {} : { webhook: values.webhook }),
+      ...(signIn ? { signInToken: signIn.idToken } : {}),
+    });
     print(io, created.key);
     io.stderr.write(`webhook secret: ${created.webhookSecret}\n`);
+  },
+};
+
+const login: Command = {
+  options: ['browser'],
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ settings, io, values }) {
+    const signedIn = await logIn(settings.apiUrl, (line) => io.stderr.write(`${line}\n`), { browser: values.browser === true });
+    print(io, `signed in until ${new Date(signedIn.expires).toISOString()}; onetime key create now mints a key that creates`);
+  },
+};
+
+const logout: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ io }) {
+    print(io, (await logOut()) ? 'signed out' : 'not signed in');
   },
 };
 
@@ -185,6 +208,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   reveal,
   revoke,
   status,
+  login,
+  logout,
   'key create': keyCreate,
   'key show': keyShow,
   'key webhook': keyWebhook,

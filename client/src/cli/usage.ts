@@ -24,8 +24,15 @@ export const USAGE = `Usage: onetime <command> [options]
                       answered, read the answer (once) as reveal does
   fulfil LINK [FILE]  answer a request: encrypt FILE, or standard input as text,
                       to the requester (after checking the link's fingerprint)
+  login [--browser]   on a service where creating needs signing in: sign in (a
+                      code to confirm in a browser, or with --browser or where
+                      the provider has no such codes, a link that comes back to
+                      port 8976 here) and keep the token, readable by you alone,
+                      in ~/.config/onetime ($XDG_CONFIG_HOME)
+  logout              forget that token
   key create [--webhook URL]
-                      print a new API key (and its webhook secret, on stderr)
+                      print a new API key (and its webhook secret, on stderr);
+                      signed in, a key that may create
   key show            print the API key's details as JSON
   key webhook URL|""  set or remove the API key's webhook
   key revoke          revoke the API key

@@ -10,6 +10,15 @@ export function apiServerErrorsAlarmId(template: Template): string {
   return (found[0] as [string, unknown])[0];
 }
 
+/** The one alarm on the tables' consumed write units (the cost guard, test/cdk/sign-in.test.ts). */
+export function writeUnitsAlarmId(template: Template): string {
+  const found = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) =>
+    JSON.stringify(at(alarm.Properties, 'Metrics') ?? []).includes('ConsumedWriteCapacityUnits'),
+  );
+  if (found.length !== 1) throw new Error(`${found.length} alarms watch the tables' write units`);
+  return (found[0] as [string, unknown])[0];
+}
+
 export interface DashboardWidget {
   readonly type: string;
   readonly properties: { readonly title?: string; readonly metrics?: unknown[][]; readonly alarms?: string[] };

@@ -1,9 +1,10 @@
 import { readConfig, readDeliveryConfig } from '../../../lambdas/config/functions';
-import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../../../lambdas/definitions/limits';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../../../lambdas/definitions/webhooks';
 
 /** The functions' environment: what the stack sets on AWS and `npm start` sets locally. */
 
+const DEFAULT_STORED_BYTES = { perKeyPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay, perAddressPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay };
 const SITE = { SITE_URL: 'https://secrets.example.com' };
 const KEYS_RANGE = `an integer from 1 to ${KEY_CREATION_LIMIT.maxPerIpPerHour} (so that an address's hour of attempts fits one DynamoDB item)`;
 const RETRY_RANGE = `an integer from 1 to ${MAX_RETRY_BASE_MS} (so that the last retry's wait fits SQS's 12-hour visibility limit)`;
@@ -15,6 +16,7 @@ describe('route functions (readConfig)', () => {
       keysPerIpPerHour: KEY_CREATION_LIMIT.defaultPerIpPerHour,
       webhookAllowLoopback: false,
       originSecret: undefined,
+      storedBytes: DEFAULT_STORED_BYTES,
     });
     expect(readConfig({ ...SITE, KEYS_PER_IP_PER_HOUR: '', WEBHOOK_ALLOW_LOOPBACK: '', ORIGIN_SECRET: '' })).toEqual(readConfig(SITE));
   });
@@ -25,6 +27,7 @@ describe('route functions (readConfig)', () => {
       siteUrl: 'http://localhost:3000',
       keysPerIpPerHour: KEY_CREATION_LIMIT.maxPerIpPerHour,
       webhookAllowLoopback: true,
+      storedBytes: DEFAULT_STORED_BYTES,
       originSecret: 's3cr3t',
     });
     expect(readConfig({ ...SITE, KEYS_PER_IP_PER_HOUR: '1' }).keysPerIpPerHour).toBe(1);

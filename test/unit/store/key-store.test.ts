@@ -38,6 +38,7 @@ describe('authenticateAndCount', () => {
       outcome: 'authenticated',
       key: { keyHash, created: now - 1000, expires: now - 1000 + KEY_LIFETIME_MS, webhookSecret: expect.any(String) },
       slots: rl,
+      byteSlots: {},
     });
     const sent = sentCommands(ddb);
     expect(sent).toHaveLength(1);
@@ -187,6 +188,7 @@ describe('putKey', () => {
       webhook: 'https://h.example/',
       rl: {},
       idem: {},
+      sb: {},
     });
   });
 

@@ -53,6 +53,11 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
     const v = values(input);
     const fail = () =>
       conditionFailed(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && item ? structuredClone(item) : undefined);
+    // A client address's bytes of POST /secrets (store/address-bytes.ts): counted from nothing.
+    if ((input.Key as { pk: string }).pk.startsWith('bytes#')) {
+      if (':bytes' in v && ':maxSlots' in v) return { Attributes: { sb: { [names(input)['#slot'] as string]: v[':bytes'] } } };
+      return {};
+    }
     const exists = item !== undefined && (input.Key as { pk: string }).pk === item.pk;
     if (!exists || !item) throw fail();
 
@@ -73,6 +78,8 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
       const expired = names(input)['#expired'] as string;
       const { [expired]: _removed, ...kept } = item.rl;
       item.rl = { ...kept, [current]: (item.rl[current] ?? 0) + (v[':one'] as number) };
+      const byteSlot = names(input)['#byteSlot'];
+      if (byteSlot !== undefined) item.sb = { ...item.sb, [byteSlot]: (item.sb?.[byteSlot] ?? 0) + (v[':bytes'] as number) };
     }
     return { Attributes: structuredClone(item) };
   });

@@ -1,0 +1,50 @@
+import { MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { sha256Hex } from '../rules/api-keys';
+import { byteWindow, type ByteSlots, type ByteWindow } from '../rules/stored-bytes-window';
+import { countAddressBytes, uncountAddressBytes } from '../store/address-bytes';
+import { uncountKeyBytes } from '../store/key-store';
+import { isStoreFault } from '../store/settled-write';
+
+/**
+ * The daily byte quotas of POST /secrets (definitions/limits.ts STORED_BYTES_LIMIT). The key's
+ * bytes are counted in the write that authenticates the request (use-cases/authentication.ts);
+ * the address's, for large bodies only, here. A request refused for its bytes takes them back.
+ *
+ * The address's count and every taking back are a quota's, not a ledger's: when DynamoDB's answer
+ * to one is lost, the request goes on as if it had not been counted (or taken back) rather than
+ * fail; an SDK retry of a count may count it twice. Only the key's count, part of the request's
+ * own settled count write, is exact.
+ */
+
+/** Runs a write of the quotas' own; a lost answer leaves it as it may be. */
+async function quietly<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isStoreFault(error)) return undefined;
+    throw error;
+  }
+}
+
+export interface StoredBytesQuota {
+  perKeyPerDayMiB: number;
+  perAddressPerDayMiB: number;
+}
+
+/** The key's day after this request's bytes were counted; when limited, they are taken back. */
+export async function keyBytesWindow(keyHash: string, slots: ByteSlots, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow> {
+  const window = byteWindow(slots, now, quota.perKeyPerDayMiB * MIB, bytes);
+  if (window.limited) await quietly(() => uncountKeyBytes(keyHash, now, bytes));
+  return window;
+}
+
+/** Counts a large body against its client address; a small one is not counted (no third call within the budget). */
+export async function addressBytesWindow(sourceIp: string, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow | undefined> {
+  if (bytes <= STORED_BYTES_LIMIT.addressCountedAbove) return undefined;
+  const ipHash = sha256Hex(sourceIp);
+  const slots = await quietly(() => countAddressBytes(ipHash, now, bytes));
+  if (slots === undefined) return undefined;
+  const window = byteWindow(slots, now, quota.perAddressPerDayMiB * MIB, bytes);
+  if (window.limited) await quietly(() => uncountAddressBytes(ipHash, now, bytes));
+  return window;
+}

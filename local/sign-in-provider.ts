@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { CLI_LOOPBACK_REDIRECT } from '../lambdas/definitions/create-access';
+import { LOCAL_SIGN_IN } from './sign-in-accounts';
+
+/**
+ * `CREATE_ACCESS=signed-in npm start` without OIDC_ISSUER: a real OpenID provider on this machine
+ * (`oidc-provider`, OpenID-certified), so that the share page, the CLI and the tests sign in as
+ * they would against Cognito, Entra ID or Okta. Its one account is LOCAL_SIGN_IN.testUser. Only
+ * the login page is ours: the provider's own development pages take any name without a password.
+ */
+
+export interface LocalSignInProvider {
+  readonly issuer: string;
+  stop(): Promise<void>;
+}
+
+export interface LocalSignInOptions {
+  port: number;
+  /** The origins the share page is served from: its redirect URI is `<origin>/`. */
+  pageOrigins: readonly string[];
+  /** A private JWK as JSON to sign with (LOCAL_OIDC_KEY); unset: a fresh key per start. */
+  signingKey: string | undefined;
+}
+
+const TTL_SECONDS = { idToken: 3600, accessToken: 3600, interaction: 600, session: 86_400, grant: 86_400, deviceCode: 600 };
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** LOCAL_OIDC_KEY: tests sign tokens the provider would not issue (expired, another issuer) with its own key. */
+function givenSigningKey(text: string): JWK {
+  let key: unknown;
+  try {
+    key = JSON.parse(text);
+  } catch {
+    key = undefined;
+  }
+  if (typeof key !== 'object' || key === null || !('d' in key) || !('kid' in key)) {
+    // Never repeated: it is a private key.
+    throw new Error('LOCAL_OIDC_KEY must be a private JWK with a kid, as JSON (the value given is not shown: it is a key)');
+  }
+  return key as JWK;
+}
+
+async function freshSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid: `local-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' };
+}
+
+function configuration(options: LocalSignInOptions, signingKey: JWK): Configuration {
+  // The share page, and the CLI's loopback (onetime login --browser).
+  const redirectUris = [...options.pageOrigins.map((origin) => `${origin}/`), CLI_LOOPBACK_REDIRECT];
+  const client = (clientId: string) => ({
+    client_id: clientId,
+    // A public client, as a single-page app and a CLI are: no secret, PKCE instead.
+    token_endpoint_auth_method: 'none' as const,
+    redirect_uris: redirectUris,
+    grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+    response_types: ['code' as const],
+  });
+  return {
+    clients: [client(LOCAL_SIGN_IN.clientId), client(LOCAL_SIGN_IN.otherClientId)],
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    features: {
+      devInteractions: { enabled: false },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: (ctx, form, _out, error) => {
+          ctx.body = page('Connect a device', `${error ? '<p role="alert">That code is not valid.</p>' : ''}<p>Enter the code your device shows.</p>${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
+        },
+        userCodeConfirmSource: (ctx, form, _client, _device, userCode) => {
+          ctx.body = page('Confirm the code', `${form}<p>Code: <strong>${escapeHtml(userCode)}</strong></p><button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>`);
+        },
+        successSource: (ctx) => {
+          ctx.body = page('Signed in', '<p>You are signed in on your device. You may close this page.</p>');
+        },
+      },
+    },
+    pkce: { required: () => true },
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
+    ttl: {
+      IdToken: TTL_SECONDS.idToken,
+      AccessToken: TTL_SECONDS.accessToken,
+      Interaction: TTL_SECONDS.interaction,
+      Session: TTL_SECONDS.session,
+      Grant: TTL_SECONDS.grant,
+      DeviceCode: TTL_SECONDS.deviceCode,
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // First-party clients: the test user is never asked to consent.
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const { client, session, provider } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) return provider.Grant.find(grantId);
+      const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      session.grantIdFor(client.clientId, grant.jti);
+      return grant;
+    },
+    findAccount: (_ctx, sub) =>
+      sub === LOCAL_SIGN_IN.testUser.subject
+        ? { accountId: sub, claims: () => ({ sub, email: LOCAL_SIGN_IN.testUser.email, email_verified: true, name: LOCAL_SIGN_IN.testUser.name }) }
+        : undefined,
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = page('Sign-in failed', `<p>${escapeHtml(String(out.error_description ?? out.error))}</p>`);
+    },
+  };
+}
+
+function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', reject);
+  });
+}
+
+const loginPage = (uid: string, failed: boolean): string =>
+  page(
+    'Sign in to onetime (local)',
+    `${failed ? '<p role="alert">Wrong name or password.</p>' : ''}` +
+      `<form method="post" action="/interaction/${escapeHtml(uid)}/login">` +
+      `<p><label>Name <input name="login" autocomplete="username" required></label></p>` +
+      `<p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>` +
+      `<p><button type="submit">Sign in</button></p></form>`,
+  );
+
+type OidcProvider = InstanceType<(typeof import('oidc-provider'))['default']>;
+
+/** Our login page: the test user's name and password, checked here; anything else is shown the form again. */
+async function interaction(provider: OidcProvider, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+  const details = await provider.interactionDetails(request, response);
+  if (request.method === 'POST' && pathname.endsWith('/login')) {
+    const form = await readForm(request);
+    const { login, password, subject } = LOCAL_SIGN_IN.testUser;
+    if (form.get('login') === login && form.get('password') === password) {
+      await provider.interactionFinished(request, response, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, true));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, false));
+}
+
+export async function startLocalSignInProvider(options: LocalSignInOptions): Promise<LocalSignInProvider> {
+  // ESM only: loaded with import(), as the functions' handlers load Middy.
+  const { default: Provider } = await import('oidc-provider');
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  const issuer = `http://localhost:${port}`;
+  const provider = new Provider(issuer, configuration(options, options.signingKey === undefined ? await freshSigningKey() : givenSigningKey(options.signingKey)));
+  const callback = provider.callback();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const pathname = new URL(request.url ?? '/', issuer).pathname;
+    if (!pathname.startsWith('/interaction/')) {
+      callback(request, response);
+      return;
+    }
+    interaction(provider, request, response, pathname).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(page('Sign-in failed', `<p>${escapeHtml(error instanceof Error ? error.message : 'unknown error')}</p>`));
+    });
+  });
+  return {
+    issuer,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
