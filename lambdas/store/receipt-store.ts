@@ -1,16 +1,20 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { RECEIPT_LIFETIME_MS } from '../definitions/limits';
 import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../definitions/tables';
 import type { Receipt, ReceiptFacts } from '../rules/receipt';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, tableName } from './dynamo';
-import { repeatIt, settledWrite } from './settled-write';
+import { NOT_APPLIED, readForSettling, settledWrite } from './settled-write';
 
 /**
  * Receipts (docs/decisions/receipts.md): while a secret's head exists, its receipt is read off the
  * head; once the head is deleted, the stream consumer keeps what became of it in a small item of
  * its own (pk = id, sk "receipt") until RECEIPT_LIFETIME_MS after the secret's expiry.
  */
+
+/** Only the key: a receipt read back by the fan-out's head-settling grant (access.ts), which names no more. */
+const RECEIPT_SETTLING_ATTRIBUTES = HEAD_SETTLING_ATTRIBUTES.slice(0, 2);
 
 export interface ReceiptItem extends Receipt {
   pk: string;
@@ -30,8 +34,8 @@ export interface HeadFactsItem extends ReceiptFacts {
 
 /**
  * Writes the receipt of a secret whose head was deleted. Unconditional: a repeat (after a lost
- * answer, or the stream retrying its record) writes the same item again, so it is settled by
- * sending it again.
+ * answer, or the stream retrying its record) writes the same item again. A lost answer is settled
+ * by reading the item's key: there, the put applied; not there, it is sent again.
  */
 export async function putReceipt(id: string, owner: string, receipt: Receipt): Promise<void> {
   const item: ReceiptItem = {
@@ -45,7 +49,7 @@ export async function putReceipt(id: string, owner: string, receipt: Receipt): P
     write: async (abortSignal) => {
       await dynamo.send(new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: item }), abortSignal ? { abortSignal } : {});
     },
-    settle: repeatIt,
+    settle: async (signal) => ((await readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_RECEIPT_SK }, RECEIPT_SETTLING_ATTRIBUTES, signal)) ? undefined : NOT_APPLIED),
   });
 }
 

@@ -111,8 +111,8 @@ function writeOf(call: DynamoDbCall): string | undefined {
   return undefined;
 }
 
-/** Writes settled by sending them again (each the same whether applied once or twice, a receipt's put too), not by a read. */
-const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record', 'stream consumer: receipt', 'POST /requests/{id}: repeat probe'];
+/** Writes settled by sending them again (each the same whether applied once or twice), not by a read. */
+const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record', 'POST /requests/{id}: repeat probe'];
 
 const EVERY_WRITE = [
   'POST /keys: attempt log',
