@@ -1,7 +1,9 @@
+import { createECDH } from 'node:crypto';
 import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '../lambdas/definitions/limits';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from '../lambdas/rules/api-keys';
 import { randomUrlSafeId } from '../lambdas/rules/random';
 import { putKey } from '../lambdas/store/key-store';
+import { putRequest } from '../lambdas/store/request-store';
 import { putSecret } from '../lambdas/store/secret-store';
 
 /**
@@ -49,6 +51,18 @@ export async function freshSecret(owner: FreshKey, data = SECRET_DATA, views: nu
     created: now,
     expires: now + SECRET_TTLS[SECRET_DEFAULTS.ttl],
   });
+  return id;
+}
+
+/** A requester's P-256 public key as POST /requests takes it: the uncompressed point, base64url. */
+export const REQUEST_PUBLIC_KEY = createECDH('prime256v1').generateKeys().toString('base64url');
+
+/** An open secret request of `owner`, with POST /requests' default ttl; its id. */
+export async function freshRequest(owner: FreshKey): Promise<string> {
+  const id = randomUrlSafeId(SECRET_ID_BYTES);
+  const now = Date.now();
+  const lifetime = SECRET_TTLS[SECRET_DEFAULTS.ttl];
+  await putRequest({ id, owner: owner.keyHash, publicKey: REQUEST_PUBLIC_KEY, created: now, expires: now + lifetime, lifetime });
   return id;
 }
 

@@ -57,7 +57,7 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
     }
     case 'claim': {
       await authenticate(operation.keyHash);
-      const claimed = await claim(operation.id, Date.now());
+      const claimed = await claim(operation.id, Date.now(), operation.keyHash);
       if (!claimed || isGateRefusal(claimed)) throw new Error('the reference claim found no secret');
       return { data: claimed.data };
     }

@@ -32,6 +32,7 @@ import {
   PAGE_FILES,
   PAGE_HEADERS,
   PAGES_BUILD_DIR,
+  REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
 } from '../lambdas/definitions/site';
 import type { SecretsApi } from './api';
@@ -181,14 +182,16 @@ function enumMember<T extends string>(members: Record<string, T>, value: string)
  */
 function revealPathFunction(scope: Construct): CloudFrontFunction {
   return new CloudFrontFunction(scope, 'RevealPath', {
-    comment: "Serves a secret's link with the reveal page",
+    comment: "Serves a secret's link with the reveal page, a request's with the request page",
     runtime: FunctionRuntime.JS_2_0,
     code: FunctionCode.fromInline(
       [
         `var REVEAL_PATH = ${REVEAL_PATH_PATTERN.toString()};`,
+        `var REQUEST_PATH = ${REQUEST_PATH_PATTERN.toString()};`,
         'function handler(event) {',
         '  var request = event.request;',
         `  if (REVEAL_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.reveal}`)};`,
+        `  else if (REQUEST_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.request}`)};`,
         '  return request;',
         '}',
       ].join('\n'),

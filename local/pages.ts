@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REVEAL_PATH_PATTERN } from '../lambdas/definitions/site';
+import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, REQUEST_PATH_PATTERN, REVEAL_PATH_PATTERN } from '../lambdas/definitions/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -47,6 +47,7 @@ export function loadPages(directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
 export function pageFileFor(pathname: string): string {
   if (pathname === '/') return `/${PAGE_FILES.share}`;
   if (REVEAL_PATH_PATTERN.test(pathname)) return `/${PAGE_FILES.reveal}`;
+  if (REQUEST_PATH_PATTERN.test(pathname)) return `/${PAGE_FILES.request}`;
   return pathname;
 }
 

@@ -14,7 +14,7 @@ import { placeholdersOf, type MessageKey } from './src/i18n/format';
 
 const ROOT = __dirname;
 const DIST = path.join(ROOT, 'dist');
-const PAGES = ['index.html', 'reveal.html'];
+const PAGES = ['index.html', 'reveal.html', 'request.html'];
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/share.ts', 'src/reveal.ts', 'static/site.css', 'static/favicon.svg'],
+    entryPoints: ['src/share.ts', 'src/reveal.ts', 'src/request.ts', 'static/site.css', 'static/favicon.svg'],
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -5,7 +5,7 @@ import { ROUTES, routeEntry, type RouteDefinition } from '../../lambdas/definiti
 import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '../../lambdas/rules/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
-import { SECRET_DATA, freshKey, freshSecret, type FreshKey } from '../fixtures';
+import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, type FreshKey } from '../fixtures';
 import { unsavedSecretHead } from './fixtures';
 import type { FirstDynamoDbCall, FloorEvent } from './floor/calls';
 import type { ColdStartServices } from './services';
@@ -66,6 +66,20 @@ const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
   }),
   'secrets-claim': ownSecret,
   'secrets-revoke': ownSecret,
+  'requests-create': async () => ({
+    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
+    body: JSON.stringify({ publicKey: REQUEST_PUBLIC_KEY }),
+  }),
+  'requests-get': async () => ({ headers: bearer(await freshKey()), pathParameters: { id: await freshRequest(await freshKey()) } }),
+  'requests-fulfil': async () => ({
+    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
+    pathParameters: { id: await freshRequest(await freshKey()) },
+    body: JSON.stringify({ data: SECRET_DATA }),
+  }),
+  'requests-status': async () => {
+    const requester = await freshKey();
+    return { headers: bearer(requester), pathParameters: { id: await freshRequest(requester) } };
+  },
 };
 
 const nothingToConfirm = (): Promise<void> => Promise.resolve();

@@ -18,6 +18,20 @@ import { InputError, LinkError, PayloadTooLargeError } from './errors';
 import { fitFilename } from './filename';
 import { makeLink, parseLink, secretIdOf } from './link';
 import { derivePassphraseKeys, gateOf } from './passphrase';
+import {
+  createRequest,
+  fulfilRequest,
+  openRequest,
+  receive,
+  receiveKey,
+  requestStatus,
+  type AnswerContent,
+  type OpenRequest,
+  type Received,
+  type RequestOptions,
+  type RequestStatus,
+  type Requested,
+} from './requests';
 import { Transport, type TransportOptions } from './transport';
 import { decodeUtf8, utf8 } from './utf8';
 
@@ -176,6 +190,36 @@ export class OnetimeClient {
   async revoke(linkOrId: string): Promise<void> {
     const id = secretIdOf(linkOrId);
     await this.transport.call({ route: 'secrets-revoke', id, apiKey: this.requireKey(), schema: deleteResponse });
+  }
+
+  /**
+   * Asks for a secret (docs/client.md, "Secret requests"): a key pair made here, its public key
+   * registered. Without an API key of its own, the client mints one and puts it in the receive
+   * link, since only the requesting key may read the request's state and answer.
+   */
+  async request(options: RequestOptions = {}): Promise<Requested> {
+    return createRequest(this.transport, await this.keyForSecrets(), this.givenKey === undefined, options);
+  }
+
+  /** A request's note and checked public key, for a sender to see before answering. */
+  async openRequest(requestLink: string): Promise<OpenRequest> {
+    return openRequest(this.transport, await this.keyForSecrets(), requestLink);
+  }
+
+  /** Answers a request once, encrypted to its public key after checking it against the link's fingerprint. */
+  async fulfil(requestLink: string, content: AnswerContent): Promise<void> {
+    return fulfilRequest(this.transport, await this.keyForSecrets(), requestLink, content);
+  }
+
+  /** The state of one's own request, from its receive link; consumes nothing. */
+  async requestStatus(receiveLink: string): Promise<RequestStatus> {
+    const { publicKey: _publicKey, ...status } = await requestStatus(this.transport, receiveKey(receiveLink, this.givenKey), receiveLink);
+    return status;
+  }
+
+  /** The state of one's own request; once fulfilled, its answer, read (its one view) and decrypted. */
+  async receive(receiveLink: string): Promise<Received> {
+    return receive(this.transport, receiveKey(receiveLink, this.givenKey), receiveLink);
   }
 
   /** A new API key (and its webhook signing secret); this client goes on using its own. */

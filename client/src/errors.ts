@@ -19,14 +19,15 @@ export class InputError extends OnetimeError {
 
 /**
  * The link cannot open the secret. `malformed`: refused before any request (no view consumed).
- * `undecryptable`: the key is wrong or the secret damaged; the view was consumed.
+ * `undecryptable`: the key is wrong or the secret damaged; the view was consumed. `mismatch`: a
+ * request's public key does not match its link's fingerprint; nothing was encrypted or sent.
  */
 export class LinkError extends OnetimeError {
   readonly kind = 'link';
   override readonly name = 'LinkError';
 
   private constructor(
-    readonly reason: 'malformed' | 'undecryptable',
+    readonly reason: 'malformed' | 'undecryptable' | 'mismatch',
     message: string,
   ) {
     super(message);
@@ -34,6 +35,13 @@ export class LinkError extends OnetimeError {
 
   static malformed(problem: string): LinkError {
     return new LinkError('malformed', `invalid link: ${problem}`);
+  }
+
+  static keyMismatch(): LinkError {
+    return new LinkError(
+      'mismatch',
+      "refusing to encrypt: the request's public key does not match the link's fingerprint (the link was altered, or the key was swapped on its way); ask the requester for a new link",
+    );
   }
 
   static undecryptable(): LinkError {

@@ -17,6 +17,9 @@ export {
 } from './errors';
 export { AAD, AAD_V2, ENVELOPE_VERSION } from './envelope';
 export { PBKDF2_ITERATIONS } from './passphrase';
+export { REQUEST_AAD, REQUEST_ENVELOPE_VERSION } from './request-envelope';
+export { parseReceiveLink, parseRequestLink } from './request-link';
+export type { AnswerContent, OpenRequest, Received, RequestOptions, RequestStatus, Requested } from './requests';
 export { safeName } from './filename';
 export { makeLink, parseLink, secretIdOf, type ParsedLink } from './link';
 export { WEBHOOK_TOLERANCE_MS, verifyWebhook, type VerifyOptions } from './webhook';

@@ -18,19 +18,23 @@ const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteNa
   // A repeated revocation finds nothing left to revoke (401 or 404): no harm done.
   'keys-delete',
   'secrets-revoke',
+  // Reads of a request: nothing to repeat but the read.
+  'requests-get',
+  'requests-status',
 ]);
 
 export const MAX_ATTEMPTS = 3;
 
 /**
- * The routes that take an Idempotency-Key (create, claim, revoke) are repeated with the key of
- * their first try: the service answers a repeat as it answered the first, so a claim whose answer
- * was lost gets its data without a second view. At most MAX_ATTEMPTS tries, each begun within
+ * The routes that take an Idempotency-Key (routes.ts `idempotent`: a secret's create, claim and
+ * revoke, a request's create and fulfilment) are repeated with the key of their first try: the
+ * service answers a repeat as it answered the first, so a claim whose answer was lost gets its
+ * data without a second view. At most MAX_ATTEMPTS tries, each begun within
  * this long of the first.
  */
 export const IDEMPOTENT_RETRY_WINDOW_MS = 30_000;
 
-/** 16 random bytes as 22 base64url characters, fresh for every create, claim and revoke. */
+/** 16 random bytes as 22 base64url characters, fresh for every call of a route that takes one. */
 export const newIdempotencyKey = (): string => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 const FIRST_BACKOFF_MS = 500;
 

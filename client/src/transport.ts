@@ -149,8 +149,9 @@ export class Transport {
         await sleep(backoffMs(attempt));
         continue;
       }
-      // 409: an earlier try of this call is still at work on the service; ask again shortly.
-      if (answer.status === 409 && idempotent && !lastAttempt) {
+      // 409: an earlier try of this call is still at work on the service; ask again shortly. (A
+      // request's 409, already fulfilled, is an answer.)
+      if (answer.status === 409 && idempotent && !lastAttempt && errorMessage(answer.status, answer.text) === ERRORS.idempotencyInFlight) {
         const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
         if (mayWait(waitMs)) {
           await sleep(waitMs);

@@ -115,6 +115,8 @@ export const CLAIM_VIEW: TableGrant = {
     SECRET.gate,
     SECRET.viewedAt,
     SECRET.readers,
+    // Read by the condition: an answer to a request is claimed by its requester's key only.
+    SECRET.reader,
     `${CLAIM_ATTRIBUTE_PREFIX}*`,
   ],
   returnValues: ['ALL_NEW', 'NONE'],
@@ -142,7 +144,13 @@ export const CLAIM_SETTLING_ATTRIBUTES = [
   SECRET.chunks,
   SECRET.gate,
   SECRET.attempts,
+  // An answer to a request: whose it is, and where its chunks are.
+  SECRET.reader,
+  SECRET.chunkId,
 ] as const;
+
+/** A request's fulfilment: whose it is (its token), or what the request's state would answer. */
+export const FULFILMENT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.requestState, SECRET.fulfilToken, SECRET.expires] as const;
 
 /** A wrong passphrase proof's count and burn: what decides their outcome, and their own `attempt:<token>`. */
 export const ATTEMPT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.attempts, SECRET.remaining, SECRET.expires] as const;
@@ -156,6 +164,8 @@ export const SETTLE_KEY_CREATION: TableGrant = {
 };
 /** POST /secrets, DELETE /secrets/{id} and the stream consumer: settle a head's put or deletion by its token or absence. */
 export const SETTLE_SECRET_HEAD: TableGrant = { actions: ['dynamodb:GetItem'], attributes: HEAD_SETTLING_ATTRIBUTES };
+/** POST /requests/{id}: settles its fulfilment by the request's state and token. */
+export const SETTLE_FULFILMENT: TableGrant = { actions: ['dynamodb:GetItem'], attributes: FULFILMENT_SETTLING_ATTRIBUTES };
 /** GET /secrets/{id}: settles its claim, its reader sign-off and its count of a wrong proof. */
 export const SETTLE_CLAIM: TableGrant = {
   actions: ['dynamodb:GetItem'],
@@ -180,4 +190,57 @@ export const COUNT_WRONG_PROOF: TableGrant = {
     `${ATTEMPT_ATTRIBUTE_PREFIX}*`,
   ],
   returnValues: ['UPDATED_NEW', 'NONE'],
+};
+
+/**
+ * POST /requests: writes a request, which is the head of its future answer with no view to take
+ * (docs/data-model.md), and cannot read back an item it would replace.
+ */
+export const PUT_REQUEST: TableGrant = {
+  actions: ['dynamodb:PutItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.owner,
+    SECRET.reader,
+    SECRET.views,
+    SECRET.remaining,
+    SECRET.created,
+    SECRET.expires,
+    SECRET.ttl,
+    SECRET.publicKey,
+    SECRET.note,
+    SECRET.requestState,
+    SECRET.lifetime,
+    SECRET.lifetimeSeconds,
+    SECRET.createToken,
+  ],
+  returnValues: ['NONE'],
+};
+
+/**
+ * POST /requests/{id}: gives an open request its answer and its one view, in one conditional
+ * update, reading nothing back. It cannot name the owner or reader: the answer stays the requester's.
+ */
+export const FULFIL_REQUEST: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [
+    SECRET.pk,
+    SECRET.sk,
+    SECRET.requestState,
+    SECRET.fulfilToken,
+    SECRET.fulfilledAt,
+    SECRET.type,
+    SECRET.filename,
+    SECRET.mimetype,
+    SECRET.data,
+    SECRET.chunks,
+    SECRET.chunkId,
+    SECRET.remaining,
+    SECRET.expires,
+    SECRET.ttl,
+    SECRET.lifetime,
+    SECRET.lifetimeSeconds,
+  ],
+  returnValues: ['NONE'],
 };

@@ -9,6 +9,7 @@ import {
   VIEWS_RANGE,
   WEBHOOK_URL_MAX_LENGTH,
 } from './limits';
+import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_BYTES, REQUEST_PUBLIC_KEY_LENGTH } from './requests';
 
 /** The longest message an error body carries (docs/openapi.json's maxLength). */
 export const ERROR_MESSAGE_MAX_LENGTH = 256;
@@ -55,6 +56,10 @@ export const ERRORS = {
   wrongPassphrase: 'wrong passphrase',
   webhookRequired: 'webhook is required: an HTTPS URL, or "" to remove it',
   webhook: `webhook must be an absolute https://host/ URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without user info, port 0, whitespace or control characters`,
+  requestNotFound: 'request not found',
+  requestFulfilled: 'request already fulfilled',
+  publicKey: `publicKey must be a P-256 public key: the uncompressed point (${REQUEST_PUBLIC_KEY_BYTES} bytes) in unpadded base64url (${REQUEST_PUBLIC_KEY_LENGTH} characters)`,
+  note: `note must be a string of at most ${REQUEST_NOTE_MAX_LENGTH} characters without control characters other than tab and newline`,
   webhookHostNotPublic: 'webhook host must be a public address (not loopback, private, link-local or reserved)',
 } as const;
 

@@ -95,7 +95,7 @@ export const DATA_CHUNK_BYTES = 350_000;
 /** Most chunk items a secret can have: its data is shorter than the largest body. */
 export const MAX_CHUNKS_PER_SECRET = Math.ceil(MAX_BODY_BYTES / DATA_CHUNK_BYTES);
 
-export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned'] as const;
+export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned', 'request.fulfilled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**

@@ -3,10 +3,13 @@ import {
   COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
   COUNT_WRONG_PROOF,
+  FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
   PUT_KEY,
+  PUT_REQUEST,
   PUT_SECRET_HEAD,
   SETTLE_CLAIM,
+  SETTLE_FULFILMENT,
   SETTLE_KEY,
   SETTLE_KEY_CREATION,
   SETTLE_SECRET_HEAD,
@@ -86,6 +89,36 @@ export const ROUTES = routeTable([
     access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
+  },
+  // Secret requests (docs/api.md): the requester registers a public key, any key fulfils once.
+  {
+    name: 'requests-create',
+    method: 'POST',
+    path: '/requests',
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
+    idempotent: true,
+  },
+  // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
+  {
+    name: 'requests-get',
+    method: 'GET',
+    path: '/requests/{id}',
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:GetItem'] }] },
+  },
+  {
+    name: 'requests-fulfil',
+    method: 'POST',
+    path: '/requests/{id}',
+    // Large answers' chunks are written in batches, and deleted again when the request was not open.
+    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT] },
+    counts: { 201: METRICS.secretsCreated },
+    idempotent: true,
+  },
+  {
+    name: 'requests-status',
+    method: 'GET',
+    path: '/requests/{id}/status',
+    access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:GetItem'] }] },
   },
 ]);
 

@@ -13,6 +13,8 @@ export const PAGE_FILES = {
   share: 'index.html',
   /** `{site_url}/<id>`: a secret's link. */
   reveal: 'reveal.html',
+  /** `{site_url}/request`, `/r/<id>` and `/r/<id>/receive`: a secret request's three pages (requester, sender, requester again). */
+  request: 'request.html',
 } as const;
 
 /** Requests under this prefix go to the API; everything else is a page or one of its files. */
@@ -20,6 +22,9 @@ export const API_PATH_PREFIX = API_BASE_PATH.slice(0, API_BASE_PATH.indexOf('/',
 
 /** A secret's link path, `/<id>`, is answered with the reveal page. */
 export const REVEAL_PATH_PATTERN = new RegExp(`^/${SECRET_ID_PATTERN.source.replace(/^\^|\$$/g, '')}$`);
+
+/** The paths of a secret request's pages, answered with the request page. */
+export const REQUEST_PATH_PATTERN = new RegExp(`^/(request|r/${SECRET_ID_PATTERN.source.replace(/^\^|\$$/g, '')}(/receive)?)$`);
 
 /** Browsers check back on every load (a deploy changes the files at once); the edge caches them until a deploy invalidates it. */
 export const PAGE_CACHE_CONTROL = 'no-cache';

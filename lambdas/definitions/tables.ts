@@ -78,6 +78,22 @@ export const SECRET_ATTRIBUTES = {
   readers: 'readers',
   viewedAt: 'viewedAt',
   createToken: 'createToken',
+  /** Secret requests (store/request-store.ts): a request is the head of its answer, waiting with no view. */
+  publicKey: 'publicKey',
+  note: 'note',
+  /** `open` until fulfilled, then `fulfilled`: present on requests only. */
+  requestState: 'requestState',
+  /** The only key that may claim the head (an answer's requester); absent: any key. */
+  reader: 'reader',
+  /** How long the answer is kept once given (ms). */
+  lifetime: 'lifetime',
+  /** The same in seconds, for the answer's `ttl` (an update expression can add, not divide). */
+  lifetimeSeconds: 'lifetimeSeconds',
+  fulfilledAt: 'fulfilledAt',
+  /** Written by a fulfilment, so that its repeat can tell its own fulfilment from another's. */
+  fulfilToken: 'fulfilToken',
+  /** The id an answer's chunks are stored under (secretChunkKey), one per fulfilment; absent: the secret's id. */
+  chunkId: 'chunkId',
   /** A gated secret's SHA-256 of the passphrase proof, and the wrong proofs it still accepts. */
   gate: 'gate',
   attempts: 'attempts',

@@ -22,7 +22,9 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
+import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_LENGTH, REQUEST_PUBLIC_KEY_PATTERN, REQUEST_STATES, REQUEST_URL_MAX_LENGTH } from '../definitions/requests';
 import { isStandardBase64 } from '../rules/base64';
+import { isP256PublicKey } from '../rules/p256';
 
 /** Request bodies. Strict objects: an unknown field (a typo such as `view`) is a 400, never ignored. */
 
@@ -31,26 +33,41 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
+/** The fields of a secret's content, shared by POST /secrets and a request's answer. */
+const contentFields = {
+  // A body holds at most MAX_BODY_BYTES, so data can be no longer: a bound for the document, never the 413's job.
+  data: z.string({ error: ERRORS.data }).check(z.maxLength(MAX_BODY_BYTES, { error: ERRORS.data }), z.refine(isStandardBase64, { error: ERRORS.data })),
+  type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
+  filename: z.optional(
+    z
+      .string({ error: ERRORS.filename })
+      .check(
+        z.minLength(1, { error: ERRORS.filename }),
+        z.maxLength(FILENAME_MAX_LENGTH, { error: ERRORS.filename }),
+        z.regex(NO_CONTROL_CHARACTERS, { error: ERRORS.filename }),
+      ),
+  ),
+  mimetype: z.optional(
+    z
+      .string({ error: ERRORS.mimetype })
+      .check(z.maxLength(MIMETYPE_MAX_LENGTH, { error: ERRORS.mimetype }), z.regex(MIME_TYPE, { error: ERRORS.mimetype })),
+  ),
+};
+
+/** filename and mimetype belong to files only. */
+const fileFieldsOnlyForFiles = z.superRefine((body: { type: string; filename?: string; mimetype?: string }, context) => {
+  if (body.type === 'file') return;
+  for (const field of ['filename', 'mimetype'] as const) {
+    if (body[field] !== undefined) {
+      context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
+    }
+  }
+});
+
 export const createSecretBody = z
   .strictObject({
-    // A body holds at most MAX_BODY_BYTES, so data can be no longer: a bound for the document, never the 413's job.
-    data: z.string({ error: ERRORS.data }).check(z.maxLength(MAX_BODY_BYTES, { error: ERRORS.data }), z.refine(isStandardBase64, { error: ERRORS.data })),
+    ...contentFields,
     ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
-    type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
-    filename: z.optional(
-      z
-        .string({ error: ERRORS.filename })
-        .check(
-          z.minLength(1, { error: ERRORS.filename }),
-          z.maxLength(FILENAME_MAX_LENGTH, { error: ERRORS.filename }),
-          z.regex(NO_CONTROL_CHARACTERS, { error: ERRORS.filename }),
-        ),
-    ),
-    mimetype: z.optional(
-      z
-        .string({ error: ERRORS.mimetype })
-        .check(z.maxLength(MIMETYPE_MAX_LENGTH, { error: ERRORS.mimetype }), z.regex(MIME_TYPE, { error: ERRORS.mimetype })),
-    ),
     views: z._default(
       z
         .number({ error: ERRORS.views })
@@ -64,16 +81,26 @@ export const createSecretBody = z
     /** A passphrase gate: the SHA-256 of the proof (docs/api.md). */
     gate: z.optional(z.string({ error: ERRORS.gate }).check(z.maxLength(GATE.digestLength, { error: ERRORS.gate }), z.regex(GATE.digestPattern, { error: ERRORS.gate }))),
   })
-  .check(
-    z.superRefine((body, context) => {
-      if (body.type === 'file') return;
-      for (const field of ['filename', 'mimetype'] as const) {
-        if (body[field] !== undefined) {
-          context.addIssue({ code: 'custom', path: [field], message: ERRORS.fileFieldsNeedFileType(field) });
-        }
-      }
-    }),
-  );
+  .check(fileFieldsOnlyForFiles);
+
+/** Tab and newline are a note's own; other controls are not. */
+const NOTE_CHARACTERS = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/;
+
+/** POST /requests: the requester's public key, a note for the sender, how long both may wait. */
+export const createRequestBody = z.strictObject({
+  publicKey: z
+    .string({ error: ERRORS.publicKey })
+    .check(z.maxLength(REQUEST_PUBLIC_KEY_LENGTH, { error: ERRORS.publicKey }), z.refine(isP256PublicKey, { error: ERRORS.publicKey })),
+  note: z.optional(
+    z
+      .string({ error: ERRORS.note })
+      .check(z.maxLength(REQUEST_NOTE_MAX_LENGTH, { error: ERRORS.note }), z.regex(NOTE_CHARACTERS, { error: ERRORS.note })),
+  ),
+  ttl: z._default(z.enum(TTL_NAMES, { error: ERRORS.ttl }), SECRET_DEFAULTS.ttl),
+});
+
+/** POST /requests/{id}: the answer, with the content fields and limits of POST /secrets. */
+export const fulfilRequestBody = z.strictObject(contentFields).check(fileFieldsOnlyForFiles);
 
 /** checkWebhookUrl (rules/webhook-url.ts) says what else a webhook URL must be; the length is told here too, for the document. */
 const webhookUrl = (typeError: string) => z.string({ error: typeError }).check(z.maxLength(WEBHOOK_URL_MAX_LENGTH, { error: ERRORS.webhook }));
@@ -142,6 +169,42 @@ export const claimSecretResponse = z.object({
   remaining: z.int().check(z.gte(0), z.lt(VIEWS_RANGE.max)),
 });
 
+/** A request's public key and note as the routes answer them: what POST /requests took. */
+const publicKey = () => z.string().check(z.length(REQUEST_PUBLIC_KEY_LENGTH), z.regex(REQUEST_PUBLIC_KEY_PATTERN));
+const note = () => z.nullable(z.string().check(z.maxLength(REQUEST_NOTE_MAX_LENGTH)));
+
+export const createRequestResponse = z.object({
+  id: secretId,
+  /** `{site_url}/r/<id>`: the page the sender opens (the client adds `#<fingerprint>`). */
+  url: z.url().check(z.maxLength(REQUEST_URL_MAX_LENGTH)),
+  expires: timestampMs(),
+});
+
+export const requestDetailsResponse = z.object({
+  publicKey: publicKey(),
+  /** Public to whoever holds the request link. */
+  note: note(),
+  expires: timestampMs(),
+});
+
+export const fulfilRequestResponse = z.object({ fulfilled: z.literal(true) });
+
+export const requestStatusResponse = z.object({
+  state: z.enum(REQUEST_STATES),
+  publicKey: publicKey(),
+  note: note(),
+  /** Until when the request may be fulfilled, or, once fulfilled, its answer read. */
+  expires: timestampMs(),
+  fulfilledAt: z.nullable(timestampMs()),
+  /** The answer's secret id (GET /secrets/{id}, by this key only) once fulfilled; null before. */
+  secret: z.nullable(secretId),
+});
+
+export type CreateRequestBody = z.input<typeof createRequestBody>;
+export type FulfilRequestBody = z.input<typeof fulfilRequestBody>;
+export type CreateRequestResponse = z.output<typeof createRequestResponse>;
+export type RequestDetailsResponse = z.output<typeof requestDetailsResponse>;
+export type RequestStatusResponse = z.output<typeof requestStatusResponse>;
 export type CreateSecretRequest = z.input<typeof createSecretBody>;
 export type CreateKeyResponse = z.output<typeof createKeyResponse>;
 export type GetKeyResponse = z.output<typeof getKeyResponse>;

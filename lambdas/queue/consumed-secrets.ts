@@ -2,10 +2,11 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from './sqs';
 import { QUEUES } from '../definitions/webhooks';
 
-/** A consumed secret as the fan-out deletes it: its id and its chunk count. */
+/** A consumed secret as the fan-out deletes it: its id, its chunk count and, for an answer's, its chunks' id. */
 export interface ConsumedSecretMessage {
   id: string;
   chunks: number;
+  chunkId?: string;
 }
 
 /**

@@ -6,9 +6,9 @@ import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { JsonText, authenticatedRoute, stillInFlight } from '../http/route';
 
-export const handler = authenticatedRoute({}, async ({ event, idempotent }) => {
+export const handler = authenticatedRoute({}, async ({ event, caller, idempotent }) => {
   // The claim's own time, not the request's: its retry window starts as it sends its update.
-  const secret = await claim(event.pathParameters?.id ?? '', Date.now(), header(event, GATE.proofHeader), idempotent);
+  const secret = await claim(event.pathParameters?.id ?? '', Date.now(), caller.keyHash, header(event, GATE.proofHeader), idempotent);
   if (secret === STILL_IN_FLIGHT) throw stillInFlight();
   if (!secret) throw new HttpError(404, ERRORS.secretNotFound);
   if (isGateRefusal(secret)) {

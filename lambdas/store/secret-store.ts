@@ -82,6 +82,10 @@ export interface HeadItem {
   viewedAt?: number;
   /** Written by the create, so that its repeat can tell its own head from another's. */
   createToken?: string;
+  /** An answer to a request: the only key that may claim it. */
+  reader?: string;
+  /** An answer to a request: the id its chunks are stored under. */
+  chunkId?: string;
   /** Not stored: set on a head read back for a keyed claim whose reader has signed off already. */
   chunksReadBy?: string;
   /** A gated secret's SHA-256 of the proof, the wrong proofs it still accepts, and when the last one burned it. */
@@ -125,7 +129,7 @@ type StoredData = string | Uint8Array;
  * stored: as binary, which DynamoDB stores and bills at 3/4 of the base64's length, unless its
  * bytes would not give the same base64 back (see isCanonicalBase64).
  */
-const storedData = (data: string): StoredData =>
+export const storedData = (data: string): StoredData =>
   data.length % 4 === 0 && isCanonicalBase64(data) ? Buffer.from(data, 'base64') : data;
 
 /** The base64 text that storedData stored. */
@@ -250,8 +254,8 @@ export const CLAIM_MIN_BUDGET_MS = CLAIM_RETRY_WINDOW_MS + 1_000;
  * more; when the condition fails on the gate alone, the item it returns tells so, and a wrong
  * proof is counted then (countWrongProof). `proof` undefined: the claim sent none.
  */
-export const claimSecret = (id: string, now: number, proof?: SentProof): Promise<ClaimedSecret | GateRefusal | undefined> =>
-  claimAs(id, now, claimAttribute(newWriteToken()), true, proof) as Promise<ClaimedSecret | GateRefusal | undefined>;
+export const claimSecret = (id: string, now: number, caller: string, proof?: SentProof): Promise<ClaimedSecret | GateRefusal | undefined> =>
+  claimAs(id, now, caller, claimAttribute(newWriteToken()), true, proof) as Promise<ClaimedSecret | GateRefusal | undefined>;
 
 /**
  * The claim of a request with an Idempotency-Key, under its derived claim token: the view its
@@ -262,14 +266,16 @@ export const claimSecret = (id: string, now: number, proof?: SentProof): Promise
 export const claimSecretAs = (
   id: string,
   now: number,
+  caller: string,
   token: string,
   takeView: boolean,
   proof?: SentProof,
-): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, keyedClaimAttribute(token), takeView, proof);
+): Promise<ClaimedSecret | GateRefusal | undefined | typeof NOT_CLAIMED_YET> => claimAs(id, now, caller, keyedClaimAttribute(token), takeView, proof);
 
 async function claimAs(
   id: string,
   now: number,
+  caller: string,
   claim: string,
   takeView: boolean,
   proof: SentProof | undefined,
@@ -292,10 +298,12 @@ async function claimAs(
             // Without takeView the condition never holds: the update only reads the head back.
             ConditionExpression:
               `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+              // An answer to a request (`reader`) is claimed by its requester's key only.
+              `(attribute_not_exists(${A.reader}) OR ${A.reader} = :caller) AND ` +
               (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
               (takeView ? '' : ' AND attribute_exists(#claim)'),
             ExpressionAttributeNames: { '#claim': claim },
-            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ...(gate === undefined ? {} : { ':gate': gate }) },
+            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now, ':caller': caller, ...(gate === undefined ? {} : { ':gate': gate }) },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -312,7 +320,13 @@ async function claimAs(
       const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
       // Not applied while the update's condition holds: sent again. Otherwise the item says what
       // it answered (this claim's own view) or would answer (gone, used up, expired, the gate).
-      const conditionHolds = item !== undefined && typeof item[claim] !== 'number' && isLive(item, now) && takeView && (item.gate === undefined || item.gate === gate);
+      const conditionHolds =
+        item !== undefined &&
+        typeof item[claim] !== 'number' &&
+        isLive(item, now) &&
+        takeView &&
+        (item.reader === undefined || item.reader === caller) &&
+        (item.gate === undefined || item.gate === gate);
       return conditionHolds ? NOT_APPLIED : { refusedBy: item };
     },
   });
@@ -320,6 +334,8 @@ async function claimAs(
   if ('taken' in outcome) head = outcome.taken;
   else {
     const old = outcome.refusedBy;
+    // Another key's answer to a request is no secret to this one.
+    if (old?.reader !== undefined && old.reader !== caller) return undefined;
     const remaining = old?.[claim];
     if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
       if (old.gate !== undefined && old.gate !== gate) {
@@ -344,8 +360,8 @@ async function claimAs(
         ? base64Of(head.data)
         : undefined
       : head.chunksReadBy === claim
-        ? await readChunks(id, head.chunks)
-        : await readChunksAsClaimant(id, head.chunks, claim);
+        ? await readChunks(head.chunkId ?? id, head.chunks)
+        : await readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -373,9 +389,9 @@ const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && h
  * and counts nothing, so `readers` is never taken down twice. The update that leaves no views
  * and no readers is the one that lets the stream consumer delete the secret.
  */
-async function readChunksAsClaimant(id: string, chunks: number, claim: string): Promise<string | undefined> {
+async function readChunksAsClaimant(id: string, chunkId: string, chunks: number, claim: string): Promise<string | undefined> {
   try {
-    return await readChunks(id, chunks);
+    return await readChunks(chunkId, chunks);
   } finally {
     const key = { pk: id, sk: SECRET_HEAD_SK };
     const keyed = isKeyedClaim(claim);
@@ -432,7 +448,7 @@ async function readChunksAsClaimant(id: string, chunks: number, claim: string): 
  */
 export async function revokeSecret(id: string, owner: string, now: number, repeated = false): Promise<boolean> {
   const key = { pk: id, sk: SECRET_HEAD_SK };
-  const chunks = await settledWrite<number | false>({
+  const revoked = await settledWrite<{ chunks: number; chunkId: string } | false>({
     write: async (abortSignal) => {
       try {
         const { Attributes } = await dynamo.send(
@@ -447,18 +463,20 @@ export async function revokeSecret(id: string, owner: string, now: number, repea
           }),
           { abortSignal },
         );
-        return (Attributes as HeadItem).chunks ?? 0;
+        return { chunks: (Attributes as HeadItem).chunks ?? 0, chunkId: (Attributes as HeadItem).chunkId ?? id };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
-        return MAX_CHUNKS_PER_SECRET;
+        // The head that named an answer's chunk id is gone: its chunks go at their ttl.
+        return { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id };
       }
     },
-    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? MAX_CHUNKS_PER_SECRET : NOT_APPLIED),
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id } : NOT_APPLIED),
   });
-  if (chunks === false) return false;
+  if (revoked === false) return false;
+  const { chunks, chunkId } = revoked;
   // The head was the commit point; its chunks go after it.
-  if (chunks > 0) await deleteChunks(id, chunks);
+  if (chunks > 0) await deleteChunks(chunkId, chunks);
   return true;
 }
 
@@ -538,6 +556,8 @@ export async function readChunks(id: string, count: number): Promise<string | un
 export interface ConsumedSecret {
   id: string;
   chunks: number;
+  /** Where the chunks are stored when not under `id` (an answer's). */
+  chunkId?: string;
 }
 
 /**
@@ -547,7 +567,7 @@ export interface ConsumedSecret {
  * this record) still has its chunks deleted, from the count the record carries; a secret still
  * in use is left alone.
  */
-export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Promise<boolean> {
+export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecret): Promise<boolean> {
   const deleted = await settledWrite<boolean>({
     write: async (abortSignal) => {
       try {
@@ -572,7 +592,7 @@ export async function deleteConsumedSecret({ id, chunks }: ConsumedSecret): Prom
     settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? true : NOT_APPLIED),
   });
   if (!deleted) return false;
-  if (chunks > 0) await deleteChunks(id, chunks);
+  if (chunks > 0) await deleteChunks(chunkId ?? id, chunks);
   return true;
 }
 

@@ -34,13 +34,19 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
   const after = record.dynamodb?.NewImage;
   const id = stringOf(after?.[SECRETS_TABLE.partitionKey]);
   if (id === undefined || numberOf(after?.remaining) !== 0) return undefined;
+  // An open secret request has no view yet, and none consumed: rewritten by a keyed create's repeat, it stays.
+  if (stringOf(after?.requestState) === 'open') return undefined;
   const viewedAt = numberOf(after?.viewedAt) ?? 0;
   const lastViewKeyed = Object.entries(after ?? {}).some(
     ([name, value]) => name.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX) && numberOf(value) === 0,
   );
   const chunks = numberOf(after?.chunks);
   if (chunks !== undefined) {
-    return numberOf(after?.readers) === 0 ? { id, chunks, deletableAt: lastViewKeyed ? viewedAt + REPLAY_RETENTION_MS : 0 } : undefined;
+    // An answer to a request keeps its chunks under an id of its own.
+    const chunkId = stringOf(after?.chunkId);
+    return numberOf(after?.readers) === 0
+      ? { id, chunks, ...(chunkId !== undefined ? { chunkId } : {}), deletableAt: lastViewKeyed ? viewedAt + REPLAY_RETENTION_MS : 0 }
+      : undefined;
   }
   return {
     id,

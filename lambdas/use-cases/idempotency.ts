@@ -33,6 +33,8 @@ export interface IdempotentRequest {
   status?: number;
   /** With status 403 (a wrong passphrase proof): the attempts the first's answer said were left. */
   attemptsLeft?: number;
+  /** When the scope's first request began (ms): what a repeat answering with times answers. */
+  startedAt: number;
   /** The names the first request's work goes by, and its repeats look for. */
   claimToken: string;
   secretId: string;
@@ -71,6 +73,7 @@ export async function idempotentRequestOf(
     standing,
     ...(record.status !== undefined ? { status: record.status } : {}),
     ...(record.attemptsLeft !== undefined ? { attemptsLeft: record.attemptsLeft } : {}),
+    startedAt: record.at,
     claimToken: claimTokenOf(scope.name, record.at),
     secretId: replayableSecretId(apiKey, scope.name, record.at),
   };

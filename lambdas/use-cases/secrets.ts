@@ -72,28 +72,31 @@ export async function createSecret(
 }
 
 /**
- * undefined for every id that is not a live secret, malformed ones included, alike. `proof`: the
- * passphrase proof the claim sent, if any; only a gated secret looks at it.
+ * undefined for every id that is not a live secret, malformed ones included, alike; an answer to
+ * a request is live for its requester's key (`caller`) only. `proof`: the passphrase proof the
+ * claim sent, if any; only a gated secret looks at it.
  */
-export async function claim(id: string, now: number, proof?: string): Promise<ClaimedSecret | GateRefusal | undefined>;
+export async function claim(id: string, now: number, caller: string, proof?: string): Promise<ClaimedSecret | GateRefusal | undefined>;
 export async function claim(
   id: string,
   now: number,
+  caller: string,
   proof: string | undefined,
   idempotent: IdempotentRequest | undefined,
 ): Promise<ClaimedSecret | GateRefusal | undefined | typeof STILL_IN_FLIGHT>;
 export async function claim(
   id: string,
   now: number,
+  caller: string,
   proof?: string,
   idempotent?: IdempotentRequest,
 ): Promise<ClaimedSecret | GateRefusal | undefined | typeof STILL_IN_FLIGHT> {
   if (!SECRET_ID_PATTERN.test(id)) return undefined;
   const sent = proof === undefined ? undefined : { gate: gateOfProof(proof) };
-  if (!idempotent) return claimSecret(id, now, sent);
+  if (!idempotent) return claimSecret(id, now, caller, sent);
   // A first whose wrong proof was counted noted so on its record: its repeat counts none again.
   if (idempotent.status === 403) return { refusal: 'wrong-proof', attemptsLeft: idempotent.attemptsLeft ?? 0 };
-  const claimed = await claimSecretAs(id, now, idempotent.claimToken, mayDoTheWork(idempotent), sent);
+  const claimed = await claimSecretAs(id, now, caller, idempotent.claimToken, mayDoTheWork(idempotent), sent);
   if (claimed === NOT_CLAIMED_YET) return STILL_IN_FLIGHT;
   if (claimed !== undefined && isGateRefusal(claimed) && claimed.refusal === 'wrong-proof' && idempotent.standing.kind === 'first') {
     await settleIdempotencyRecord(idempotent.keyHash, idempotent.scope, idempotent.token, 403, claimed.attemptsLeft);

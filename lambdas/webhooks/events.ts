@@ -14,8 +14,11 @@ type Image = Record<string, AttributeValue>;
  *   proof that burns a secret takes its views and its attempts to 0 in one update);
  * - MODIFY of a head item that took exactly one view: `secret.viewed` while views remain,
  *   `secret.expired` for the claim that took the last one;
+ * - MODIFY of a request's head from `open` to `fulfilled`: `request.fulfilled`, the request's id
+ *   in `data.id` (the answer is a secret under that same id; its claim is then `secret.expired`);
  * - anything else nothing: removals (a consumed secret's deletion, revocation, TTL), chunk items,
- *   and head updates that leave `remaining` alone (a chunked claim signing off as reader).
+ *   the INSERT of a request (no secret exists yet), and head updates that leave `remaining` alone
+ *   (a chunked claim signing off as reader).
  * The event source mapping's filter drops most of these before invocation; this is the check
  * in code that does not depend on it.
  */
@@ -30,11 +33,17 @@ export function webhookJobOf(record: DynamoDBRecord): WebhookJob | undefined {
   const remaining = numberOf(after?.remaining);
   if (id === undefined || owner === undefined || remaining === undefined) return undefined;
 
+  const requestState = stringOf(after?.requestState);
   if (record.eventName === 'INSERT') {
+    if (requestState !== undefined) return undefined;
     const created = numberOf(after?.created);
     return created === undefined ? undefined : job('secret.created', id, owner, created, remaining);
   }
   if (record.eventName === 'MODIFY') {
+    if (requestState === 'fulfilled' && stringOf(change.OldImage?.requestState) === 'open') {
+      const fulfilledAt = numberOf(after?.fulfilledAt);
+      return fulfilledAt === undefined ? undefined : job('request.fulfilled', id, owner, fulfilledAt, remaining);
+    }
     const burnedAt = numberOf(after?.burnedAt);
     if (isBurn(change.OldImage, after) && burnedAt !== undefined) return job('secret.burned', id, owner, burnedAt, remaining);
     const before = numberOf(change.OldImage?.remaining);

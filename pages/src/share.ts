@@ -1,7 +1,8 @@
 import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
 import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
-import { currentLanguage, onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
+import { durationLabel } from './duration';
+import { onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
 import { drawQrCode } from './qr';
 import { describeFailure, withSessionKey } from './service';
 
@@ -35,14 +36,6 @@ const another = element('another', HTMLButtonElement);
 /** Base64 makes the content a third larger in the request body; "about", since the envelope takes a little more. */
 const ABOUT_MAX_CONTENT_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
 
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
-
-/** "6 hours", "1 Tag", "7 jours", "12 時間": Intl writes a duration's unit and its plural. */
-function durationLabel(ms: number): string {
-  const [unit, amount] = ms % DAY_MS === 0 ? (['day', ms / DAY_MS] as const) : (['hour', ms / HOUR_MS] as const);
-  return new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit, unitDisplay: 'long' }).format(amount);
-}
 
 function fillChoices(): void {
   for (const [value, ms] of Object.entries(SECRET_TTLS) as [SecretTtl, number][]) {

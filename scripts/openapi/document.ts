@@ -10,8 +10,14 @@ import {
   createKeyBody,
   createKeyResponse,
   createSecretBody,
+  createRequestBody,
+  createRequestResponse,
   createSecretResponse,
   deleteResponse,
+  fulfilRequestBody,
+  fulfilRequestResponse,
+  requestDetailsResponse,
+  requestStatusResponse,
   errorResponse,
   getKeyResponse,
   healthResponse,
@@ -116,6 +122,10 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'Deleted', schema: deleteResponse, io: 'output' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
+  { name: 'CreatedRequest', schema: createRequestResponse, io: 'output' },
+  { name: 'RequestDetails', schema: requestDetailsResponse, io: 'output' },
+  { name: 'Fulfilled', schema: fulfilRequestResponse, io: 'output' },
+  { name: 'RequestStatus', schema: requestStatusResponse, io: 'output' },
   { name: 'WebhookEvent', schema: webhookPayloadSchema, io: 'output' },
 ];
 
@@ -139,6 +149,9 @@ const AUTHENTICATED: Record<number, Outcome> = {
 };
 
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
+
+const REQUEST_NOT_FOUND = error('No such request, it expired, or (status) it is not this key\'s or its answer was read.');
+const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
 const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
@@ -215,6 +228,28 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 404: SECRET_GONE },
   },
+  'requests-create': {
+    summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
+    authenticated: true,
+    request: { schema: createRequestBody, required: true },
+    outcomes: { 201: { description: 'Its id, the sender\'s page (`{site_url}/r/<id>`) and until when it may be fulfilled.', schema: createRequestResponse } },
+  },
+  'requests-get': {
+    summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
+    authenticated: true,
+    outcomes: { 200: { description: 'An open request.', schema: requestDetailsResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+  },
+  'requests-fulfil': {
+    summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
+    authenticated: true,
+    request: { schema: fulfilRequestBody, required: true },
+    outcomes: { 201: { description: 'Fulfilled.', schema: fulfilRequestResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+  },
+  'requests-status': {
+    summary: 'The state of a request (its requester\'s key only) and, once fulfilled, the id to claim its answer with.',
+    authenticated: true,
+    outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
+  },
 };
 
 /** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
@@ -231,9 +266,17 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   'secrets-claim':
     'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
   'secrets-revoke': 'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
+  'requests-create':
+    '`publicKey` is the requester\'s P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request\'s id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.',
+  'requests-get':
+    'Any valid key: the request\'s id is the sender\'s capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.',
+  'requests-fulfil':
+    'Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester\'s key under the request\'s id, claimable by that key only. Sends `request.fulfilled` to the requester\'s webhook.',
+  'requests-status':
+    'Only the requester\'s key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.',
 };
 
-/** Operations are grouped by the first segment of their path: health, keys, secrets. */
+/** Operations are grouped by the first segment of their path: health, keys, secrets, requests. */
 const tagOf = (path: string): string => path.split('/')[1] ?? path;
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
@@ -309,7 +352,15 @@ function operation(name: RouteName) {
   };
   const parameters = [
     ...(route.path.includes('{id}')
-      ? [{ name: 'id', in: 'path', required: true, description: 'The id POST /secrets returned.', schema: jsonSchema(secretId, 'input') }]
+      ? [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: `The id POST ${route.path.startsWith('/requests') ? '/requests' : '/secrets'} returned.`,
+            schema: jsonSchema(secretId, 'input'),
+          },
+        ]
       : []),
     ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
     ...(route.idempotent ? [idempotencyKey] : []),
@@ -370,6 +421,7 @@ export function openApiDocument() {
       { name: 'health', description: 'Whether the service and its data store answer.' },
       { name: 'keys', description: 'API keys and their webhooks.' },
       { name: 'secrets', description: 'Client-encrypted secrets: create, claim, revoke.' },
+      { name: 'requests', description: 'Secret requests: ask someone to send you a secret, encrypted to your key.' },
     ],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` } },

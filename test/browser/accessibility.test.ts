@@ -10,8 +10,8 @@ import { total, weigh, type FileWeight } from '../support/page-weight';
 
 /**
  * The pages for everyone (docs/pages.md): axe-core finds no WCAG 2.1 A/AA violation in any state
- * of either page, in both colour schemes and three languages; the whole share → reveal flow works
- * from the keyboard alone; the language follows the browser and the switch; 320 px with text at
+ * of the share, reveal and request pages, in both colour schemes and three languages; the whole
+ * share → reveal flow, and a secret request's, work from the keyboard alone; the language follows the browser and the switch; 320 px with text at
  * 200% loses nothing; each page stays under its byte budget, from its own origin only.
  */
 
@@ -165,6 +165,44 @@ describe.each([
     await checkBothThemes(page, language, 'reveal: destroyed');
     await context.close();
   });
+  test('the request pages: asking, links ready; answering, empty, sent, gone; receiving, waiting, answered, revealed', async () => {
+    const context = await person(locale);
+    const page = await open(context, `${siteUrl}/request`, language);
+    await page.getByTestId('request-submit').waitFor();
+    await checkBothThemes(page, language, 'request: empty');
+    await page.getByTestId('request-note').fill('The staging database password, please');
+    await page.getByTestId('request-submit').click();
+    await page.getByTestId('request-link').waitFor();
+    await checkBothThemes(page, language, 'request: links ready');
+    const requestLink = await page.getByTestId('request-link').inputValue();
+    const receiveLink = await page.getByTestId('receive-link').inputValue();
+
+    const receiving = await open(context, receiveLink, language);
+    await receiving.getByTestId('receive-check').waitFor();
+    await checkBothThemes(receiving, language, 'receive: not answered yet');
+
+    const answering = await open(context, requestLink, language);
+    await answering.getByTestId('fulfil-note').waitFor();
+    await checkBothThemes(answering, language, 'fulfil: the note and the form');
+    await answering.getByTestId('fulfil-submit').click();
+    await answering.getByTestId('error').waitFor();
+    await checkBothThemes(answering, language, 'fulfil: nothing to send');
+    await answering.getByTestId('fulfil-text').fill('hunter2');
+    await answering.getByTestId('fulfil-submit').click();
+    await answering.getByTestId('fulfil-sent').waitFor();
+    await checkBothThemes(answering, language, 'fulfil: sent');
+    const gone = await open(context, requestLink, language);
+    await gone.getByTestId('error').waitFor();
+    await checkBothThemes(gone, language, 'fulfil: answered already');
+
+    await receiving.getByTestId('receive-check').click();
+    await receiving.getByTestId('receive-reveal').waitFor();
+    await checkBothThemes(receiving, language, 'receive: answered');
+    await receiving.getByTestId('receive-reveal').click();
+    await receiving.getByTestId('secret-text').waitFor();
+    await checkBothThemes(receiving, language, 'receive: revealed text');
+    await context.close();
+  });
 });
 
 test('the whole share → reveal flow works with the keyboard alone, moving focus to each result and announcing it', async () => {
@@ -206,6 +244,54 @@ test('the whole share → reveal flow works with the keyboard alone, moving focu
   await expect(reveal.getByTestId('status').textContent()).resolves.toBe('The secret is revealed below.');
   await expect(reveal.locator('#remaining').textContent()).resolves.toBe('It can be viewed once more.');
   await Promise.all([sender.close(), recipient.close()]);
+});
+
+test('a secret request works with the keyboard alone, moving focus to each result and announcing it', async () => {
+  const requester = await person('en-US', { permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await open(requester, `${siteUrl}/request`, 'en');
+  const focused = (target: Page): Promise<string> => target.evaluate<string>(FOCUSED_ID);
+  const tabTo = async (target: Page, id: string): Promise<void> => {
+    for (let stops = 0; stops < 12; stops++) {
+      await target.keyboard.press('Tab');
+      if ((await focused(target)) === id) return;
+    }
+    throw new Error(`Tab never reached #${id}`);
+  };
+  await tabTo(page, 'note');
+  await page.keyboard.type('The VPN password, please');
+  await tabTo(page, 'ttl');
+  await page.keyboard.press('ArrowDown');
+  await tabTo(page, 'ask-submit');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('request-link').waitFor();
+  expect(await focused(page)).toBe('asked-title');
+  await expect(page.getByTestId('status').textContent()).resolves.toBe('Your request is ready; its two links are below.');
+  await tabTo(page, 'copy-request-link');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#asked-copy-status').textContent()).resolves.toBe('Copied.');
+  const requestLink = await page.evaluate<string>('navigator.clipboard.readText()');
+  expect(requestLink).toBe(await page.getByTestId('request-link').inputValue());
+  const receiveLink = await page.getByTestId('receive-link').inputValue();
+
+  const sender = await person('en-US');
+  const answering = await open(sender, requestLink, 'en');
+  await answering.getByTestId('fulfil-note').waitFor();
+  await tabTo(answering, 'answer-text');
+  await answering.keyboard.type('typed, not pasted');
+  await tabTo(answering, 'answer-submit');
+  await answering.keyboard.press('Enter');
+  await answering.getByTestId('fulfil-sent').waitFor();
+  expect(await focused(answering)).toBe('sent');
+
+  const receiving = await open(requester, receiveLink, 'en');
+  await receiving.getByTestId('receive-reveal').waitFor();
+  await expect(receiving.getByTestId('receive-state').getAttribute('aria-live')).resolves.toBe('polite');
+  await tabTo(receiving, 'receive-reveal');
+  await receiving.keyboard.press('Enter');
+  await receiving.getByTestId('secret-text').waitFor();
+  expect(await focused(receiving)).toBe('secret-text');
+  await expect(receiving.getByTestId('secret-text').textContent()).resolves.toBe('typed, not pasted');
+  await Promise.all([requester.close(), sender.close()]);
 });
 
 describe('languages', () => {
@@ -337,6 +423,7 @@ describe('weight', () => {
     ['share', 'ja-JP', 'ja', '/'],
     ['reveal', 'en-US', 'en', `/${'A'.repeat(22)}#${'B'.repeat(43)}`],
     ['reveal', 'ja-JP', 'ja', `/${'A'.repeat(22)}#${'B'.repeat(43)}`],
+    ['request', 'en-US', 'en', '/request'],
   ])('the %s page in %s loads under 60 KB compressed, all of it from its own origin', async (name, locale, language, path) => {
     const { files, origins } = await load(locale, language, path);
     expect([...origins]).toEqual([siteUrl]);

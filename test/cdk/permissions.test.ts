@@ -107,12 +107,12 @@ describe('the writes each role may send, by condition', () => {
     });
   });
 
-  it('secrets-claim takes views by the view attributes and its own claim:<token> ones, and deletes nothing', () => {
+  it('secrets-claim takes views by the view attributes (and reads an answer\'s reader) and its own claim:<token> ones, and deletes nothing', () => {
     expectStatement(routeRole('secrets-claim'), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'claim:*'] },
+        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'readers', 'reader', 'claim:*'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
       },
     });
@@ -130,6 +130,14 @@ describe('the writes each role may send, by condition', () => {
     const actions = tableStatements(routeRole('secrets-claim'), SECRETS_TABLE).flatMap((statement) => asArray(statement.Action));
     expect(actions).not.toContain('dynamodb:DeleteItem');
     expect(actions).not.toContain('dynamodb:BatchWriteItem');
+  });
+
+  it('requests-fulfil may not name owner or reader: an answer stays its requester\'s', () => {
+    const updates = tableStatements(routeRole('requests-fulfil'), SECRETS_TABLE).filter((statement) => asArray(statement.Action).includes('dynamodb:UpdateItem'));
+    expect(updates).toHaveLength(1);
+    const attributes = JSON.stringify(updates[0]);
+    expect(attributes).toContain('"requestState"');
+    expect(attributes).not.toMatch(/"owner"|"reader"/);
   });
 
   it('secrets-create writes heads by the head’s attributes, reading back no secret it would replace', () => {

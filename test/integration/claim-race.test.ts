@@ -18,8 +18,8 @@ afterAll(closeStore);
 const HOLD_FIRST_CHUNK_READ = 'holdFirstChunkRead';
 
 /** These secrets have no passphrase gate: a claim takes a view or finds none. */
-async function claimSecret(id: string, now: number): Promise<ClaimedSecret | undefined> {
-  const result = await claimAnySecret(id, now);
+async function claimSecret(id: string, now: number, caller: string): Promise<ClaimedSecret | undefined> {
+  const result = await claimAnySecret(id, now, caller);
   if (result && isGateRefusal(result)) throw new Error('an ungated secret refused a claim');
   return result;
 }
@@ -36,7 +36,7 @@ test('the last view taken while an earlier claim still reads the chunks: both ge
     (next, context) => async (args) => {
       // Hold claim A's first chunk read until claim B has finished completely.
       if (/^BatchGet/.test(context.commandName ?? '') && !claimB) {
-        claimB = claimSecret(id, Date.now());
+        claimB = claimSecret(id, Date.now(), 'caller-hash');
         claimBDone = await claimB;
       }
       return next(args);
@@ -44,7 +44,7 @@ test('the last view taken while an earlier claim still reads the chunks: both ge
     { step: 'initialize', name: HOLD_FIRST_CHUNK_READ },
   );
 
-  const claimA = await claimSecret(id, Date.now());
+  const claimA = await claimSecret(id, Date.now(), 'caller-hash');
   dynamo.middlewareStack.remove(HOLD_FIRST_CHUNK_READ);
 
   expect({ a: claimA?.remaining, b: claimBDone?.remaining, bRan: claimB !== undefined }).toEqual({ a: 1, b: 0, bRan: true });

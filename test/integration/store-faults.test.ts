@@ -3,7 +3,7 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { gateOfProof } from '../../lambdas/rules/gate';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
-import { api, base64Of, createKey, freshClientAddress, type ApiResponse } from '../support/api';
+import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
 import { startLocalServer, type LocalServer } from '../support/local-server';
@@ -89,8 +89,11 @@ function writeOf(call: DynamoDbCall): string | undefined {
       const requests = (body.RequestItems as Record<string, { PutRequest?: unknown }[]>)[SECRETS] ?? [];
       return requests[0]?.PutRequest ? 'POST /secrets: chunks' : 'chunk deletes (revoke, stream consumer)';
     }
-    if (operation === 'PutItem') return 'POST /secrets: head';
+    if (operation === 'PutItem') return (body.Item as Record<string, unknown>).requestState ? 'POST /requests: head' : 'POST /secrets: head';
     if (operation === 'UpdateItem') {
+      // A fulfilment's keyed repeat whose first may be at work reads the request back, writing nothing.
+      if (condition.includes('attribute_not_exists(pk)')) return 'POST /requests/{id}: repeat probe';
+      if (update.includes('requestState')) return 'POST /requests/{id}: answer';
       if (update.includes(':minusOne')) return 'claim: reader sign-off';
       if (update.includes('burnedAt')) return 'claim: burn';
       return update.startsWith('SET attempts') ? 'claim: wrong proof count' : 'claim';
@@ -106,7 +109,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
 }
 
 /** Writes settled by sending them again (each the same whether applied once or twice), not by a read. */
-const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record'];
+const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record', 'POST /requests/{id}: repeat probe'];
 
 const EVERY_WRITE = [
   'POST /keys: attempt log',
@@ -123,6 +126,9 @@ const EVERY_WRITE = [
   'DELETE /secrets/{id}',
   'chunk deletes (revoke, stream consumer)',
   'stream consumer: head',
+  'POST /requests: head',
+  'POST /requests/{id}: answer',
+  'POST /requests/{id}: repeat probe',
 ];
 
 const faults = new Map<string, number>();
@@ -247,6 +253,7 @@ async function bystanderStep(): Promise<void> {
 const WRONG_PROOF = 'A'.repeat(43);
 const gateOf = (proof: string): string => gateOfProof(proof)!;
 const RIGHT_PROOF = 'i_PQi6-TyScqA9MAukcC98EiwpEjDZBynQ3TKvtyUXA';
+const REQUEST_PUBLIC_KEY = requestPublicKey();
 
 /** The stories of the fault phase: each what a user does, with the outcome it must have. */
 const STORIES: Record<string, (seed: number) => Promise<void>> = {
@@ -336,6 +343,29 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     }
     await expectClaim(owner, id, INLINE, 0);
     await expectGone(owner, id);
+    mustBeGone.push(id);
+  },
+  'a secret request: asked twice under one key, answered (chunked) twice under one key, read': async (seed) => {
+    const requester = await newOwner(['request.fulfilled', 'secret.expired']);
+    const sender = await newOwner(undefined);
+    const askKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const asked = await requester.send('POST', '/requests', { publicKey: REQUEST_PUBLIC_KEY, note: 'the password' }, askKey);
+    const askedAgain = await requester.send('POST', '/requests', { publicKey: REQUEST_PUBLIC_KEY, note: 'the password' }, askKey);
+    expect([asked.status, askedAgain.status]).toEqual([201, 201]);
+    expect(askedAgain.body).toEqual(asked.body);
+    const id = String(asked.body.id);
+    const opened = await sender.send('GET', `/requests/${id}`);
+    expect({ status: opened.status, publicKey: opened.body.publicKey }).toEqual({ status: 200, publicKey: REQUEST_PUBLIC_KEY });
+    const data = base64Of(CHUNKED_BYTES, seed);
+    const answerKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    for (let repeat = 0; repeat < 2; repeat++) {
+      const answered = await sender.send('POST', `/requests/${id}`, { data }, answerKey);
+      expect({ status: answered.status, body: answered.body }).toEqual({ status: 201, body: { fulfilled: true } });
+    }
+    const state = await requester.send('GET', `/requests/${id}/status`);
+    expect({ status: state.status, state: state.body.state }).toEqual({ status: 200, state: 'fulfilled' });
+    await expectClaim(requester, id, data, 0);
+    await expectGone(requester, id);
     mustBeGone.push(id);
   },
   'a key: webhook set and removed, then revoked': async () => {

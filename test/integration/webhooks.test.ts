@@ -7,7 +7,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '../../lambdas/webhooks/signature';
 import { localSqsClient } from '../../local/queue-service';
-import { api, base64Of, createKey, createSecret, freshClientAddress } from '../support/api';
+import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
@@ -102,6 +102,31 @@ test('a 2-view secret sends created, viewed and expired, each signed with the ke
 
   await drainPipeline();
   expect(receiver.received(owner.path)).toHaveLength(3);
+});
+
+test("a request's fulfilment sends request.fulfilled to the requester's key, its answer's view secret.expired, and nothing else", async () => {
+  const requester = await subscribedKey('requests');
+  const sender = await subscribedKey('senders');
+  const { id } = await createRequest(requester.key, { note: 'a note' }, baseUrl);
+  const before = Date.now();
+  expect((await api('POST', `/requests/${id}`, { key: sender.key, json: { data: 'YW5zd2Vy' }, baseUrl })).status).toBe(201);
+
+  const [fulfilled] = (await receiver.waitFor(requester.path, 1, DELIVERY_WAIT_MS)).map(delivered);
+  expect(fulfilled?.payload).toEqual({ event: 'request.fulfilled', timestamp: expect.any(Number), data: { id } });
+  expect(fulfilled?.payload.timestamp).toBeGreaterThanOrEqual(before);
+  expect(verifyWebhookSignature(fulfilled!.request.rawBody, fulfilled!.signature, requester.webhookSecret)).toBe(true);
+
+  expect((await claim(requester.key, id)).status).toBe(200);
+  const events = (await receiver.waitFor(requester.path, 2, DELIVERY_WAIT_MS)).map(delivered);
+  expect(events.map((event) => event.payload)).toEqual([
+    expect.objectContaining({ event: 'request.fulfilled' }),
+    expect.objectContaining({ event: 'secret.expired', data: { id } }),
+  ]);
+
+  await drainPipeline();
+  // No secret.created for the request or its answer; nothing at all for the sender's key.
+  expect(receiver.received(requester.path)).toHaveLength(2);
+  expect(receiver.received(sender.path)).toHaveLength(0);
 });
 
 test('a large (chunked) secret sends exactly one event per view, none for its readers bookkeeping', async () => {

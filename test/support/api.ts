@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createECDH, randomInt } from 'node:crypto';
 import { request } from 'node:http';
 import { testEnv } from './environment';
 
@@ -128,4 +128,26 @@ export function dataFilling(bodyBytes: number, seed = 7, otherFields: Record<str
   const overhead = JSON.stringify({ data: '', ...otherFields }).length;
   const length = Math.floor((bodyBytes - overhead) / 4) * 4;
   return base64Of((length / 4) * 3, seed);
+}
+
+/** A fresh P-256 public key as POST /requests takes it: the uncompressed point, unpadded base64url. */
+export function requestPublicKey(): string {
+  const ecdh = createECDH('prime256v1');
+  return ecdh.generateKeys().toString('base64url');
+}
+
+interface CreatedRequest {
+  id: string;
+  url: string;
+  expires: number;
+}
+
+export async function createRequest(key: string, json: Record<string, unknown> = {}, baseUrl?: string): Promise<CreatedRequest> {
+  const response = await api<CreatedRequest>('POST', '/requests', {
+    key,
+    json: { publicKey: requestPublicKey(), ...json },
+    ...(baseUrl ? { baseUrl } : {}),
+  });
+  if (response.status !== 201) throw new Error(`POST /requests answered ${response.status}: ${response.raw}`);
+  return response.body;
 }

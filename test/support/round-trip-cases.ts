@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
-import { api, createKey, createSecret, dataFilling, freshClientAddress, type ApiResponse } from './api';
+import { api, createKey, createRequest, createSecret, dataFilling, freshClientAddress, requestPublicKey, type ApiResponse } from './api';
 
 /**
  * One request per route and size, with the DynamoDB calls it makes, counted from local mode's
@@ -83,6 +83,67 @@ const revoke = (size: Size, calls: number): RoundTripCase => ({
   },
 });
 
+/** An open request of a fresh key, and another fresh key to act as its sender. */
+async function openRequest(baseUrl: string): Promise<{ requester: string; sender: string; id: string }> {
+  const requester = await freshKey(baseUrl);
+  const { id } = await createRequest(requester, { note: 'the database password, please' }, baseUrl);
+  return { requester, sender: await freshKey(baseUrl), id };
+}
+
+const fulfilRequest = (size: Size, calls: number): RoundTripCase => ({
+  name: `POST /requests/:id ${size}`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { sender, id } = await openRequest(baseUrl);
+    return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES[size]) }, baseUrl });
+  },
+});
+
+const claimAnswer = (size: Size, calls: number): RoundTripCase => ({
+  name: `GET /secrets/:id ${size}, a request's answer`,
+  payloadBytes: SIZES[size],
+  calls,
+  send: async (baseUrl) => {
+    const { requester, sender, id } = await openRequest(baseUrl);
+    await api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES[size]) }, baseUrl });
+    return api('GET', `/secrets/${id}`, { key: requester, baseUrl });
+  },
+});
+
+const REQUEST_CASES: readonly RoundTripCase[] = [
+  {
+    name: 'POST /requests',
+    payloadBytes: 200,
+    calls: 2,
+    send: async (baseUrl) => api('POST', '/requests', { key: await freshKey(baseUrl), json: { publicKey: requestPublicKey() }, baseUrl }),
+  },
+  {
+    name: 'GET /requests/:id',
+    payloadBytes: 0,
+    calls: 2,
+    send: async (baseUrl) => {
+      const { sender, id } = await openRequest(baseUrl);
+      return api('GET', `/requests/${id}`, { key: sender, baseUrl });
+    },
+  },
+  fulfilRequest('1 KB', 2),
+  fulfilRequest('300 KB', 2),
+  fulfilRequest('1 MB', 3),
+  {
+    name: 'GET /requests/:id/status',
+    payloadBytes: 0,
+    calls: 2,
+    send: async (baseUrl) => {
+      const { requester, id } = await openRequest(baseUrl);
+      return api('GET', `/requests/${id}/status`, { key: requester, baseUrl });
+    },
+  },
+  claimAnswer('1 KB', 2),
+  claimAnswer('1 MB', 4),
+];
+
+
 /** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
 const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
 
@@ -146,10 +207,18 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     const { key, id } = await secretOf(baseUrl, '1 MB', 2);
     return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
+  keyed(REQUEST_CASES[0]!, async (baseUrl) =>
+    api('POST', '/requests', { key: await freshKey(baseUrl), json: { publicKey: requestPublicKey() }, headers: idempotencyHeader(), baseUrl }),
+  ),
+  keyed(fulfilRequest('300 KB', 2), async (baseUrl) => {
+    const { sender, id } = await openRequest(baseUrl);
+    return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES['300 KB']) }, headers: idempotencyHeader(), baseUrl });
+  }),
   keyed(revoke('1 KB', 2), async (baseUrl) => {
     const { key, id } = await secretOf(baseUrl, '1 KB', 1);
     return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
+  ...REQUEST_CASES,
 ];
 
 export const isBudgeted = (roundTripCase: RoundTripCase): boolean =>

@@ -18,6 +18,7 @@ export const OPTIONS = {
   webhook: { type: 'string' },
   secret: { type: 'string' },
   signature: { type: 'string' },
+  note: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -34,16 +34,16 @@ export interface Command {
   run(invocation: Invocation): Promise<void>;
 }
 
-const MINTED_KEY_NOTE =
+export const MINTED_KEY_NOTE =
   'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
 
-function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
+export function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
   return new OnetimeClient({ baseUrl: settings.apiUrl, ...(apiKey ? { apiKey } : {}), fetch: fetchWithProgress(io.stderr) });
 }
 
 const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
 
-function ttlOf(value: string | undefined): SecretTtl | undefined {
+export function ttlOf(value: string | undefined): SecretTtl | undefined {
   if (value === undefined) return undefined;
   if (!isSecretTtl(value)) throw new InputError(ERRORS.ttl);
   return value;
@@ -52,7 +52,7 @@ function ttlOf(value: string | undefined): SecretTtl | undefined {
 /** The library checks the number against the service's schema; "2.5" and "two" are refused there, by its message. */
 const viewsOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value === '' ? NaN : value));
 
-const print = (io: Io, line: string): void => {
+export const print = (io: Io, line: string): void => {
   io.stdout.write(`${line}\n`);
 };
 

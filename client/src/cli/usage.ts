@@ -12,6 +12,14 @@ export const USAGE = `Usage: onetime <command> [options]
                       own name, or PATH) and print where; a link made with a
                       passphrase asks for it on the terminal (or reads PATH) first
   revoke LINK|ID      delete a secret before it is used up (needs the key that made it)
+  request [--ttl ${Object.keys(SECRET_TTLS).join('|')}] [--note TEXT] [--json]
+                      ask for a secret: print the link to send (the note is
+                      public to its holder) and the link to keep
+  receive LINK [-o PATH] [--force]
+                      with the link you kept: show the request's state; once
+                      answered, read the answer (once) as reveal does
+  fulfil LINK [FILE]  answer a request: encrypt FILE, or standard input as text,
+                      to the requester (after checking the link's fingerprint)
   key create [--webhook URL]
                       print a new API key (and its webhook secret, on stderr)
   key show            print the API key's details as JSON

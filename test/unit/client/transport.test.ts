@@ -1,4 +1,6 @@
+import { ERRORS } from '../../../lambdas/definitions/errors';
 import { IDEMPOTENCY } from '../../../lambdas/definitions/limits';
+import REQUEST_VECTORS from '../../../client/request-test-vectors.json';
 import { OnetimeClient } from '../../../client/src/client';
 import { connectionRefused, failureOf, fakeFetch, type Scripted } from './fake-fetch';
 import { VECTORS } from './vectors';
@@ -60,6 +62,34 @@ describe('claims and creates are repeated under one Idempotency-Key, at most 3 t
     const { client, calls } = clientWith(connectionRefused());
     await expect(settle(client.createKey())).rejects.toMatchObject({ kind: 'network' });
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("a request's fulfilment is repeated under one Idempotency-Key", () => {
+  const requestVectors = REQUEST_VECTORS as { recipientPublicKeyBase64Url: string; fingerprint: string };
+  const REQUEST_LINK = `https://onetime.example.com/r/${ID}#${requestVectors.fingerprint}`;
+  const OPEN_REQUEST = { status: 200, body: { publicKey: requestVectors.recipientPublicKeyBase64Url, note: null, expires: 1_900_000_000_000 } };
+
+  test('after a 502, then its answer: two tries, one key', async () => {
+    const { client, calls } = clientWith(OPEN_REQUEST, { status: 502, body: { error: 'bad gateway' } }, { status: 201, body: { fulfilled: true } });
+    await settle(client.fulfil(REQUEST_LINK, 'the password'));
+    const fulfilments = calls.filter((call) => call.method === 'POST');
+    expect(fulfilments).toHaveLength(2);
+    expect(fulfilments[0]?.headers[IDEMPOTENCY.header]).toMatch(IDEMPOTENCY.pattern);
+    expect(fulfilments[1]?.headers[IDEMPOTENCY.header]).toBe(fulfilments[0]?.headers[IDEMPOTENCY.header]);
+  });
+
+  test('a 409 of a request answered already is the answer, not a try still at work', async () => {
+    const { client, calls } = clientWith(OPEN_REQUEST, { status: 409, body: { error: ERRORS.requestFulfilled } });
+    await expect(settle(client.fulfil(REQUEST_LINK, 'the password'))).rejects.toMatchObject({ kind: 'gone', message: 'the request was already fulfilled' });
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+  });
+
+  test('a 409 of a try still at work is asked again after retry-after', async () => {
+    const inFlight = { status: 409, body: { error: ERRORS.idempotencyInFlight }, headers: { 'retry-after': '1' } };
+    const { client, calls } = clientWith(OPEN_REQUEST, inFlight, { status: 201, body: { fulfilled: true } });
+    await settle(client.fulfil(REQUEST_LINK, 'the password'));
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(2);
   });
 });
 

@@ -41,7 +41,7 @@ test('a gated create stores the gate and 5 attempts', async () => {
 
 test('the proof is checked by the claim’s one update: the right one costs no other call', async () => {
   ddb.on(UpdateCommand).resolves({ Attributes: liveHead({ remaining: 1 }) });
-  await expect(claimSecret(id, now, { gate: GATE_VALUE })).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: GATE_VALUE })).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   const [update, ...rest] = sentCommands(ddb);
   expect(rest).toHaveLength(0);
   expect(update?.input.ConditionExpression).toContain('(attribute_not_exists(gate) OR gate = :gate)');
@@ -50,13 +50,13 @@ test('the proof is checked by the claim’s one update: the right one costs no o
 
 test('a claim without a proof may only take a view of a secret without a gate', async () => {
   ddb.on(UpdateCommand).resolves({ Attributes: liveHead({ gate: undefined, attempts: undefined }) });
-  await claimSecret(id, now);
+  await claimSecret(id, now, 'caller-hash');
   expect(sentCommands(ddb)[0]?.input.ConditionExpression).toMatch(/ AND attribute_not_exists\(gate\)$/);
 });
 
 test('no proof on a live gated secret: refused with the attempts left, nothing counted', async () => {
   ddb.on(UpdateCommand).rejects(conditionFailed(liveHead({ attempts: 3 })));
-  await expect(claimSecret(id, now)).resolves.toEqual({ refusal: 'proof-required', attemptsLeft: 3 });
+  await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({ refusal: 'proof-required', attemptsLeft: 3 });
   expect(ddb.calls()).toHaveLength(1);
 });
 
@@ -65,7 +65,7 @@ test('a wrong proof is counted by a second, conditional update', async () => {
     .on(UpdateCommand)
     .rejectsOnce(conditionFailed(liveHead({ attempts: 4 })))
     .resolves({ Attributes: { attempts: 3 } });
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
   const [, count] = sentCommands(ddb);
   expect(count?.input).toMatchObject({
     Key: { pk: id, sk: SECRET_HEAD_SK },
@@ -79,7 +79,7 @@ test('a proof that is no proof at all (undefined digest) counts as wrong', async
     .on(UpdateCommand)
     .rejectsOnce(conditionFailed(liveHead()))
     .resolves({ Attributes: { attempts: 4 } });
-  await expect(claimSecret(id, now, { gate: undefined })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 4 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: undefined })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 4 });
 });
 
 test('the wrong proof that finds one attempt left burns the secret: views and attempts to 0 in one update', async () => {
@@ -88,7 +88,7 @@ test('the wrong proof that finds one attempt left burns the secret: views and at
     .rejectsOnce(conditionFailed(liveHead({ attempts: 1 })))
     .rejectsOnce(conditionFailed(liveHead({ attempts: 1 })))
     .resolves({});
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 0 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 0 });
   const burn = sentCommands(ddb)[2]?.input;
   expect(burn?.UpdateExpression).toMatch(/SET attempts = :zero, remaining = :zero, burnedAt = :now, readers = if_not_exists\(readers, :zero\)/);
   expect(burn?.ConditionExpression).toContain('attempts = :one');
@@ -100,7 +100,7 @@ test('a wrong proof that finds the secret burned by another: gone', async () => 
     .rejectsOnce(conditionFailed(liveHead({ attempts: 1 })))
     .rejectsOnce(conditionFailed(liveHead({ attempts: 1 })))
     .rejects(conditionFailed(liveHead({ attempts: 0, remaining: 0 })));
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toBeUndefined();
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toBeUndefined();
 });
 
 test('the count repeated by the SDK after its first attempt applied counts nothing twice', async () => {
@@ -111,7 +111,7 @@ test('the count repeated by the SDK after its first attempt applied counts nothi
     // The count's repeat: its own attempt attribute is there, holding what it left.
     throw conditionFailed(liveHead({ attempts: 3, [attemptAttributeOf(input)]: 3 }));
   });
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
   expect(count).toBe(2);
 });
 
@@ -120,8 +120,8 @@ test.each([
   ['expired', { expires: now - 1 }],
 ])('a gated secret %s is gone for every claim, proof or not', async (_, overrides) => {
   ddb.on(UpdateCommand).rejects(conditionFailed(liveHead(overrides)));
-  await expect(claimSecret(id, now)).resolves.toBeUndefined();
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toBeUndefined();
+  await expect(claimSecret(id, now, 'caller-hash')).resolves.toBeUndefined();
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toBeUndefined();
   expect(ddb.calls()).toHaveLength(2);
 });
 
@@ -132,7 +132,7 @@ test('a count whose answers are lost and that a settling read does not find: sen
     .rejects(throttled())
     .on(GetCommand)
     .resolves({ Item: liveHead() });
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).rejects.toMatchObject({ name: 'StoreUnavailable' });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).rejects.toMatchObject({ name: 'StoreUnavailable' });
   expect(ddb.commandCalls(UpdateCommand)).toHaveLength(4);
 });
 
@@ -146,5 +146,5 @@ test('a count whose answer is lost and that a settling read finds: the attempts 
       const attempt = Object.values(input.ExpressionAttributeNames).find((name) => name.startsWith('attempt:'))!;
       return { Item: { ...liveHead(), attempts: 3, [attempt]: 3 } };
     });
-  await expect(claimSecret(id, now, { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
+  await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).resolves.toEqual({ refusal: 'wrong-proof', attemptsLeft: 3 });
 });

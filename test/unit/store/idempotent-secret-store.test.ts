@@ -36,42 +36,42 @@ const head = (overrides: Record<string, unknown> = {}) => ({
 describe('a keyed claim', () => {
   test('takes its view under the derived claim name', async () => {
     ddb.on(UpdateCommand).resolves({ Attributes: head({ remaining: 0, [claim]: 0 }) });
-    expect(await claimSecretAs(id, now, token, true)).toMatchObject({ data: 'c2VjcmV0', remaining: 0 });
+    expect(await claimSecretAs(id, now, 'caller-hash', token, true)).toMatchObject({ data: 'c2VjcmV0', remaining: 0 });
     const [update] = sentCommands(ddb);
     expect(update?.input).toMatchObject({ ExpressionAttributeNames: { '#claim': 'claim:key:' + token } });
   });
 
   test('finding its view taken answers the data and the remaining it took, not the head\'s', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ remaining: 0, [claim]: 1 })));
-    expect(await claimSecretAs(id, now, token, true)).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
+    expect(await claimSecretAs(id, now, 'caller-hash', token, true)).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
 
   test('that may not take a view answers NOT_CLAIMED_YET for a live head without its view, and 404 for a used-up one', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head()));
-    expect(await claimSecretAs(id, now, token, false)).toBe(NOT_CLAIMED_YET);
+    expect(await claimSecretAs(id, now, 'caller-hash', token, false)).toBe(NOT_CLAIMED_YET);
     const [update] = sentCommands(ddb);
     expect(String(update?.input.ConditionExpression)).toMatch(/attribute_not_exists\(#claim\) AND .* AND attribute_exists\(#claim\)$/);
     ddb.reset();
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ remaining: 0 })));
-    expect(await claimSecretAs(id, now, token, false)).toBeUndefined();
+    expect(await claimSecretAs(id, now, 'caller-hash', token, false)).toBeUndefined();
   });
 
   test('of a gated secret that may not take a view counts no wrong proof, and refuses one without a proof as its first did', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ gate: 'the-gate', attempts: 4 })));
-    expect(await claimSecretAs(id, now, token, false, { gate: 'another-gate' })).toBe(NOT_CLAIMED_YET);
+    expect(await claimSecretAs(id, now, 'caller-hash', token, false, { gate: 'another-gate' })).toBe(NOT_CLAIMED_YET);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
-    expect(await claimSecretAs(id, now, token, false)).toEqual({ refusal: 'proof-required', attemptsLeft: 4 });
+    expect(await claimSecretAs(id, now, 'caller-hash', token, false)).toEqual({ refusal: 'proof-required', attemptsLeft: 4 });
   });
 
   test('of a gated secret finding its view taken answers it, whatever the gate', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ gate: 'the-gate', attempts: 5, remaining: 0, [claim]: 1 })));
-    expect(await claimSecretAs(id, now, token, false, { gate: 'the-gate' })).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
+    expect(await claimSecretAs(id, now, 'caller-hash', token, false, { gate: 'the-gate' })).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
 
   test('of a chunked secret whose reader signed off already reads the chunks again without signing off', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ data: undefined, chunks: 1, remaining: 0, readers: 0, [claim]: 0, [`${claim}:read`]: true })));
     ddb.on(BatchGetCommand).resolves({ Responses: { [TEST_ENV.secretsTable]: [{ ...secretChunkKey(id, 0), data: 'Y2h1bms=' }] } });
-    expect(await claimSecretAs(id, now, token, true)).toMatchObject({ data: 'Y2h1bms=', remaining: 0 });
+    expect(await claimSecretAs(id, now, 'caller-hash', token, true)).toMatchObject({ data: 'Y2h1bms=', remaining: 0 });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
   });
 });

@@ -194,7 +194,7 @@ describe('claimSecret', () => {
   test('a view that leaves views: only the conditional UpdateItem, nothing deleted', async () => {
     ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 2 }) });
 
-    await expect(claimSecret(id, now)).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 2 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 2 });
 
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand']);
@@ -206,7 +206,9 @@ describe('claimSecret', () => {
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
-    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now });
+    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now, ':caller': 'caller-hash' });
+    // An answer to a request is claimed by its requester's key only.
+    expect(input.ConditionExpression).toContain('(attribute_not_exists(reader) OR reader = :caller)');
   });
 
   test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
@@ -214,7 +216,7 @@ describe('claimSecret', () => {
       .on(UpdateCommand)
       .resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) });
 
-    await expect(claimSecret(id, now)).resolves.toEqual({
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({
       data: 'c2VjcmV0',
       type: 'file',
       filename: 'f.bin',
@@ -234,7 +236,7 @@ describe('claimSecret', () => {
       .resolvesOnce({ Attributes: head({ chunks: 5, remaining: 1, readers: 0 }) });
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: shuffled } });
 
-    await expect(claimSecret(id, now)).resolves.toEqual({ data: parts.join(''), type: 'text', remaining: 1 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({ data: parts.join(''), type: 'text', remaining: 1 });
 
     const sent = sentCommands(ddb);
     // Views remain: the claim leaves itself as a reader and deletes nothing.
@@ -262,7 +264,7 @@ describe('claimSecret', () => {
       })
       .resolvesOnce({ Responses: { [table]: [items[1]!, items[0]!] } });
 
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'P0==P1==P2==' });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'P0==P1==P2==' });
     expect(sentCommands(ddb).filter((c) => c.name === 'BatchGetCommand')).toHaveLength(2);
   });
 
@@ -271,7 +273,7 @@ describe('claimSecret', () => {
     ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
 
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
     expect(sent[2]!.input).toMatchObject({ Key: { pk: id, sk: SECRET_HEAD_SK }, ExpressionAttributeValues: { ':minusOne': -1 } });
@@ -279,13 +281,13 @@ describe('claimSecret', () => {
 
   test('condition failure (unknown, claimed out or expired): undefined, nothing else sent', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed());
-    await expect(claimSecret(id, now)).resolves.toBeUndefined();
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toBeUndefined();
     expect(ddb.calls()).toHaveLength(1);
   });
 
   test('a throttle whose claim a settling read does not find: sent three times, then StoreUnavailable', async () => {
     ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 1 }) });
-    await expect(claimSecret(id, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    await expect(claimSecret(id, now, 'caller-hash')).rejects.toMatchObject({ name: 'StoreUnavailable' });
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
   });
 
@@ -294,7 +296,7 @@ describe('claimSecret', () => {
       ddb.on(GetCommand).resolves({ Item: { ...head({ data: 'c2VjcmV0', remaining: 0 }), [claimAttributeOf(input)]: 1 } });
       throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
     });
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
 });
 
@@ -307,7 +309,7 @@ describe('claimSecret repeated by the SDK after its first attempt applied', () =
       // A later claim has taken another view since: this one still answers its own count.
       throw conditionFailed(head({ data: 'c2VjcmV0', remaining: 0, [claimAttributeOf(input)]: 1, 'claim:someone-else': 0 }));
     });
-    await expect(claimSecret(id, now)).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 1 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({ data: 'c2VjcmV0', type: 'text', remaining: 1 });
     expect(ddb.calls()).toHaveLength(1);
   });
 
@@ -321,20 +323,20 @@ describe('claimSecret repeated by the SDK after its first attempt applied', () =
       .resolves({});
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
 
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'Q0==Q1==', remaining: 0 });
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
   });
 
   test('a failure that finds only other claims’ tokens is a 404, whatever views they took', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ data: 'c2VjcmV0', remaining: 0, 'claim:someone-else': 0 })));
-    await expect(claimSecret(id, now)).resolves.toBeUndefined();
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toBeUndefined();
   });
 
   test('the update gives up retrying in time for a settling read within the retry window, counted from the claim itself', async () => {
     ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 1 }) });
     const send = jest.spyOn(dynamo, 'send');
     // A request that began long ago: the window is the claim's own.
-    await claimSecret(id, Date.now() - 10 * CLAIM_RETRY_WINDOW_MS);
+    await claimSecret(id, Date.now() - 10 * CLAIM_RETRY_WINDOW_MS, 'caller-hash');
     const signal = (send.mock.calls[0]?.[1] as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
     send.mockRestore();
     await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_WINDOW_MS / 2));
@@ -349,7 +351,7 @@ describe('a chunked claim signing off as reader', () => {
     const items = [0].map((i) => ({ ...secretChunkKey(id, i), data: 'QQ==', ttl: 1 }));
     ddb.on(UpdateCommand).resolvesOnce({ Attributes: head({ chunks: 1, remaining: 0, readers: 1 }) }).rejects(conditionFailed());
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
-    await expect(claimSecret(id, now)).resolves.toMatchObject({ data: 'QQ==' });
+    await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'QQ==' });
   });
 });
 

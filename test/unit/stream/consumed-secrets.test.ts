@@ -24,6 +24,11 @@ describe('which head updates leave a secret to be deleted', () => {
     });
   });
 
+  test('an open secret request rewritten (a keyed create repeated): nothing, though it has no view', () => {
+    const open = { remaining: 0, views: 1, requestState: 'open' };
+    expect(consumedSecretOf(streamRecord('MODIFY', { old: head(open), new: head(open) }))).toBeUndefined();
+  });
+
   test('a claim that leaves views: nothing', () => {
     const record = streamRecord('MODIFY', { old: head({ remaining: 3 }), new: head({ remaining: 2, readers: 1, viewedAt }) });
     expect(consumedSecretOf(record)).toBeUndefined();

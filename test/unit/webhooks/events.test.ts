@@ -13,6 +13,21 @@ describe('which committed changes are webhook events', () => {
     });
   });
 
+  test("a request's creation is nothing; its fulfilment is request.fulfilled to the requester, timed at the fulfilment", () => {
+    const open = head({ remaining: 0, views: 1, requestState: 'open', reader: 'owner-hash', publicKey: 'BA', data: undefined });
+    expect(webhookJobOf(streamRecord('INSERT', { new: open }))).toBeUndefined();
+    const fulfilledAt = CREATED + 5_000;
+    const fulfilled = { ...open, requestState: 'fulfilled', remaining: 1, fulfilledAt, data: 'c2VjcmV0' };
+    expect(webhookJobOf(streamRecord('MODIFY', { old: open, new: fulfilled }))).toEqual({
+      eventId: webhookEventId(SECRET_ID, 'request.fulfilled', 1),
+      owner: 'owner-hash',
+      event: { event: 'request.fulfilled', timestamp: fulfilledAt, data: { id: SECRET_ID } },
+    });
+    // Its answer's one view is the last: secret.expired, as any secret's.
+    const read = { ...fulfilled, remaining: 0, viewedAt };
+    expect(webhookJobOf(streamRecord('MODIFY', { old: fulfilled, new: read }))?.event.event).toBe('secret.expired');
+  });
+
   test('a claim that leaves views is secret.viewed, timed at the view', () => {
     const record = streamRecord('MODIFY', {
       old: head({ remaining: 3 }),
