@@ -36,6 +36,7 @@ export default tseslint.config(
     rules: {
       // @types/jest types the asymmetric matchers (expect.any, objectContaining…) as `any`, and tests put them in expected values.
       '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
       // Test doubles stand in for async contracts (handlers, fetch) and must reject, not throw, as the real ones do.
       '@typescript-eslint/require-await': 'off',
     },
