@@ -49,7 +49,7 @@ export interface ColdStartBench {
   targets: ColdStartTarget[];
   /** A scratch directory for bundles, removed by stop(). */
   outRoot: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function startColdStartBench(env: BenchEnvironment): Promise<ColdStartBench> {

@@ -70,7 +70,7 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
   let turn = 0;
 
   /** The operation is JSON text already, as the create's body is: serializing it is the client's work, not timed. */
-  const askReference = async (operation: ReferenceOperation): Promise<() => Promise<ReferenceAnswer>> => {
+  const askReference = (operation: ReferenceOperation): (() => Promise<ReferenceAnswer>) => {
     const rawBody = JSON.stringify(operation);
     return async () => {
       const answered = await api<ReferenceAnswer>('POST', '/', { rawBody, headers: { 'content-type': 'application/json' }, baseUrl: targets.reference });
@@ -85,7 +85,7 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
 
   const createOnce = async (samples: Samples): Promise<Record<Side, string>> => {
     const ids: Record<Side, string> = { localMode: '', reference: '' };
-    const referenceCreate = await askReference({ call: 'createSecret', keyHash: owners.reference.keyHash, data });
+    const referenceCreate = askReference({ call: 'createSecret', keyHash: owners.reference.keyHash, data });
     await inTurn(turn, {
       localMode: async () => {
         const { ms, value } = await timed(() =>
@@ -110,7 +110,7 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
   };
 
   const claimOnce = async (samples: Samples, ids: Record<Side, string>): Promise<void> => {
-    const referenceClaim = await askReference({ call: 'claim', keyHash: owners.reference.keyHash, id: ids.reference });
+    const referenceClaim = askReference({ call: 'claim', keyHash: owners.reference.keyHash, id: ids.reference });
     await inTurn(turn, {
       localMode: async () => {
         const { ms, value } = await timed(() =>
@@ -151,6 +151,6 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
       repetitions.push(samples);
     },
     result: () => ({ bodyBytes: Buffer.byteLength(body), repetitions: repetitions.length, create: figure('create'), claim: figure('claim') }),
-    stop: async () => undefined,
+    stop: () => Promise.resolve(),
   };
 }

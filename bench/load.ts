@@ -41,7 +41,7 @@ export function loadOverHttp(
         requests: [{ setupRequest: (request) => ({ ...request, ...requests[next++] }) }],
       },
       (error, result) => {
-        if (error) reject(error);
+        if (error) reject(error instanceof Error ? error : new Error(String(error)));
         else if (result.errors > 0) reject(new Error(`${result.errors} requests failed without a response`));
         else if (failures.length > 0) reject(new Error(`${failures.length} responses were not 2xx, e.g. ${failures[0]}`));
         else resolve(latencies);

@@ -99,19 +99,21 @@ function secretScenario(
 export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   {
     name: 'GET /health',
-    prepare: async (perSide) => ({
-      localMode: times(perSide, () => ({ method: 'GET', path: apiPath('/health'), headers: {} })),
-      reference: times(perSide, () => ({ call: 'ping' })),
-    }),
+    prepare: (perSide) =>
+      Promise.resolve({
+        localMode: times(perSide, () => ({ method: 'GET', path: apiPath('/health'), headers: {} })),
+        reference: times(perSide, () => ({ call: 'ping' })),
+      }),
   },
   {
     name: 'POST /keys',
     // Local mode's key creations all come from 127.0.0.1; the reference's from an address of its
     // own, so that both sides' key-creation logs grow alike.
-    prepare: async (perSide) => ({
-      localMode: times(perSide, () => ({ method: 'POST', path: apiPath('/keys'), headers: {} })),
-      reference: times(perSide, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
-    }),
+    prepare: (perSide) =>
+      Promise.resolve({
+        localMode: times(perSide, () => ({ method: 'POST', path: apiPath('/keys'), headers: {} })),
+        reference: times(perSide, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
+      }),
   },
   keyedScenario(
     'GET /keys',
@@ -236,6 +238,6 @@ export function prepareWarmLatency(origins: Origins): RepeatedMeasurement<WarmLa
           p99: judge(ratios('p99'), WARM_LATENCY_BUDGET.p99),
         };
       }),
-    stop: async () => undefined,
+    stop: () => Promise.resolve(),
   };
 }

@@ -97,5 +97,5 @@ const toStackConfig = ({
 export type SecretsStackConfig = Readonly<ReturnType<typeof toStackConfig>>;
 
 export function readStackConfig(node: Node): SecretsStackConfig {
-  return toStackConfig(readSettings(CONTEXT, { read: (key) => node.tryGetContext(key), prefix: 'context ' }));
+  return toStackConfig(readSettings(CONTEXT, { read: (key): unknown => node.tryGetContext(key), prefix: 'context ' }));
 }

@@ -14,7 +14,9 @@ export function prepareDataDir(value: string | undefined, env: NodeJS.ProcessEnv
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`DATA_DIR=${value}: cannot create the folder ${dataDir} (${reason}); set DATA_DIR to a folder you can write to`);
+    throw new Error(`DATA_DIR=${value}: cannot create the folder ${dataDir} (${reason}); set DATA_DIR to a folder you can write to`, {
+      cause: error,
+    });
   }
   return dataDir;
 }

@@ -150,7 +150,7 @@ export function recordSdkCalls<Input extends object, Output extends MetadataBear
       const name = currentFunction.getStore();
       if (name) {
         const operation = (context.commandName ?? '').replace(/Command$/, '');
-        for (const call of callsOf(service, operation, args.input as DynamoDbInput & { QueueUrl?: string })) {
+        for (const call of callsOf(service, operation, args.input)) {
           const line = JSON.stringify({ function: name, ...call } satisfies RecordedCall);
           if (seen.has(line)) continue;
           seen.add(line);

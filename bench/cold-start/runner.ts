@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   if (bundle === undefined || eventJson === undefined) throw new Error('usage: runner <bundle> <event JSON>');
   const event: unknown = JSON.parse(eventJson);
 
-  const loaded: { handler?: unknown } = await import(pathToFileURL(bundle).href);
+  const loaded = (await import(pathToFileURL(bundle).href)) as { handler?: unknown };
   const importedAtMs = performance.now();
   if (typeof loaded.handler !== 'function') throw new Error(`${bundle} exports no handler`);
   const response = await (loaded.handler as Handler)(event, lambdaContext(SAMPLE_FUNCTION_NAME, 'cold-start-request', TIMEOUT_MS));

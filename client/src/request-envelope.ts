@@ -36,7 +36,7 @@ export type EcKeyPair = { privateKey: EcKey; publicKey: EcKey };
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' } as const;
 
 export async function generateRequestKeyPair(): Promise<EcKeyPair> {
-  return (await crypto.subtle.generateKey(ECDH, true, ['deriveBits'])) as EcKeyPair;
+  return await crypto.subtle.generateKey(ECDH, true, ['deriveBits']);
 }
 
 export async function rawPublicKey(key: EcKey): Promise<Uint8Array> {

@@ -115,7 +115,7 @@ export function together<Shape extends Record<string, unknown>>(first: keyof Sha
 
 export interface SettingsSource {
   /** The raw value of a setting, undefined if unset. */
-  read(key: string): unknown;
+  readonly read: (key: string) => unknown;
   /** Put before each setting's name in errors, e.g. 'context ' for CDK context. */
   readonly prefix?: string;
 }

@@ -17,9 +17,15 @@ export function passesStreamEventFilter(record: DynamoDBRecord): boolean {
   );
 }
 
+/** Who made a change, as DynamoDB Streams records it (@types/aws-lambda leaves it untyped). */
+export interface StreamUserIdentity {
+  readonly type: string;
+  readonly principalId: string;
+}
+
 /** A change the consumer acts on: it passes the filter and is not DynamoDB TTL's own deletion. */
 export const isHeadChange = (record: DynamoDBRecord): boolean =>
-  record.userIdentity?.principalId !== TTL_DELETION_PRINCIPAL && passesStreamEventFilter(record);
+  (record.userIdentity as StreamUserIdentity | undefined)?.principalId !== TTL_DELETION_PRINCIPAL && passesStreamEventFilter(record);
 
 const includes = (values: readonly string[], value: string): boolean => values.includes(value);
 

@@ -113,7 +113,7 @@ export class QueueJournal {
 
 function apply(state: PersistedQueues, entry: JournalEntry): void {
   let messages = state.get(entry.queue);
-  if (!messages) state.set(entry.queue, (messages = new Map()));
+  if (!messages) state.set(entry.queue, (messages = new Map<string, PersistedMessage>()));
   if ('put' in entry) messages.set(entry.put.messageId, entry.put);
   else if ('deleted' in entry) messages.delete(entry.deleted);
   else messages.clear();

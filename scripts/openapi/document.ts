@@ -42,7 +42,7 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 function withIntegerFormats(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withIntegerFormats);
   if (typeof node !== 'object' || node === null) return node;
-  const schema = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withIntegerFormats(value)])) as JsonSchema;
+  const schema: JsonSchema = Object.fromEntries<unknown>(Object.entries(node).map(([key, value]) => [key, withIntegerFormats(value)]));
   if (schema.type !== 'integer' || 'format' in schema) return schema;
   const lowest = (schema.minimum ?? schema.exclusiveMinimum ?? -Infinity) as number;
   const highest = (schema.maximum ?? schema.exclusiveMaximum ?? Infinity) as number;

@@ -80,8 +80,8 @@ test('the share page carries the security headers, and every control has a label
   expect(headers['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
   expect(headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' });
   // Runs in the page; the tests are typed without the DOM, hence the structural type.
-  const unlabelled = await page.$$eval('input, select, textarea', (controls) =>
-    controls.filter((control) => (control as unknown as { labels: ArrayLike<unknown> }).labels.length === 0).map((control) => control.id),
+  const unlabelled = await page.$$eval('input, select, textarea', (controls: { id: string; labels: ArrayLike<unknown> }[]) =>
+    controls.filter((control) => control.labels.length === 0).map((control) => control.id),
   );
   expect(unlabelled).toEqual([]);
   await context.close();

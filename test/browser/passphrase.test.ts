@@ -121,7 +121,7 @@ test('each wrong passphrase says how many attempts remain; the 5th says the secr
   const { context } = await person();
   const page = await context.newPage();
   await page.goto(link);
-  await expect(page.getByTestId('reveal-passphrase').evaluate((field) => field === field.ownerDocument.activeElement)).resolves.toBe(true);
+  await expect(page.getByTestId('reveal-passphrase').evaluate((field: { ownerDocument: { activeElement: unknown } }) => field === field.ownerDocument.activeElement)).resolves.toBe(true);
   const shown: (string | null)[] = [];
   for (let attempt = 1; attempt <= 4; attempt++) {
     await page.getByTestId('reveal-passphrase').fill(`wrong ${attempt}`);
@@ -178,8 +178,8 @@ test('every control has a label, and no page broke its Content-Security-Policy o
   for (const url of [`${siteUrl}/`, link]) {
     const page = await context.newPage();
     await page.goto(url);
-    const unlabelled = await page.$$eval('input, select, textarea', (controls) =>
-      controls.filter((control) => (control as unknown as { labels: ArrayLike<unknown> }).labels.length === 0).map((control) => control.id),
+    const unlabelled = await page.$$eval('input, select, textarea', (controls: { id: string; labels: ArrayLike<unknown> }[]) =>
+      controls.filter((control) => control.labels.length === 0).map((control) => control.id),
     );
     expect(unlabelled).toEqual([]);
   }

@@ -56,8 +56,8 @@ test('requester, sender and the requester again, each in a browser of their own'
   expect(requestLink).toMatch(new RegExp(`^${siteUrl}/r/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}$`));
   expect(receiveLink).toMatch(new RegExp(`^${siteUrl}/r/[A-Za-z0-9_-]{22}/receive#[A-Za-z0-9_-]{43}\\.svc_[A-Za-z0-9]{32}$`));
   // Every control is labelled; the page says which link to send and which to keep.
-  const unlabelled = await asked.$$eval('input:not([hidden]), select, textarea', (controls) =>
-    controls.filter((control) => (control as unknown as { labels: ArrayLike<unknown> }).labels.length === 0).map((control) => control.id),
+  const unlabelled = await asked.$$eval('input:not([hidden]), select, textarea', (controls: { id: string; labels: ArrayLike<unknown> }[]) =>
+    controls.filter((control) => control.labels.length === 0).map((control) => control.id),
   );
   expect(unlabelled).toEqual([]);
   await expect(asked.getByText('Send this link to the person who should answer').isVisible()).resolves.toBe(true);

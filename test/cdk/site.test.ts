@@ -114,7 +114,7 @@ describe('the distribution', () => {
     expect(API_BASE_PATH.startsWith(API_PATH_PREFIX)).toBe(true);
     expect(originById(apiBehaviour.TargetOriginId)).toMatchObject({
       DomainName: { 'Fn::Join': ['', [{ Ref: restApiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
-      OriginPath: `/${at(stage?.[1].Properties, 'StageName')}`,
+      OriginPath: `/${String(at(stage?.[1].Properties, 'StageName'))}`,
       CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
     });
   });
@@ -146,7 +146,7 @@ describe('the distribution', () => {
       'referrer-policy': security.ReferrerPolicy?.ReferrerPolicy,
       'x-content-type-options': security.ContentTypeOptions ? 'nosniff' : undefined,
       'x-frame-options': security.FrameOptions?.FrameOption,
-      'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}`,
+      'strict-transport-security': `max-age=${String(hsts.AccessControlMaxAgeSec)}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}`,
       ...Object.fromEntries(
         (at(settings, 'CustomHeadersConfig', 'Items') as { Header: string; Value: string }[]).map((item) => [item.Header, item.Value]),
       ),

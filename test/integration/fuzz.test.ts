@@ -108,7 +108,7 @@ const methodAndPathArb = fc.oneof(
     weight: 7,
     arbitrary: fc
       .tuple(fc.constantFrom(...ROUTES), secretIdArb)
-      .map(([route, id]) => ({ method: route.method as string, path: route.path.replace('{id}', id) })),
+      .map(([route, id]) => ({ method: route.method, path: route.path.replace('{id}', id) })),
   },
   { weight: 3, arbitrary: fc.record({ method: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), path: pathArb }) },
 );

@@ -38,6 +38,7 @@ function typeErrors(files: string[]): string[] {
 
 /** What round-trip.ts saw per call. Loaded at run time: its types exist only once beforeAll has generated them. */
 type Seen = Record<string, { status: number; body?: unknown; error?: unknown; rateLimitRemaining?: string | null }>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be resolved before beforeAll generates the file
 const loadRoundTrip = (): ((baseUrl: string) => Promise<Seen>) => (require(CLIENT) as { roundTrip: (baseUrl: string) => Promise<Seen> }).roundTrip;
 
 let server: LocalServer;

@@ -3,7 +3,7 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { freePort } from '../../local/free-port';
 import { eventually } from '../support/eventually';
 import { api } from '../support/api';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startLocalServer } from '../support/local-server';
 
 /**
  * How local mode serves, each on a server of its own: health when its DynamoDB Local stops, and
@@ -33,7 +33,7 @@ test('LOCAL_REQUEST_LOG=off serves the same API without the gateway’s request 
     startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint }),
     startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint, LOCAL_REQUEST_LOG: 'off' }),
   ]);
-  const [logged, quiet] = servers as [LocalServer, LocalServer];
+  const [logged, quiet] = servers;
   try {
     const fromLogged = await api('POST', '/keys', { baseUrl: logged.baseUrl });
     const fromQuiet = await api('POST', '/keys', { baseUrl: quiet.baseUrl });

@@ -73,8 +73,8 @@ const stringOf = (value: unknown): string | undefined => (value as { S?: string 
 function writeOf(call: DynamoDbCall): string | undefined {
   const { operation, body } = call;
   const table = typeof body.TableName === 'string' ? body.TableName : Object.keys((body.RequestItems as object | undefined) ?? {})[0];
-  const update = String(body.UpdateExpression ?? '');
-  const condition = String(body.ConditionExpression ?? '');
+  const update = typeof body.UpdateExpression === 'string' ? body.UpdateExpression : '';
+  const condition = typeof body.ConditionExpression === 'string' ? body.ConditionExpression : '';
   if (table === KEYS) {
     if (operation === 'UpdateItem') {
       if (stringOf((body.Key as Record<string, unknown>).pk)?.startsWith('ip#')) return 'POST /keys: attempt log';

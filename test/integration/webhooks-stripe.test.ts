@@ -50,7 +50,7 @@ test('stripe.webhooks.constructEvent verifies real deliveries and refuses a wron
     const tampered = Buffer.concat([delivery.rawBody, Buffer.from(' ')]); // still valid JSON, other bytes
     expect(() => stripe.webhooks.constructEvent(tampered, signature, webhookSecret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
     // What constructEvent returns is the parsed body: our payload, not a Stripe event object.
-    return stripe.webhooks.constructEvent(delivery.rawBody, signature, webhookSecret) as unknown;
+    return stripe.webhooks.constructEvent(delivery.rawBody, signature, webhookSecret);
   });
 
   // Deliveries are at least once and in no promised order (each job is its own invocation).

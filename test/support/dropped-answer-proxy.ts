@@ -36,19 +36,21 @@ export async function startDroppedAnswerProxy(upstreamOrigin: string): Promise<D
     seen.push({ method, path, headers: incoming.headers });
     const drop = selector?.(method, path) === true;
     if (drop) selector = undefined;
+    // The answer is relayed whole, or dropped, once it has fully arrived.
+    const relay = async (answer: IncomingMessage): Promise<void> => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer) chunks.push(chunk as Buffer);
+      if (drop) {
+        dropped.push({ method, path, status: answer.statusCode ?? 0 });
+        outgoing.socket?.destroy();
+        return;
+      }
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      outgoing.end(Buffer.concat(chunks));
+    };
     const forwarded = request(
       { host: upstream.hostname, port: upstream.port, path: incoming.url, method, headers: incoming.headers, agent },
-      async (answer) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of answer) chunks.push(chunk as Buffer);
-        if (drop) {
-          dropped.push({ method, path, status: answer.statusCode ?? 0 });
-          outgoing.socket?.destroy();
-          return;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        outgoing.end(Buffer.concat(chunks));
-      },
+      (answer) => void relay(answer),
     );
     forwarded.on('error', () => outgoing.socket?.destroy());
     incoming.pipe(forwarded);

@@ -83,8 +83,8 @@ export function fetchWithProgress(terminal: Terminal, inner: typeof fetch = fetc
       const bytes = utf8.encode(init.body);
       if (bytes.length > PROGRESS_THRESHOLD_BYTES) {
         const headers = { ...(init.headers as Record<string, string>), 'content-length': String(bytes.length) };
-        // `duplex` is required for a stream body by Node's fetch, and missing from TypeScript's RequestInit.
-        request = { ...init, headers, body: countedUpload(bytes, bar), duplex: 'half' } as RequestInit;
+        // `duplex` is required for a stream body by Node's fetch.
+        request = { ...init, headers, body: countedUpload(bytes, bar), duplex: 'half' };
       }
     }
     const response = await inner(input, request);

@@ -11,7 +11,7 @@ export function fakeFetch(...script: Scripted[]): FakeFetch {
   const calls: FakeFetch['calls'] = [];
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     calls.push({
-      url: String(input),
+      url: input instanceof Request ? input.url : String(input),
       method: init?.method ?? 'GET',
       headers: (init?.headers ?? {}) as Record<string, string>,
       body: typeof init?.body === 'string' ? init.body : undefined,

@@ -28,8 +28,8 @@ async function lint(file: string): Promise<Finding[]> {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const { stdout } = await run.catch((failure: { stdout?: string; stderr?: string }) => {
-    if (!failure.stdout) throw new Error(`spectral failed: ${failure.stderr ?? String(failure)}`);
+  const { stdout } = await run.catch((failure: Error & { stdout?: string; stderr?: string }) => {
+    if (!failure.stdout) throw new Error(`spectral failed: ${failure.stderr ?? failure.message}`);
     return { stdout: failure.stdout };
   });
   return JSON.parse(stdout) as Finding[];

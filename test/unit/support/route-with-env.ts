@@ -45,12 +45,14 @@ function withEnv<T>(env: Env, run: () => T): T {
 }
 
 export function loadRoute(route: RouteModule, env: Env): Handler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the registry's own copies, handed to the isolated one below
   const shared = Object.fromEntries(SHARED_PACKAGES.map((name) => [name, require(name) as unknown]));
   let handler: Handler | undefined;
   withEnv(env, () =>
     jest.isolateModules(() => {
       for (const [name, module] of Object.entries(shared)) jest.doMock(name, () => module);
       try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules loads through require alone
         handler = (require(`../../../lambdas/routes/${route}`) as { handler: Handler }).handler;
       } finally {
         for (const name of SHARED_PACKAGES) jest.dontMock(name);

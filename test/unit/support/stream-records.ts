@@ -1,6 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
+import type { StreamUserIdentity } from '../../../lambdas/stream/records';
 
 /** Stream records of the secrets table as Lambda delivers them (NEW_AND_OLD_IMAGES). */
 
@@ -13,7 +14,7 @@ const image = (item: Image): Record<string, AttributeValue> => marshall(item, { 
 export function streamRecord(
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
   images: { old?: Image; new?: Image },
-  userIdentity?: DynamoDBRecord['userIdentity'],
+  userIdentity?: StreamUserIdentity,
 ): DynamoDBRecord {
   const keySource = images.new ?? images.old ?? {};
   sequence += 1;
