@@ -171,7 +171,8 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const pathname = new URL(request.url ?? '/', issuer).pathname;
     if (!pathname.startsWith('/interaction/')) {
-      callback(request, response);
+      // Koa's handler answers the request itself, errors included.
+      void callback(request, response);
       return;
     }
     interaction(provider, request, response, pathname).catch((error: unknown) => {

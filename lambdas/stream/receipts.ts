@@ -2,7 +2,7 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A } from '../definitions/tables';
 import { TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
 import { OPEN_REQUEST, receiptOf, stateOfRemovedHead, type Receipt } from '../rules/receipt';
-import { numberOf, passesStreamEventFilter, stringOf } from './records';
+import { numberOf, passesStreamEventFilter, stringOf, type StreamUserIdentity } from './records';
 
 /** The receipt to keep for a secret whose head was deleted. */
 export interface RemovedSecretReceipt {
@@ -36,6 +36,6 @@ export function receiptOfRemoval(record: DynamoDBRecord): RemovedSecretReceipt |
   }
   const burnedAt = numberOf(before?.[A.burnedAt]);
   const facts = { views, remaining, created, expires, viewed: numbersOf(before?.[A.viewed]), ...(burnedAt === undefined ? {} : { burnedAt }) };
-  const deletedByTtl = record.userIdentity?.principalId === TTL_DELETION_PRINCIPAL;
+  const deletedByTtl = (record.userIdentity as StreamUserIdentity | undefined)?.principalId === TTL_DELETION_PRINCIPAL;
   return { id, owner, receipt: receiptOf(facts, stateOfRemovedHead(facts, deletedByTtl)) };
 }

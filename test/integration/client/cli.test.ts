@@ -199,7 +199,7 @@ describe('status', () => {
     const receipt = JSON.parse(json.stdout.toString()) as Record<string, unknown>;
     expect(receipt).toMatchObject({ state: 'active', views: 2, remaining: 1 });
     expect(receipt.viewed).toHaveLength(1);
-    expect((await onetime(['status', shared.link], { apiKey })).stdout.toString()).toMatch(/^active: 1 of 2 views left\n(.*\n){2}viewed  \S+Z\n$/);
+    expect((await onetime(['status', shared.link], { apiKey })).stdout.toString()).toMatch(/^active: 1 of 2 views left\n(.*\n){2}viewed {2}\S+Z\n$/);
     const stranger = (await createKey()).key;
     expect(await onetime(['status', shared.link], { apiKey: stranger })).toMatchObject({ code: 2, stderr: GONE });
     await onetime(['revoke', shared.link], { apiKey });
