@@ -149,8 +149,7 @@ const lambdaInvocationUsd = (memoryMb: number, handlerMs: number): number =>
   PRICES.lambdaArm64.rates.requests.usd / MILLION + lambdaGbSeconds(memoryMb, handlerMs) * PRICES.lambdaArm64.rates.duration.usd;
 
 const dynamoDbUsd = (readUnits: number, writeUnits: number): number =>
-  (readUnits * PRICES.dynamoDbOnDemand.rates.readRequestUnits.usd + writeUnits * PRICES.dynamoDbOnDemand.rates.writeRequestUnits.usd) /
-  MILLION;
+  (readUnits * PRICES.dynamoDbOnDemand.rates.readRequestUnits.usd + writeUnits * PRICES.dynamoDbOnDemand.rates.writeRequestUnits.usd) / MILLION;
 
 /** A stored secret waits for its claim at most its ttl; the default ttl is the dwell we price. */
 const STORAGE_DWELL_MONTHS = SECRET_TTLS[SECRET_DEFAULTS.ttl] / (HOURS_PER_MONTH * 60 * 60 * 1000);
@@ -424,16 +423,14 @@ function scenarioSection(scenario: ScenarioEstimate): string[] {
   const columns: ArchitectureEstimate[] = [scenario.ours.restApi, scenario.ours.httpApi];
   const yopass = isSupported(scenario.yopass) ? scenario.yopass : undefined;
   if (yopass) columns.push(yopass);
-  const row = (label: string, cell: (estimate: ArchitectureEstimate) => string) =>
-    `| ${label} | ${columns.map(cell).join(' | ')} |`;
+  const row = (label: string, cell: (estimate: ArchitectureEstimate) => string) => `| ${label} | ${columns.map(cell).join(' | ')} |`;
   // Yopass has neither a stream consumer nor webhooks: a dash, not a $0 that reads like a saving.
   const oursOnly = (estimate: ArchitectureEstimate, value: string) => (estimate === yopass ? '—' : value);
 
   const lines = [
     `### ${scenario.title}`,
     '',
-    scenario.workload +
-      (yopass ? ` The Yopass column does the same ${formatCount(scenario.secrets)} secrets; it has no keys.` : ''),
+    scenario.workload + (yopass ? ` The Yopass column does the same ${formatCount(scenario.secrets)} secrets; it has no keys.` : ''),
     '',
     `| Dollars | ${columns.map((estimate) => estimate.architecture).join(' | ')} |`,
     `|---|${columns.map(() => '--:').join('|')}|`,

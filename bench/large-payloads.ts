@@ -73,7 +73,11 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
   const askReference = (operation: ReferenceOperation): (() => Promise<ReferenceAnswer>) => {
     const rawBody = JSON.stringify(operation);
     return async () => {
-      const answered = await api<ReferenceAnswer>('POST', '/', { rawBody, headers: { 'content-type': 'application/json' }, baseUrl: targets.reference });
+      const answered = await api<ReferenceAnswer>('POST', '/', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+        baseUrl: targets.reference,
+      });
       if (answered.status !== 200) throw new Error(`the reference server answered ${answered.status}: ${answered.raw.slice(0, 200)}`);
       return answered.body;
     };

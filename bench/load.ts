@@ -21,12 +21,7 @@ export interface HttpRequestSpec {
  * connection's next request ahead, so `requests` must hold `connections` spares. Any answer but
  * 2xx fails the run: a rate-limited or refused request would time another code path than the one named.
  */
-export function loadOverHttp(
-  origin: string,
-  requests: readonly HttpRequestSpec[],
-  amount: number,
-  connections: number,
-): Promise<number[]> {
+export function loadOverHttp(origin: string, requests: readonly HttpRequestSpec[], amount: number, connections: number): Promise<number[]> {
   if (requests.length < amount + connections) throw new Error('loadOverHttp needs a spare request per connection');
   const latencies: number[] = [];
   const failures: number[] = [];

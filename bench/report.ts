@@ -48,7 +48,11 @@ function machine(): string {
 function worstOf(judged: readonly { name: string; ratio: Judged }[]): (string | number)[] {
   const worst = judged.reduce((a, b) => (b.ratio.median > a.ratio.median ? b : a));
   const passing = judged.filter((each) => each.ratio.pass).length;
-  return [`≤ ${worst.ratio.budget.toFixed(2)}×`, `${passing} of ${judged.length} pass; worst ${worst.name} ${ratioCell(worst.ratio)}`, mark(passing === judged.length)];
+  return [
+    `≤ ${worst.ratio.budget.toFixed(2)}×`,
+    `${passing} of ${judged.length} pass; worst ${worst.name} ${ratioCell(worst.ratio)}`,
+    mark(passing === judged.length),
+  ];
 }
 
 function summary(results: BenchResults): string {

@@ -33,16 +33,18 @@ const defaultCredentialChain: Plugin = {
 };
 
 /** The function with the SQS client built too, as a module shared by all functions would build it. */
-const everyClient = (entry: string) => (options: BuildOptions): BuildOptions => ({
-  ...options,
-  entryPoints: undefined,
-  stdin: {
-    contents: `import './lambdas/queue/sqs';\nexport { handler } from './${entry}';\n`,
-    resolveDir: REPO_ROOT,
-    sourcefile: 'every-client.ts',
-    loader: 'ts',
-  },
-});
+const everyClient =
+  (entry: string) =>
+  (options: BuildOptions): BuildOptions => ({
+    ...options,
+    entryPoints: undefined,
+    stdin: {
+      contents: `import './lambdas/queue/sqs';\nexport { handler } from './${entry}';\n`,
+      resolveDir: REPO_ROOT,
+      sourcefile: 'every-client.ts',
+      loader: 'ts',
+    },
+  });
 
 interface Variant {
   step: string;
@@ -65,7 +67,7 @@ const VARIANTS: readonly Variant[] = [
     }),
   },
   {
-    step: 'ESM, preferring packages\' ESM builds',
+    step: "ESM, preferring packages' ESM builds",
     adjust: (entry) => (options) => ({ ...everyClient(entry)(options), minify: false, alias: {}, plugins: [defaultCredentialChain] }),
   },
   { step: 'minified', adjust: (entry) => (options) => ({ ...everyClient(entry)(options), alias: {}, plugins: [defaultCredentialChain] }) },

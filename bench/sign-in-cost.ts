@@ -34,7 +34,13 @@ export async function measureSignInCost(coldSamples = 30, warmSamples = 2000): P
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tokenFor = (issuer: string): Promise<string> =>
-    new SignJWT({ sub: 'alice' }).setProtectedHeader({ alg: 'RS256', kid: 'bench' }).setIssuer(issuer).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+    new SignJWT({ sub: 'alice' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+      .setIssuer(issuer)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
 
   const verify = async (issuer: string, token: string): Promise<number> => {
     const started = performance.now();
@@ -53,7 +59,11 @@ export async function measureSignInCost(coldSamples = 30, warmSamples = 2000): P
     const tokens = await Promise.all(Array.from({ length: 20 }, () => tokenFor(warmIssuer)));
     const warm: number[] = [];
     for (let sample = 0; sample < warmSamples; sample++) warm.push(await verify(warmIssuer, tokens[sample % tokens.length] ?? ''));
-    const summary = (samples: number[]) => ({ median: hundredths(median(samples)), p95: hundredths(percentile(samples, 95)), samples: samples.length });
+    const summary = (samples: number[]) => ({
+      median: hundredths(median(samples)),
+      p95: hundredths(percentile(samples, 95)),
+      samples: samples.length,
+    });
     return { coldMs: summary(cold), warmMs: summary(warm) };
   } finally {
     server.closeAllConnections();
@@ -72,6 +82,6 @@ export const renderSignInCost = (cost: SignInCost): string =>
     `| cold: discovery document, key set, verify | ${cost.coldMs.median} | ${cost.coldMs.p95} | ${cost.coldMs.samples} |`,
     `| warm: key set cached, verify (RS256) | ${cost.warmMs.median} | ${cost.warmMs.p95} | ${cost.warmMs.samples} |`,
     '',
-    'On Lambda a cold token also waits for the network round trips to the issuer (one with the stack\'s own Cognito pool, whose key set the stack names; two for a discovered issuer), once per container.',
+    "On Lambda a cold token also waits for the network round trips to the issuer (one with the stack's own Cognito pool, whose key set the stack names; two for a discovered issuer), once per container.",
     '',
   ].join('\n');

@@ -123,7 +123,12 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   ),
   keyedScenario(
     'PATCH /keys',
-    (key) => ({ method: 'PATCH', path: apiPath('/keys'), headers: { ...bearer(key), ...JSON_HEADERS }, body: JSON.stringify({ webhook: BENCH_WEBHOOK }) }),
+    (key) => ({
+      method: 'PATCH',
+      path: apiPath('/keys'),
+      headers: { ...bearer(key), ...JSON_HEADERS },
+      body: JSON.stringify({ webhook: BENCH_WEBHOOK }),
+    }),
     (keyHash) => ({ call: 'setWebhook', keyHash }),
     'shared',
   ),

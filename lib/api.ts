@@ -95,9 +95,7 @@ export class SecretsApi extends Construct {
   }
 
   addRoute(route: RouteDefinition, handler: IFunction): Method {
-    return this.restApi.root
-      .resourceForPath(`${API_BASE_PATH}${route.path}`)
-      .addMethod(route.method, new LambdaIntegration(handler));
+    return this.restApi.root.resourceForPath(`${API_BASE_PATH}${route.path}`).addMethod(route.method, new LambdaIntegration(handler));
   }
 
   /** The API's public base URL, `<stage URL>api/v1`. */

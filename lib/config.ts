@@ -22,7 +22,10 @@ const US_EAST_1_CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certific
 const CONTEXT = z
   .object({
     /** The CloudFormation stack, its REST API and what CloudFormation names after it: two stages need two names. */
-    stackName: z._default(matching(STACK_NAME, 'a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most'), DEFAULT_STACK_NAME),
+    stackName: z._default(
+      matching(STACK_NAME, 'a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most'),
+      DEFAULT_STACK_NAME,
+    ),
     /** Base of secret links; absent: the distribution's URL (the custom domain's, if set). */
     siteUrl: z.optional(siteUrl()),
     /** The distribution's own name, with its ACM certificate (which CloudFront requires in us-east-1). */
@@ -87,7 +90,12 @@ const toStackConfig = ({
   /** signed-in: `issuer` is the team's own provider, or undefined for the stack's Cognito user pool. */
   signIn:
     createAccess === 'signed-in'
-      ? { issuer: oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined ? { issuer: oidcIssuer, audience: oidcAudience, clientId: oidcClientId } : undefined }
+      ? {
+          issuer:
+            oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined
+              ? { issuer: oidcIssuer, audience: oidcAudience, clientId: oidcClientId }
+              : undefined,
+        }
       : undefined,
   waf: waf ? { requestsPerAddress: wafRateLimit } : undefined,
   throttle: { rateLimit: throttleRateLimit, burstLimit: throttleBurstLimit },

@@ -109,7 +109,10 @@ export class Monitoring extends Construct {
         ],
         [
           graph('Secrets', routeCountMetrics(service)),
-          graph('Webhooks', [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name))),
+          graph(
+            'Webhooks',
+            [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name)),
+          ),
         ],
         [graph('DynamoDB write units an hour', [writeUnits])],
         [new AlarmStatusWidget({ title: 'Alarms', alarms: [this.serverErrorsAlarm, this.writeUnitsAlarm, ...alarms], width: 2 * WIDGET_WIDTH })],

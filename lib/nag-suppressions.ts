@@ -43,19 +43,19 @@ export function acknowledgeNagFindings({
 }: AcceptedFindingScopes): void {
   if (userPool) {
     acknowledge(userPool, 'COG2', [
-      'MFA is optional by design (createAccess=signed-in): the team\'s administrator adds each person, who may',
+      "MFA is optional by design (createAccess=signed-in): the team's administrator adds each person, who may",
       'set up TOTP; requiring it would block the first sign-in of people who were only sent a link to share.',
       'Teams that need it set it on the pool, or bring their own issuer with -c oidcIssuer.',
     ]);
     acknowledge(userPool, 'COG8', [
       'The Plus feature plan (threat protection) is billed per monthly active user on top of the pool: the',
-      'Essentials plan\'s hosted sign-in, password policy and optional TOTP are what a team\'s sharing needs.',
+      "Essentials plan's hosted sign-in, password policy and optional TOTP are what a team's sharing needs.",
     ]);
   }
   acknowledge(api, 'APIG4', [
-    'Authentication is the API\'s own, as the spec defines it: a bearer API key that every handler',
+    "Authentication is the API's own, as the spec defines it: a bearer API key that every handler",
     'checks against the keys table (POST /keys and GET /health are public by contract), in the same',
-    'conditional update that counts the key\'s rate limit. An authorizer would add a second function call',
+    "conditional update that counts the key's rate limit. An authorizer would add a second function call",
     'per request, or, with its result cached, keep a key revoked with DELETE /keys working for the cache TTL.',
   ]);
   acknowledge(api, 'COG4', [
@@ -63,15 +63,15 @@ export function acknowledgeNagFindings({
     'token is checked once, by POST /keys, which mints a key: every other route authenticates by that key.',
   ]);
   acknowledge(api, 'APIG2', [
-    'Requests are validated by the handlers, which must answer with the contract\'s messages naming the',
+    "Requests are validated by the handlers, which must answer with the contract's messages naming the",
     'offending field, reject unknown fields and check Content-Type; a gateway model validator cannot',
     'express those rules and would answer some invalid requests differently from local mode.',
   ]);
   if (!webAcl) {
     acknowledge(api, 'APIG3', [
-      'The operator deployed with context waf=false, turning off the stack\'s web ACL (about $9 a month',
+      "The operator deployed with context waf=false, turning off the stack's web ACL (about $9 a month",
       'before requests). Abuse is then bounded only by stage throttling, shared by every client, and by the',
-      'handlers\' per-key and per-address key creation limits; a web ACL of the operator\'s own can be',
+      "handlers' per-key and per-address key creation limits; a web ACL of the operator's own can be",
       'associated with the stage.',
     ]);
   }
@@ -83,7 +83,7 @@ export function acknowledgeNagFindings({
     ]);
   }
   acknowledge(streamReader, 'IAM5[Resource::*]', [
-    'dynamodb:ListStreams, which Lambda needs to read a table\'s stream, has no resource-level permissions:',
+    "dynamodb:ListStreams, which Lambda needs to read a table's stream, has no resource-level permissions:",
     'IAM matches it only against *. It lists stream ARNs, never data; the stream itself is read only through',
     'the statement on its own ARN.',
   ]);
@@ -100,7 +100,7 @@ export function acknowledgeNagFindings({
     'it at the latest when its ttl ends.',
   ]);
   acknowledge(fanOutFailures, 'SQS3', [
-    'This queue is itself a dead-letter destination: the stream mapping\'s on-failure queue, holding the',
+    "This queue is itself a dead-letter destination: the stream mapping's on-failure queue, holding the",
     'shard and sequence numbers of batches the fan-out gave up on. Nothing consumes it to fail again, and',
     'an alarm reports any message in it.',
   ]);
@@ -116,17 +116,15 @@ function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean, webAc
   ]);
   acknowledge(distribution, 'CFR2', [
     'The distribution has no web ACL of its own: the API behind /api/* has one on its stage (regional, so',
-    'it also covers callers of the API\'s own URL), which rate-limits each viewer by the address the',
-    'distribution passes on and applies AWS\'s managed rules. The pages are the same static files for',
+    "it also covers callers of the API's own URL), which rate-limits each viewer by the address the",
+    "distribution passes on and applies AWS's managed rules. The pages are the same static files for",
     'everyone, served from the edge cache. A CloudFront web ACL would have to live in us-east-1, in a',
     'second stack, for a second monthly fee.',
-    ...(webAcl
-      ? []
-      : ['With context waf=false the API\'s web ACL is off too (APIG3), and only stage throttling bounds API requests.']),
+    ...(webAcl ? [] : ["With context waf=false the API's web ACL is off too (APIG3), and only stage throttling bounds API requests."]),
   ]);
   acknowledge(distribution, 'CFR3', [
-    'No CloudFront access logs: they record every request\'s path, and the path of a secret\'s link is its id, the',
-    'capability to read it, which this service never logs. API requests are logged by API Gateway\'s access log,',
+    "No CloudFront access logs: they record every request's path, and the path of a secret's link is its id, the",
+    "capability to read it, which this service never logs. API requests are logged by API Gateway's access log,",
     'by route template.',
   ]);
   if (!customDomain) {
@@ -143,7 +141,7 @@ function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean, webAc
   ]);
   acknowledge(originSecret, 'SMG4', [
     'The origin secret only shows the API that a request came through this distribution, so that the viewer',
-    'address it forwards is believed: by the per-address key creation limit and by the web ACL\'s per-address',
+    "address it forwards is believed: by the per-address key creation limit and by the web ACL's per-address",
     'rate rule. Rotation would have to change CloudFront, the function and the web ACL at the same moment;',
     'replacing the secret resource and deploying renews all three.',
   ]);
@@ -151,7 +149,7 @@ function acknowledgeSiteFindings(site: SecretsSite, customDomain: boolean, webAc
   const deploymentFunction = deployment.handlerRole.node.scope;
   if (!deploymentFunction) throw new Error('the pages deployment has no function');
   const libraryManaged = [
-    'aws-cdk-lib\'s BucketDeployment custom resource, which copies the built pages into the bucket and invalidates',
+    "aws-cdk-lib's BucketDeployment custom resource, which copies the built pages into the bucket and invalidates",
     'the distribution at deploy time only; the library sets its role (logs, read of the CDK asset bucket, write and',
     'delete in the pages bucket, CloudFront invalidation) and its runtime, and offers no setting to narrow them.',
   ];

@@ -119,11 +119,12 @@ export class SecretsStack extends Stack {
       value: site.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'ApiUrl', {
-      description: 'The API at API Gateway\'s own URL; clients should use <SiteUrl>/api/v1, where POST /keys sees their address',
+      description: "The API at API Gateway's own URL; clients should use <SiteUrl>/api/v1, where POST /keys sees their address",
       value: api.baseUrl,
     });
     new CfnOutput(this, 'WebhookQueueUrl', {
-      description: 'Webhook jobs queue, where dead letters go back to: npm run dlq -- redrive --dlq-url <WebhookDeadLetterQueueUrl> --queue-url <this URL>',
+      description:
+        'Webhook jobs queue, where dead letters go back to: npm run dlq -- redrive --dlq-url <WebhookDeadLetterQueueUrl> --queue-url <this URL>',
       value: jobs.queueUrl,
     });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', {
@@ -135,12 +136,14 @@ export class SecretsStack extends Stack {
       value: fanOutFailures.queueUrl,
     });
     new CfnOutput(this, 'WebhookAlarmTopicArn', {
-      description: 'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
+      description:
+        'SNS topic told when the API answers 5xx, webhooks land in the dead-letter queue, the fan-out gives up on or falls behind stream records, or a function fails; subscribe to it',
       value: alarms.topic.topicArn,
     });
     if (signInConstruct?.userPool) {
       new CfnOutput(this, 'UserPoolId', {
-        description: 'createAccess=signed-in: the people who may create secrets. Add one: aws cognito-idp admin-create-user --user-pool-id <this id> --username <email>',
+        description:
+          'createAccess=signed-in: the people who may create secrets. Add one: aws cognito-idp admin-create-user --user-pool-id <this id> --username <email>',
         value: signInConstruct.userPool.userPoolId,
       });
     }

@@ -78,7 +78,7 @@ export class SecretsSite extends Construct {
     });
 
     this.originSecret = new Secret(this, 'OriginSecret', {
-      description: 'Sent by the CloudFront distribution to the API; proves that its viewer address header is CloudFront\'s',
+      description: "Sent by the CloudFront distribution to the API; proves that its viewer address header is CloudFront's",
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
@@ -119,9 +119,7 @@ export class SecretsSite extends Construct {
           // own, and CloudFront's headers, CloudFront-Viewer-Address among them; headers a viewer
           // request function sets count as the viewer's.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          ...(forwardViewerIp
-            ? { functionAssociations: [{ function: viewerIpFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }] }
-            : {}),
+          ...(forwardViewerIp ? { functionAssociations: [{ function: viewerIpFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
         },
       },
     });

@@ -41,7 +41,7 @@ export const COUNTED_MANAGED_RULES: Readonly<Record<'knownBadInputs' | 'common',
     GenericLFI_BODY: 'matches ../, which a filename may hold (client-side ciphertext, or any name without control characters)',
     CrossSiteScripting_BODY: 'matches markup in a filename or mimetype, opaque strings the pages only ever write as text',
     EC2MetaDataSSRF_BODY:
-      'a webhook at the metadata address must get the contract\'s 400 naming the field, not a 403; deliveries refuse non-public addresses anyway',
+      "a webhook at the metadata address must get the contract's 400 naming the field, not a 403; deliveries refuse non-public addresses anyway",
   },
 };
 

@@ -65,7 +65,7 @@ export class WebhookAlarms extends Construct {
       new Alarm(this, 'FanOutIteratorAgeAlarm', {
         alarmDescription: [
           `The webhook fan-out is more than ${FAN_OUT_ITERATOR_AGE_ALARM.toMinutes()} minutes behind the secrets table's stream:`,
-          'events wait, and records older than 24 hours leave the stream unread. See the fan-out function\'s logs.',
+          "events wait, and records older than 24 hours leave the stream unread. See the fan-out function's logs.",
         ].join(' '),
         metric: fanOut.metric('IteratorAge', { period: METRIC_PERIOD, statistic: Stats.MAXIMUM }),
         threshold: FAN_OUT_ITERATOR_AGE_ALARM.toMilliseconds(),

@@ -81,9 +81,7 @@ export class WebhookPipeline extends Construct {
     });
     // SendMessage alone (it covers SendMessageBatch): grantSendMessages would add GetQueueUrl and
     // GetQueueAttributes, which a function handed the queue's URL never calls.
-    this.fanOut.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn, consumedSecrets.queueArn] }),
-    );
+    this.fanOut.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn, consumedSecrets.queueArn] }));
     // Deletions that wait a keyed last view's retention come back to the fan-out after their delay.
     this.fanOut.function.addEventSource(
       new SqsEventSource(consumedSecrets, { batchSize: CONSUMED_SECRETS_BATCH_SIZE, reportBatchItemFailures: true }),

@@ -17,10 +17,7 @@ export interface EnsuredTable {
 }
 
 /** Creates each table from its shared definition unless it exists, and waits until each is ACTIVE. */
-export async function ensureTables(
-  endpoint: string,
-  nameOf: (table: TableDefinition) => string,
-): Promise<Map<string, EnsuredTable>> {
+export async function ensureTables(endpoint: string, nameOf: (table: TableDefinition) => string): Promise<Map<string, EnsuredTable>> {
   const client = localDynamoDbClient(endpoint);
   const tables = new Map<string, EnsuredTable>();
   try {

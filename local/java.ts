@@ -15,8 +15,6 @@ export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void 
   const version = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);
   const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : NaN;
   if (!(major >= REQUIRED_MAJOR)) {
-    throw new Error(
-      `DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but 'java -version' reports ${version ? major : 'an unknown version'}.`,
-    );
+    throw new Error(`DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but 'java -version' reports ${version ? major : 'an unknown version'}.`);
   }
 }

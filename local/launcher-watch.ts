@@ -42,7 +42,7 @@ function launchChain(): Link[] {
   const own = readLink(process.pid);
   if (!own) return [{ pid: process.pid, parent: process.ppid }];
   const chain: Link[] = [];
-  for (let pid = process.pid, link = own; ; ) {
+  for (let pid = process.pid, link = own; ;) {
     const parent = readLink(link.parent);
     if (!parent || parent.group !== own.group) return chain;
     chain.push({ pid, parent: link.parent });

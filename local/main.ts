@@ -77,7 +77,9 @@ async function start(started: Started, settings: LocalSettings, port: number, da
     const signInPort = settings.localSignIn.port === 0 ? 0 : await portFrom('LOCAL_OIDC_PORT', settings.localSignIn.port);
     started.signIn = await startSignInProviderProcess({
       port: signInPort,
-      pageOrigins: [...new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, new URL(env[ENV.siteUrl] ?? `http://localhost:${port}`).origin])],
+      pageOrigins: [
+        ...new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, new URL(env[ENV.siteUrl] ?? `http://localhost:${port}`).origin]),
+      ],
       signingKey: settings.localSignIn.signingKey,
     });
     // What POST /keys and the pages read, as the stack sets them from its user pool.

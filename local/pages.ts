@@ -1,7 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS, PAGES_BUILD_DIR, PAGES_CONFIG_FILE, REQUEST_PATH_PATTERN, REVEAL_PATH_PATTERN, pageHeaders, type PagesConfig } from '../lambdas/definitions/site';
+import {
+  PAGE_CACHE_CONTROL,
+  PAGE_FILES,
+  PAGE_HEADERS,
+  PAGES_BUILD_DIR,
+  PAGES_CONFIG_FILE,
+  REQUEST_PATH_PATTERN,
+  REVEAL_PATH_PATTERN,
+  pageHeaders,
+  type PagesConfig,
+} from '../lambdas/definitions/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -34,7 +44,10 @@ export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES
     throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);
   }
   const headers = pageHeaders(config.signIn ? [new URL(config.signIn.issuer).origin] : []);
-  const configFile: [string, PageFile] = [`/${PAGES_CONFIG_FILE}`, { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', headers }];
+  const configFile: [string, PageFile] = [
+    `/${PAGES_CONFIG_FILE}`,
+    { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', headers },
+  ];
   const built = readdirSync(directory, { withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry): [string, PageFile] => [
@@ -56,7 +69,14 @@ export function pageFileFor(pathname: string): string {
   return pathname;
 }
 
-function answer(response: ServerResponse, status: number, contentType: string, body: Buffer, headOnly: boolean, headers: Readonly<Record<string, string>> = PAGE_HEADERS): void {
+function answer(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  headOnly: boolean,
+  headers: Readonly<Record<string, string>> = PAGE_HEADERS,
+): void {
   response.writeHead(status, {
     ...headers,
     'content-type': contentType,

@@ -13,8 +13,7 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-export const describe = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+export const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
 
@@ -22,19 +21,13 @@ const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
 export const backoffMs = (failuresInARow: number): number =>
   Math.min(RETRY_BACKOFF_MS.first * 2 ** Math.max(0, failuresInARow - 1), RETRY_BACKOFF_MS.max);
 
-export type Invocation<Response> =
-  | { outcome: 'returned'; response: Response }
-  | { outcome: 'threw'; error: unknown }
-  | { outcome: 'timed out' };
+export type Invocation<Response> = { outcome: 'returned'; response: Response } | { outcome: 'threw'; error: unknown } | { outcome: 'timed out' };
 
 /**
  * Lambda's timeout, as far as it can be had in-process: the handler keeps running, but its batch
  * counts as failed.
  */
-export async function invokeWithTimeout<Response>(
-  invoke: () => Promise<Response>,
-  timeoutMs: number,
-): Promise<Invocation<Response>> {
+export async function invokeWithTimeout<Response>(invoke: () => Promise<Response>, timeoutMs: number): Promise<Invocation<Response>> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Invocation<Response>>((resolve) => {
     timer = setTimeout(() => resolve({ outcome: 'timed out' }), timeoutMs);

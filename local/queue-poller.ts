@@ -41,12 +41,7 @@ export interface QueuePoller {
 
 const MAX_BATCH_SIZE = 10;
 const LONG_POLL_SECONDS = 20;
-const RECORD_ATTRIBUTES = [
-  'ApproximateReceiveCount',
-  'SentTimestamp',
-  'SenderId',
-  'ApproximateFirstReceiveTimestamp',
-] as const;
+const RECORD_ATTRIBUTES = ['ApproximateReceiveCount', 'SentTimestamp', 'SenderId', 'ApproximateFirstReceiveTimestamp'] as const;
 
 /** Where the records come from, as each record of the event names it. */
 interface EventSource {
@@ -59,7 +54,10 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
     throw new RangeError(`batchSize must be 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`);
   }
-  for (const [name, value] of [['maxConcurrency', maxConcurrency], ['pollers', pollers]] as const) {
+  for (const [name, value] of [
+    ['maxConcurrency', maxConcurrency],
+    ['pollers', pollers],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
   }
   const source: EventSource = { queueArn: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
@@ -126,12 +124,7 @@ class Invocations {
   }
 }
 
-async function pollUntilAborted(
-  options: QueuePollerOptions,
-  source: EventSource,
-  invocations: Invocations,
-  signal: AbortSignal,
-): Promise<void> {
+async function pollUntilAborted(options: QueuePollerOptions, source: EventSource, invocations: Invocations, signal: AbortSignal): Promise<void> {
   let failuresInARow = 0;
   while (!signal.aborted) {
     if (!(await invocations.reserve(signal))) return;
@@ -168,11 +161,7 @@ async function pollUntilAborted(
   }
 }
 
-async function invokeAndDelete(
-  options: QueuePollerOptions,
-  source: EventSource,
-  messages: readonly Message[],
-): Promise<void> {
+async function invokeAndDelete(options: QueuePollerOptions, source: EventSource, messages: readonly Message[]): Promise<void> {
   const started = Date.now();
   const records = messages.map((message) => sqsRecord(message, source));
   const context = lambdaContext(options.functionName, randomUUID(), options.timeoutMs);
@@ -180,8 +169,7 @@ async function invokeAndDelete(
   const { failed, why } = failedRecords(records, invocation);
   const count = `${records.length} message${records.length === 1 ? '' : 's'}`;
   options.log(
-    `${options.functionName} ${count}${failed.size > 0 ? `, ${failed.size} failed` : ''}${why ? ` (${why})` : ''} ` +
-      `${Date.now() - started}ms`,
+    `${options.functionName} ${count}${failed.size > 0 ? `, ${failed.size} failed` : ''}${why ? ` (${why})` : ''} ` + `${Date.now() - started}ms`,
   );
 
   const succeeded = records.filter((record) => !failed.has(record));
@@ -200,10 +188,7 @@ async function invokeAndDelete(
 }
 
 /** As Lambda reads the response: a throw, a timeout or an identifier not in the batch fails the whole batch. */
-function failedRecords(
-  records: readonly SQSRecord[],
-  invocation: Invocation<SQSBatchResponse | void>,
-): { failed: Set<SQSRecord>; why?: string } {
+function failedRecords(records: readonly SQSRecord[], invocation: Invocation<SQSBatchResponse | void>): { failed: Set<SQSRecord>; why?: string } {
   const all = new Set(records);
   if (invocation.outcome === 'threw') return { failed: all, why: `handler threw ${describe(invocation.error)}` };
   if (invocation.outcome === 'timed out') return { failed: all, why: 'timed out' };

@@ -25,8 +25,7 @@ export interface LocalQueueService {
 }
 
 /** An SQS client for the local queue service, which, like DynamoDB Local, takes any credentials. */
-export const localSqsClient = (endpoint: string): SQSClient =>
-  withoutSdkLogging(new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS }));
+export const localSqsClient = (endpoint: string): SQSClient => withoutSdkLogging(new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS }));
 
 export interface LocalQueueServiceOptions {
   /** 0 or absent: any free port. */

@@ -85,7 +85,10 @@ const TOKEN_ATTRIBUTE = new RegExp(`^(${CLAIM_ATTRIBUTE_PREFIX}|${ATTEMPT_ATTRIB
 const recordedName = (name: string): string => name.replace(TOKEN_ATTRIBUTE, '$1<token>');
 
 /** The attribute names and return values of a write or a single read the roles restrict by condition. */
-function writeDetails(operation: string, input: DynamoDbInput): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {
+function writeDetails(
+  operation: string,
+  input: DynamoDbInput,
+): Pick<RecordedCall, 'attributes' | 'returnValues' | 'returnValuesOnConditionCheckFailure'> {
   if (operation !== 'UpdateItem' && operation !== 'PutItem' && operation !== 'GetItem') return {};
   const placeholders = input.ExpressionAttributeNames ?? {};
   const attributes = new Set([

@@ -13,7 +13,6 @@ import { ENV } from '../lambdas/definitions/env';
 
 const port = () => integer({ min: 0, max: 65535 });
 
-
 /** The HTTP port when PORT is unset. */
 export const DEFAULT_PORT = 3000;
 

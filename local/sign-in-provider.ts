@@ -31,8 +31,7 @@ const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** LOCAL_OIDC_KEY: tests sign tokens the provider would not issue (expired, another issuer) with its own key. */
 function givenSigningKey(text: string): JWK {
@@ -75,10 +74,16 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, _out, error) => {
-          ctx.body = page('Connect a device', `${error ? '<p role="alert">That code is not valid.</p>' : ''}<p>Enter the code your device shows.</p>${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
+          ctx.body = page(
+            'Connect a device',
+            `${error ? '<p role="alert">That code is not valid.</p>' : ''}<p>Enter the code your device shows.</p>${form}<button type="submit" form="op.deviceInputForm">Continue</button>`,
+          );
         },
         userCodeConfirmSource: (ctx, form, _client, _device, userCode) => {
-          ctx.body = page('Confirm the code', `${form}<p>Code: <strong>${escapeHtml(userCode)}</strong></p><button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>`);
+          ctx.body = page(
+            'Confirm the code',
+            `${form}<p>Code: <strong>${escapeHtml(userCode)}</strong></p><button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>`,
+          );
         },
         successSource: (ctx) => {
           ctx.body = page('Signed in', '<p>You are signed in on your device. You may close this page.</p>');
@@ -166,7 +171,10 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   });
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;
-  const provider = new Provider(issuer, configuration(options, options.signingKey === undefined ? await freshSigningKey() : givenSigningKey(options.signingKey)));
+  const provider = new Provider(
+    issuer,
+    configuration(options, options.signingKey === undefined ? await freshSigningKey() : givenSigningKey(options.signingKey)),
+  );
   const callback = provider.callback();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const pathname = new URL(request.url ?? '/', issuer).pathname;

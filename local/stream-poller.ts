@@ -106,16 +106,13 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       if (shard.ParentShardId) parents.add(shard.ParentShardId);
       if (!shard.ShardId || shards.has(shard.ShardId)) continue;
       const saved = options.checkpoint?.positionOf(shard.ShardId);
-      const position: ResumePosition = saved
-        ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: saved }
-        : startingPosition;
+      const position: ResumePosition = saved ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: saved } : startingPosition;
       shards.set(shard.ShardId, { iterator: await iteratorAt(shard.ShardId, position), resumeFrom: position });
     }
   };
 
   /** A closed shard (no next iterator) hands over to a child, which DescribeStream may not list yet. */
-  const childMissing = (): boolean =>
-    [...shards].some(([shardId, position]) => !position.iterator && !parents.has(shardId));
+  const childMissing = (): boolean => [...shards].some(([shardId, position]) => !position.iterator && !parents.has(shardId));
 
   const pollShard = async (shardId: string, position: ShardPosition, iterator: string): Promise<void> => {
     let response;
@@ -200,10 +197,9 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string, sig
   const shards: Shard[] = [];
   let exclusiveStart: string | undefined;
   do {
-    const { StreamDescription } = await streams.send(
-      new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }),
-      { abortSignal: signal },
-    );
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }), {
+      abortSignal: signal,
+    });
     shards.push(...(StreamDescription?.Shards ?? []));
     exclusiveStart = StreamDescription?.LastEvaluatedShardId;
   } while (exclusiveStart);
@@ -211,12 +207,7 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string, sig
 }
 
 /** True once every record succeeded or was given up on; false if stopping cut it short. */
-async function invokeUntilDone(
-  batch: DynamoDBRecord[],
-  shardId: string,
-  options: StreamPollerOptions,
-  signal: AbortSignal,
-): Promise<boolean> {
+async function invokeUntilDone(batch: DynamoDBRecord[], shardId: string, options: StreamPollerOptions, signal: AbortSignal): Promise<boolean> {
   let pending = batch;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (signal.aborted) return false;

@@ -28,9 +28,7 @@ export function answerUnparsableRequests(server: Server): void {
       socket.destroy();
       return;
     }
-    socket.end(
-      error.code === HEADERS_TOO_LARGE ? rawJsonResponse(431, ERRORS.headersTooLarge) : rawJsonResponse(400, ERRORS.malformedRequest),
-    );
+    socket.end(error.code === HEADERS_TOO_LARGE ? rawJsonResponse(431, ERRORS.headersTooLarge) : rawJsonResponse(400, ERRORS.malformedRequest));
   });
   server.on('connect', (_request, socket: Duplex) => socket.end(rawJsonResponse(405, ERRORS.methodNotAllowed)));
 }

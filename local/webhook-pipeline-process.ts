@@ -12,9 +12,7 @@ import type { LocalWebhookPipeline, WebhookPipelineOptions } from './webhook-pip
 export type PipelineProcessOptions = Omit<WebhookPipelineOptions, 'log'>;
 
 /** What the pipeline's process reports once, when it has started or failed to. */
-export type PipelineProcessReport =
-  | { outcome: 'ready'; queues: Omit<LocalWebhookPipeline, 'stop'> }
-  | { outcome: 'failed'; message: string };
+export type PipelineProcessReport = { outcome: 'ready'; queues: Omit<LocalWebhookPipeline, 'stop'> } | { outcome: 'failed'; message: string };
 
 export const STOP_PIPELINE = 'stop';
 

@@ -147,7 +147,9 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
-      handler: inScope(asFunction('fanOut', (event: DynamoDBStreamEvent, context: Context) => fanOut.handler(event, context) as Promise<DynamoDBBatchResponse>)),
+      handler: inScope(
+        asFunction('fanOut', (event: DynamoDBStreamEvent, context: Context) => fanOut.handler(event, context) as Promise<DynamoDBBatchResponse>),
+      ),
       ...(checkpoint ? { checkpoint } : {}),
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;

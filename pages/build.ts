@@ -29,7 +29,10 @@ function staticText(key: string, page: string): string {
 
 /** Fills each empty `<tag … data-i18n="key" …></tag>` of our own two templates (no general HTML parsing needed). */
 const renderPage = (html: string, page: string): string =>
-  html.replace(/(<(\w+)\b[^>]*\sdata-i18n="([^"]+)"[^>]*>)(<\/\2>)/g, (_, open: string, _tag: string, key: string, close: string) => open + staticText(key, page) + close);
+  html.replace(
+    /(<(\w+)\b[^>]*\sdata-i18n="([^"]+)"[^>]*>)(<\/\2>)/g,
+    (_, open: string, _tag: string, key: string, close: string) => open + staticText(key, page) + close,
+  );
 
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });

@@ -67,9 +67,7 @@ export async function receiveUnseen(
     }),
   );
   return {
-    fresh: Messages.filter(
-      (message): message is IdentifiedMessage => !!message.MessageId && !seen.has(message.MessageId),
-    ),
+    fresh: Messages.filter((message): message is IdentifiedMessage => !!message.MessageId && !seen.has(message.MessageId)),
     handles: Messages.flatMap((message) => (message.ReceiptHandle ? [message.ReceiptHandle] : [])),
   };
 }
@@ -136,17 +134,12 @@ export async function peekDeadLetters(endpoint: string, deadLetterQueueUrl: stri
 /** One line per dead letter: for a webhook job its event id, event and time, never the secret's id. */
 export function describeDeadLetter(letter: DeadLetter): string {
   const job = parseWebhookJob(letter.body);
-  const what = job
-    ? `${job.eventId} ${job.event.event} at ${new Date(job.event.timestamp).toISOString()}`
-    : `body: ${letter.body}`;
+  const what = job ? `${job.eventId} ${job.event.event} at ${new Date(job.event.timestamp).toISOString()}` : `body: ${letter.body}`;
   return `${letter.messageId}  receives ${letter.receiveCount}  sent ${letter.sentAt.toISOString()}  ${what}`;
 }
 
 /** Sends each dead letter's body to the jobs queue again, then deletes it from the dead-letter queue. */
-export async function redriveDeadLetters(
-  client: SQSClient,
-  queues: { deadLetterQueueUrl: string; queueUrl: string },
-): Promise<RedriveResult> {
+export async function redriveDeadLetters(client: SQSClient, queues: { deadLetterQueueUrl: string; queueUrl: string }): Promise<RedriveResult> {
   const result: RedriveResult = { moved: 0, notSent: 0, notDeleted: 0 };
   const seen = new Set<string>();
   for (;;) {

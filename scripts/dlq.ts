@@ -118,7 +118,12 @@ async function main(): Promise<void> {
 /** Table name of a DynamoDB stream ARN: arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>. */
 const tableOfStream = (streamArn: string | undefined): string | undefined => /:table\/([^/]+)\/stream\//.exec(streamArn ?? '')?.[1];
 
-async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEnv, failuresQueueUrl: string, queueUrl: string | undefined): Promise<void> {
+async function replay(
+  sqs: SQSClient,
+  { dynamoDbEndpoint, keysTableName }: DlqEnv,
+  failuresQueueUrl: string,
+  queueUrl: string | undefined,
+): Promise<void> {
   if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
   if (!keysTableName) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
   // The fan-out handler reads its environment itself, as on Lambda.
@@ -142,7 +147,9 @@ async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEn
   };
   try {
     const { replayed, records, left } = await replayFanOutFailures({ sqs, streams, failuresQueueUrl, fanOut });
-    console.log(`replayed ${replayed} failed batch${replayed === 1 ? '' : 'es'} (${records} stream record${records === 1 ? '' : 's'} fanned out again)`);
+    console.log(
+      `replayed ${replayed} failed batch${replayed === 1 ? '' : 'es'} (${records} stream record${records === 1 ? '' : 's'} fanned out again)`,
+    );
     for (const { messageId, why } of left) console.error(`${messageId} stays in the failure queue: ${why}`);
     if (left.length > 0) process.exitCode = 1;
   } finally {

@@ -104,7 +104,7 @@ async function replayOne(body: string, options: ReplayOptions): Promise<number |
     records = await readRange(options.streams, batch);
   } catch (error) {
     if (error instanceof TrimmedDataAccessException) {
-      return { why: 'its records are past the stream\'s 24-hour retention: they cannot be replayed' };
+      return { why: "its records are past the stream's 24-hour retention: they cannot be replayed" };
     }
     throw error;
   }
@@ -135,7 +135,7 @@ async function readRange(streams: DynamoDBStreamsClient, batch: FanOutFailureRec
       SequenceNumber: batch.startSequenceNumber,
     }),
   );
-  for (let emptyReads = 0; iterator && emptyReads < MAX_EMPTY_READS; ) {
+  for (let emptyReads = 0; iterator && emptyReads < MAX_EMPTY_READS;) {
     const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
     for (const record of Records) {
       if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > last) return records;
@@ -149,10 +149,7 @@ async function readRange(streams: DynamoDBStreamsClient, batch: FanOutFailureRec
 }
 
 /** Invokes the handler as Lambda would, again from the first failed record; says how many still fail. */
-async function fanOutWithRetries(
-  records: DynamoDBRecord[],
-  fanOut: FanOutHandler,
-): Promise<{ failed: number; lastError?: unknown }> {
+async function fanOutWithRetries(records: DynamoDBRecord[], fanOut: FanOutHandler): Promise<{ failed: number; lastError?: unknown }> {
   let pending = records;
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {

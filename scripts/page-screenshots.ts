@@ -63,7 +63,10 @@ async function takeFour(browser: Browser, siteUrl: string, { prefix, context, la
 }
 
 async function main(): Promise<void> {
-  const [server, browser] = await Promise.all([startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', LOCAL_REQUEST_LOG: 'off' }), launchChromium()]);
+  const [server, browser] = await Promise.all([
+    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', LOCAL_REQUEST_LOG: 'off' }),
+    launchChromium(),
+  ]);
   try {
     const siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
     for (const variant of VARIANTS) await takeFour(browser, siteUrl, variant);

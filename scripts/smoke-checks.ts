@@ -29,7 +29,16 @@ export interface CheckResult {
 }
 
 /** The checks after key creation, in order; they all send the key, so each request is counted (COUNT_REQUEST). */
-const AUTHENTICATED_CHECKS = ['inspect key', 'update key', 'small secret', 'chunked secret', 'claim race', 'revoke secret', 'webhook events', 'revoke key'];
+const AUTHENTICATED_CHECKS = [
+  'inspect key',
+  'update key',
+  'small secret',
+  'chunked secret',
+  'claim race',
+  'revoke secret',
+  'webhook events',
+  'revoke key',
+];
 /** Every check whose route counts something with UpdateItem and ReturnValues ALL_NEW. */
 const COUNTING_CHECKS = new Set(['create key', ...AUTHENTICATED_CHECKS]);
 
@@ -120,7 +129,8 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
 
   const expectJsonContract = (reply: Reply, what: string): void => {
     const type = reply.headers.get('content-type') ?? '';
-    if (!type.startsWith('application/json') || reply.body === undefined) throw new CheckFailed(`${what}: not a JSON response (content-type ${type || 'none'})`);
+    if (!type.startsWith('application/json') || reply.body === undefined)
+      throw new CheckFailed(`${what}: not a JSON response (content-type ${type || 'none'})`);
     if (reply.headers.get('cache-control') !== 'no-store') throw new CheckFailed(`${what}: cache-control is not no-store`);
     if (!reply.headers.get('x-request-id')) throw new CheckFailed(`${what}: no x-request-id`);
   };
@@ -150,7 +160,8 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
     expectJsonContract(reply, label(route));
     const id = reply.body.id;
     if (!SECRET_ID_PATTERN.test(id)) throw new CheckFailed(`${label(route)}: the id is not 22 URL-safe characters`);
-    if (typeof reply.body.url !== 'string' || !reply.body.url.endsWith(`/${id}`)) throw new CheckFailed(`${label(route)}: url does not end in the id`);
+    if (typeof reply.body.url !== 'string' || !reply.body.url.endsWith(`/${id}`))
+      throw new CheckFailed(`${label(route)}: url does not end in the id`);
     leftSecrets.add(id);
     return { id, data };
   };
@@ -162,14 +173,17 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
     const reply = await claim(id);
     if (reply.status !== 200 || !isRecord(reply.body)) throw new CheckFailed(`${label(route)} ${failure(route, reply, '200')}`);
     if (reply.body.data !== data) throw new CheckFailed(`${label(route)}: the data came back different`);
-    if (reply.body.remaining !== remaining) throw new CheckFailed(`${label(route)}: remaining is ${String(reply.body.remaining)}, expected ${remaining}`);
+    if (reply.body.remaining !== remaining)
+      throw new CheckFailed(`${label(route)}: remaining is ${String(reply.body.remaining)}, expected ${remaining}`);
     if (remaining === 0) leftSecrets.delete(id);
   };
 
   const expectGone = async (id: string): Promise<void> => {
     const reply = await claim(id);
     if (reply.status !== 404 || !isRecord(reply.body) || reply.body.error !== ERRORS.secretNotFound) {
-      throw new CheckFailed(`${label(routeNamed('secrets-claim'))} of a used-up secret answered ${describeReply(reply)}, expected 404 ${ERRORS.secretNotFound}`);
+      throw new CheckFailed(
+        `${label(routeNamed('secrets-claim'))} of a used-up secret answered ${describeReply(reply)}, expected 404 ${ERRORS.secretNotFound}`,
+      );
     }
   };
 
@@ -207,7 +221,8 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
       if (response.status !== 200) throw new CheckFailed(`${what} answered ${response.status}, expected 200`);
       if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) throw new CheckFailed(`${what} is not text/html`);
       for (const [header, value] of Object.entries(PAGE_HEADERS)) {
-        if (response.headers.get(header) !== value) throw new CheckFailed(`${what}: ${header} is ${response.headers.get(header) ?? 'missing'}, expected ${value}`);
+        if (response.headers.get(header) !== value)
+          throw new CheckFailed(`${what}: ${header} is ${response.headers.get(header) ?? 'missing'}, expected ${value}`);
       }
     }
     return `share and reveal pages with ${Object.keys(PAGE_HEADERS).length} security headers`;
@@ -275,7 +290,9 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
         const route = routeNamed('secrets-claim');
         const failed = replies.find((reply) => reply.status !== 200 && reply.status !== 404);
         const why = failed ? `; one ${failure(route, failed, '200 or 404')}` : '';
-        throw new CheckFailed(`${CLAIM_RACE_CLAIMERS} claims of a 1-view secret at once: ${won} got it, expected exactly 1 (statuses ${statuses.sort().join(' ')})${why}`);
+        throw new CheckFailed(
+          `${CLAIM_RACE_CLAIMERS} claims of a 1-view secret at once: ${won} got it, expected exactly 1 (statuses ${statuses.sort().join(' ')})${why}`,
+        );
       }
       return `${CLAIM_RACE_CLAIMERS} claims at once: 1 got the secret, ${CLAIM_RACE_CLAIMERS - 1} got 404`;
     });

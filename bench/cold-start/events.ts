@@ -37,8 +37,7 @@ export function routeEvent(route: RouteDefinition, request: RouteRequest): APIGa
   });
 }
 
-const image = (item: object): Record<string, AttributeValue> =>
-  marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>;
+const image = (item: object): Record<string, AttributeValue> => marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>;
 
 let sequence = 0;
 

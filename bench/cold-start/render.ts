@@ -17,7 +17,7 @@ export function renderColdStarts(result: ColdStartResult): string {
       `makes the same first call, and nothing else. In each of ${result.repetitions} repetitions, spread over the run, ` +
       `${result.samplesPerRepetition} samples of each bundle alternate; a repetition's ratio is of the two medians. ` +
       "The budget judges the child's CPU time until the response is in hand (Node's own start-up included), which " +
-      "other processes on this shared machine barely move; the elapsed time from spawn to response, which they can double, " +
+      'other processes on this shared machine barely move; the elapsed time from spawn to response, which they can double, ' +
       'is shown beside it. Times in ms, median of the repetitions (min–max).',
     '',
     '| function | KB | floor KB | CPU ms | floor CPU ms | ratio | budget | verdict | elapsed ms | floor elapsed ms | elapsed ratio |',

@@ -37,8 +37,7 @@ export function fromBase64(text: string): Uint8Array {
 }
 
 /** Unpadded base64url (RFC 4648 section 5). */
-export const toBase64Url = (bytes: Uint8Array): string =>
-  toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+export const toBase64Url = (bytes: Uint8Array): string => toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** Unpadded base64url to bytes; undefined when `text` is not that. */
 export function fromBase64Url(text: string): Uint8Array | undefined {

@@ -66,7 +66,12 @@ export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, v
  * The plaintext of an envelope of `version`; LinkError when the version, the tag or the field
  * does not match (wrong key or damage alike).
  */
-export async function open(key: AesKey, envelope: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> {
+export async function open(
+  key: AesKey,
+  envelope: Uint8Array,
+  field: EnvelopeField,
+  version: EnvelopeVersion = ENVELOPE_VERSION,
+): Promise<Uint8Array> {
   if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== version) throw LinkError.undecryptable();
   try {
     const plaintext = await crypto.subtle.decrypt(

@@ -42,7 +42,12 @@ export function fitFilename(name: string): string {
  * page offers downloads under it.
  */
 export function safeName(name: string | undefined, mimetype: string): string {
-  const cleaned = (name ?? '').split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
+  const cleaned =
+    (name ?? '')
+      .split(/[/\\]/)
+      .pop()
+      ?.replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim() ?? '';
   if (cleaned !== '' && cleaned !== '.' && cleaned !== '..') return cleaned;
   const extension = mime.getExtension(mimetype);
   return extension ? `secret.${extension}` : 'secret';

@@ -2,7 +2,16 @@
  * The browser-safe core: WebCrypto and fetch only, no `node:` imports (the build bundles it for the
  * browser platform, which fails on any). The CLI lives in ./cli.
  */
-export { OnetimeClient, type ClientOptions, type FileContent, type Revealed, type RevealOptions, type SecretStatus, type ShareOptions, type Shared } from './client';
+export {
+  OnetimeClient,
+  type ClientOptions,
+  type FileContent,
+  type Revealed,
+  type RevealOptions,
+  type SecretStatus,
+  type ShareOptions,
+  type Shared,
+} from './client';
 export {
   InputError,
   LinkError,

@@ -52,7 +52,11 @@ export async function stretch(linkKey: Uint8Array, passphrase: string): Promise<
   const salt = (await sha256(concat(utf8.encode(LABELS.salt), linkKey))).subarray(0, SALT_BYTES);
   const material = await crypto.subtle.importKey('raw', cryptoBytes(passphraseBytes(passphrase)), 'PBKDF2', false, ['deriveBits']);
   return new Uint8Array(
-    await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: cryptoBytes(salt), iterations: PBKDF2_ITERATIONS }, material, DERIVED_BITS),
+    await crypto.subtle.deriveBits(
+      { name: 'PBKDF2', hash: 'SHA-256', salt: cryptoBytes(salt), iterations: PBKDF2_ITERATIONS },
+      material,
+      DERIVED_BITS,
+    ),
   );
 }
 

@@ -85,7 +85,12 @@ async function deriveKey(ownPrivate: EcKey, otherPublic: EcKey, ephemeral: Uint8
   const shared = await crypto.subtle.deriveBits({ name: 'ECDH', public: otherPublic }, ownPrivate, 256);
   const ikm = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: cryptoBytes(utf8.encode(HKDF_SALT)), info: cryptoBytes(concat(utf8.encode(HKDF_INFO), ephemeral, recipient)) },
+    {
+      name: 'HKDF',
+      hash: 'SHA-256',
+      salt: cryptoBytes(utf8.encode(HKDF_SALT)),
+      info: cryptoBytes(concat(utf8.encode(HKDF_INFO), ephemeral, recipient)),
+    },
     ikm,
     { name: 'AES-GCM', length: 256 },
     false,

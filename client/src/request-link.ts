@@ -52,7 +52,8 @@ export function parseRequestLink(link: string): { id: string; fingerprint: strin
   const url = parseUrl(link);
   const fingerprint = url.hash.slice(1);
   if (fingerprint === '') throw LinkError.malformed('the fingerprint after "#" is missing (was the end of the link cut off?)');
-  if (!base64UrlOf(fingerprint, FINGERPRINT_LENGTH)) throw LinkError.malformed(`the fingerprint after "#" must be ${FINGERPRINT_LENGTH} characters of base64url`);
+  if (!base64UrlOf(fingerprint, FINGERPRINT_LENGTH))
+    throw LinkError.malformed(`the fingerprint after "#" must be ${FINGERPRINT_LENGTH} characters of base64url`);
   return { id: requestIdOf(url, false), fingerprint };
 }
 
@@ -62,6 +63,7 @@ export function parseReceiveLink(link: string): { id: string; scalar: Uint8Array
   if (encoded === '') throw LinkError.malformed('the private key after "#" is missing (was the end of the link cut off?)');
   const scalar = base64UrlOf(encoded, SCALAR_LENGTH);
   if (!scalar) throw LinkError.malformed(`the private key after "#" must be ${SCALAR_LENGTH} characters of base64url`);
-  if (extra.length > 0 || (apiKey !== undefined && !API_KEY_PATTERN.test(apiKey))) throw LinkError.malformed('the API key after the private key is malformed');
+  if (extra.length > 0 || (apiKey !== undefined && !API_KEY_PATTERN.test(apiKey)))
+    throw LinkError.malformed('the API key after the private key is malformed');
   return { id: requestIdOf(url, true), scalar, ...(apiKey !== undefined ? { apiKey } : {}) };
 }

@@ -65,7 +65,11 @@ export interface RequestStatus {
 
 export type Received =
   | { state: 'open' | 'expired'; note: string | undefined; expires: number }
-  | { state: 'fulfilled'; note: string | undefined; content: { type: 'text'; text: string } | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array } };
+  | {
+      state: 'fulfilled';
+      note: string | undefined;
+      content: { type: 'text'; text: string } | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array };
+    };
 
 export type AnswerContent = string | { name: string; bytes: Uint8Array; mimetype?: string };
 
@@ -121,10 +125,17 @@ export async function fulfilRequest(transport: Transport, apiKey: string, reques
   const bytes = isText ? utf8.encode(content) : content.bytes;
   const fields: Omit<FulfilRequestBody, 'data'> = isText
     ? { type: 'text' }
-    : { type: 'file', filename: toBase64Url(await seal.filename(utf8.encode(fitFilename(content.name)))), mimetype: content.mimetype || OCTET_STREAM };
+    : {
+        type: 'file',
+        filename: toBase64Url(await seal.filename(utf8.encode(fitFilename(content.name)))),
+        mimetype: content.mimetype || OCTET_STREAM,
+      };
   const fits = maxAnswerBytes(utf8.encode(JSON.stringify({ data: '', ...fields })).length);
   if (bytes.length > fits) {
-    throw new PayloadTooLargeError(`too large: ${bytes.length} bytes; at most ${fits} fit in the service's request limit of ${MAX_BODY_BYTES} bytes (5 MiB)`, fits);
+    throw new PayloadTooLargeError(
+      `too large: ${bytes.length} bytes; at most ${fits} fit in the service's request limit of ${MAX_BODY_BYTES} bytes (5 MiB)`,
+      fits,
+    );
   }
   const body = { data: toBase64(await seal.data(bytes)), ...fields };
   const checked = fulfilRequestBody.safeParse(body);

@@ -4,15 +4,7 @@ import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import { errorResponse } from '../../lambdas/http/schemas';
 import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
-import {
-  IDEMPOTENT_RETRY_WINDOW_MS,
-  MAX_ATTEMPTS,
-  backoffMs,
-  newIdempotencyKey,
-  repeatableAfterUnknownOutcome,
-  retryAfterMs,
-  sleep,
-} from './retry';
+import { IDEMPOTENT_RETRY_WINDOW_MS, MAX_ATTEMPTS, backoffMs, newIdempotencyKey, repeatableAfterUnknownOutcome, retryAfterMs, sleep } from './retry';
 
 /** The service's routes over fetch: retries (retry.ts), status codes to typed errors, bodies checked by the service's schemas. */
 

@@ -31,9 +31,12 @@ const CREATE_ACCESS_ENV = z
     [ENV.oidcJwksUri]: z.optional(httpUrl()),
   })
   .check(
-    z.refine((settings) => settings[ENV.createAccess] === 'open' || (settings[ENV.oidcIssuer] !== undefined && settings[ENV.oidcAudience] !== undefined), {
-      error: `${ENV.createAccess}=signed-in needs ${ENV.oidcIssuer} and ${ENV.oidcAudience}`,
-    }),
+    z.refine(
+      (settings) => settings[ENV.createAccess] === 'open' || (settings[ENV.oidcIssuer] !== undefined && settings[ENV.oidcAudience] !== undefined),
+      {
+        error: `${ENV.createAccess}=signed-in needs ${ENV.oidcIssuer} and ${ENV.oidcAudience}`,
+      },
+    ),
   );
 
 export function readCreateAccess(env: Env = process.env): CreateAccess {

@@ -88,7 +88,8 @@ export function email() {
 /** One of `values`; with `ignoreCase`, in any case, given back as written in `values`. */
 export function oneOf<const Value extends string>(values: readonly [Value, ...Value[]], { ignoreCase = false } = {}) {
   const error = mustBe(`one of ${values.join(', ')}${ignoreCase ? ' (in any case)' : ''}`);
-  const find = (given: string): Value | undefined => values.find((value) => (ignoreCase ? value.toUpperCase() === given.toUpperCase() : value === given));
+  const find = (given: string): Value | undefined =>
+    values.find((value) => (ignoreCase ? value.toUpperCase() === given.toUpperCase() : value === given));
   return z.pipe(
     z.string({ error }).check(z.refine((given) => find(given) !== undefined, { error })),
     z.transform((given: string) => find(given) as Value),

@@ -13,8 +13,7 @@ export const keysPerIpPerHour = () =>
   integer({ min: 1, max: KEY_CREATION_LIMIT.maxPerIpPerHour, why: "an address's hour of attempts fits one DynamoDB item" });
 
 /** Milliseconds before the first webhook retry; each later one doubles it. */
-export const webhookRetryBaseMs = () =>
-  integer({ min: 1, max: MAX_RETRY_BASE_MS, why: "the last retry's wait fits SQS's 12-hour visibility limit" });
+export const webhookRetryBaseMs = () => integer({ min: 1, max: MAX_RETRY_BASE_MS, why: "the last retry's wait fits SQS's 12-hour visibility limit" });
 
 /** Powertools Logger's level, as POWERTOOLS_LOG_LEVEL takes it, in any case. */
 export const logLevel = () => oneOf(LOG_LEVELS, { ignoreCase: true });

@@ -1,4 +1,12 @@
-import { ADDRESS_BYTE_SLOT_PREFIX, ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, KEY_ATTRIBUTES as KEY, RECEIPT_ITEM_ATTRIBUTES, RECEIPT_READ_ATTRIBUTES, SECRET_ATTRIBUTES as SECRET } from './tables';
+import {
+  ADDRESS_BYTE_SLOT_PREFIX,
+  ATTEMPT_ATTRIBUTE_PREFIX,
+  CLAIM_ATTRIBUTE_PREFIX,
+  KEY_ATTRIBUTES as KEY,
+  RECEIPT_ITEM_ATTRIBUTES,
+  RECEIPT_READ_ATTRIBUTES,
+  SECRET_ATTRIBUTES as SECRET,
+} from './tables';
 
 /**
  * What a function may do to the tables, as the stack grants it: per table, statements of actions,
@@ -7,12 +15,7 @@ import { ADDRESS_BYTE_SLOT_PREFIX, ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PRE
  */
 
 export type DynamoDbAction =
-  | 'dynamodb:GetItem'
-  | 'dynamodb:BatchGetItem'
-  | 'dynamodb:PutItem'
-  | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
-  | 'dynamodb:BatchWriteItem';
+  'dynamodb:GetItem' | 'dynamodb:BatchGetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem' | 'dynamodb:DeleteItem' | 'dynamodb:BatchWriteItem';
 
 export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
 
@@ -84,7 +87,19 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
-  attributes: [KEY.pk, KEY.created, KEY.expires, KEY.ttl, KEY.webhookSecret, KEY.webhook, KEY.rateLimitSlots, KEY.idempotency, KEY.storedBytes, KEY.access, KEY.subject],
+  attributes: [
+    KEY.pk,
+    KEY.created,
+    KEY.expires,
+    KEY.ttl,
+    KEY.webhookSecret,
+    KEY.webhook,
+    KEY.rateLimitSlots,
+    KEY.idempotency,
+    KEY.storedBytes,
+    KEY.access,
+    KEY.subject,
+  ],
   returnValues: ['NONE'],
 };
 
@@ -208,7 +223,11 @@ export const SETTLE_FULFILMENT: TableGrant = { actions: ['dynamodb:GetItem'], at
 /** GET /secrets/{id}: settles its claim, its reader sign-off and its count of a wrong proof. */
 export const SETTLE_CLAIM: TableGrant = {
   actions: ['dynamodb:GetItem'],
-  attributes: [...new Set([...CLAIM_SETTLING_ATTRIBUTES, ...ATTEMPT_SETTLING_ATTRIBUTES]), `${CLAIM_ATTRIBUTE_PREFIX}*`, `${ATTEMPT_ATTRIBUTE_PREFIX}*`],
+  attributes: [
+    ...new Set([...CLAIM_SETTLING_ATTRIBUTES, ...ATTEMPT_SETTLING_ATTRIBUTES]),
+    `${CLAIM_ATTRIBUTE_PREFIX}*`,
+    `${ATTEMPT_ATTRIBUTE_PREFIX}*`,
+  ],
 };
 
 /**

@@ -15,7 +15,8 @@ import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_BYTES, REQUEST_PUBLIC_KEY_L
 export const ERROR_MESSAGE_MAX_LENGTH = 256;
 /** An unknown field's name is the client's text: it is echoed only this far. */
 const ECHOED_NAME_MAX_LENGTH = 64;
-const echoed = (name: string): string => ([...name].length > ECHOED_NAME_MAX_LENGTH ? `${[...name].slice(0, ECHOED_NAME_MAX_LENGTH).join('')}…` : name);
+const echoed = (name: string): string =>
+  [...name].length > ECHOED_NAME_MAX_LENGTH ? `${[...name].slice(0, ECHOED_NAME_MAX_LENGTH).join('')}…` : name;
 
 /** The error messages clients see, defined once so handlers and tests agree. */
 export const ERRORS = {

@@ -85,7 +85,10 @@ export const ROUTES = routeTable([
     method: 'GET',
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM] },
+    access: {
+      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM],
+    },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
     idempotent: true,
   },
@@ -93,7 +96,10 @@ export const ROUTES = routeTable([
     name: 'secrets-revoke',
     method: 'DELETE',
     path: '/secrets/{id}',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD] },
+    access: {
+      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD],
+    },
     counts: { 200: METRICS.secretsRevoked },
     idempotent: true,
   },

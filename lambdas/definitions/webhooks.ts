@@ -42,9 +42,7 @@ export const DELIVERY_FUNCTION_TIMEOUT_MS = 20_000;
  * 12 hours from when the message was received, and the attempt before it may take the delivery
  * function's whole timeout.
  */
-export const MAX_RETRY_BASE_MS = Math.floor(
-  (12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1),
-);
+export const MAX_RETRY_BASE_MS = Math.floor((12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
 
 /** Lambda timeout of the fan-out function. */
 export const FAN_OUT_FUNCTION_TIMEOUT_MS = 30_000;

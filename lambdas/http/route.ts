@@ -180,8 +180,7 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
 export const stillInFlight = (): HttpError =>
   new HttpError(409, ERRORS.idempotencyInFlight, { 'retry-after': String(IDEMPOTENCY.inFlightRetryAfterSeconds) });
 
-export const retryAfterSeconds = (at: number, now: number): string =>
-  String(Math.max(1, Math.ceil((at - now) / 1000)));
+export const retryAfterSeconds = (at: number, now: number): string => String(Math.max(1, Math.ceil((at - now) / 1000)));
 
 const JSON_BODY_PARSER = '@middy/http-json-body-parser';
 
@@ -259,10 +258,7 @@ function buildRoute<TBody>(
     withinRequestBudget(() => routeHandler(event, context as RouteContext));
 }
 
-export function publicRoute<TBody = undefined>(
-  options: RouteOptions<TBody>,
-  run: (input: RouteInput<TBody>) => Promise<JsonResponse>,
-) {
+export function publicRoute<TBody = undefined>(options: RouteOptions<TBody>, run: (input: RouteInput<TBody>) => Promise<JsonResponse>) {
   return buildRoute(false, options, run);
 }
 

@@ -23,7 +23,13 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
   type SecretTtl,
 } from '../definitions/limits';
-import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_LENGTH, REQUEST_PUBLIC_KEY_PATTERN, REQUEST_STATES, REQUEST_URL_MAX_LENGTH } from '../definitions/requests';
+import {
+  REQUEST_NOTE_MAX_LENGTH,
+  REQUEST_PUBLIC_KEY_LENGTH,
+  REQUEST_PUBLIC_KEY_PATTERN,
+  REQUEST_STATES,
+  REQUEST_URL_MAX_LENGTH,
+} from '../definitions/requests';
 import { isStandardBase64 } from '../rules/base64';
 import { isP256PublicKey } from '../rules/p256';
 
@@ -37,7 +43,9 @@ const TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 /** The fields of a secret's content, shared by POST /secrets and a request's answer. */
 const contentFields = {
   // A body holds at most MAX_BODY_BYTES, so data can be no longer: a bound for the document, never the 413's job.
-  data: z.string({ error: ERRORS.data }).check(z.maxLength(MAX_BODY_BYTES, { error: ERRORS.data }), z.refine(isStandardBase64, { error: ERRORS.data })),
+  data: z
+    .string({ error: ERRORS.data })
+    .check(z.maxLength(MAX_BODY_BYTES, { error: ERRORS.data }), z.refine(isStandardBase64, { error: ERRORS.data })),
   type: z._default(z.enum(SECRET_TYPES, { error: ERRORS.type }), SECRET_DEFAULTS.type),
   filename: z.optional(
     z
@@ -72,15 +80,15 @@ export const createSecretBody = z
     views: z._default(
       z
         .number({ error: ERRORS.views })
-        .check(
-          z.int({ error: ERRORS.views }),
-          z.gte(VIEWS_RANGE.min, { error: ERRORS.views }),
-          z.lte(VIEWS_RANGE.max, { error: ERRORS.views }),
-        ),
+        .check(z.int({ error: ERRORS.views }), z.gte(VIEWS_RANGE.min, { error: ERRORS.views }), z.lte(VIEWS_RANGE.max, { error: ERRORS.views })),
       SECRET_DEFAULTS.views,
     ),
     /** A passphrase gate: the SHA-256 of the proof (docs/api.md). */
-    gate: z.optional(z.string({ error: ERRORS.gate }).check(z.maxLength(GATE.digestLength, { error: ERRORS.gate }), z.regex(GATE.digestPattern, { error: ERRORS.gate }))),
+    gate: z.optional(
+      z
+        .string({ error: ERRORS.gate })
+        .check(z.maxLength(GATE.digestLength, { error: ERRORS.gate }), z.regex(GATE.digestPattern, { error: ERRORS.gate })),
+    ),
   })
   .check(fileFieldsOnlyForFiles);
 
@@ -123,10 +131,12 @@ export const updateKeyBody = z.strictObject({
 
 const timestampMs = () => z.int().check(z.nonnegative());
 const webhookSecret = () =>
-  z.string().check(
-    z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)),
-    z.maxLength(WEBHOOK_SECRET_PREFIX.length + WEBHOOK_SECRET_RANDOM_LENGTH),
-  );
+  z
+    .string()
+    .check(
+      z.regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}.{${WEBHOOK_SECRET_RANDOM_LENGTH},}$`)),
+      z.maxLength(WEBHOOK_SECRET_PREFIX.length + WEBHOOK_SECRET_RANDOM_LENGTH),
+    );
 
 export const errorResponse = z.object({ error: z.string().check(z.maxLength(ERROR_MESSAGE_MAX_LENGTH)) });
 

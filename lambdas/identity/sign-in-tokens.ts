@@ -70,7 +70,7 @@ function reasonOf(error: errors.JOSEError): string {
     return `token claim ${error.claim} is missing or invalid`;
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'signature does not verify';
-  if (error instanceof errors.JWKSNoMatchingKey) return "signed with a key the issuer does not publish";
+  if (error instanceof errors.JWKSNoMatchingKey) return 'signed with a key the issuer does not publish';
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return 'signature algorithm not accepted';
   return 'malformed token';
 }

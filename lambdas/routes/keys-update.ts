@@ -8,17 +8,14 @@ import { setKeyWebhook } from '../use-cases/keys';
 
 const config = readConfig();
 
-export const handler = authenticatedRoute(
-  { body: { schema: updateKeyBody, required: true }, fullKeyOnly: true },
-  async ({ body, caller }) => {
-    let webhook: string | undefined;
-    if (body.webhook !== '') {
-      const verdict = checkWebhookUrl(body.webhook, config.webhookAllowLoopback);
-      if (!verdict.ok) throw new HttpError(400, verdict.error);
-      webhook = verdict.url;
-    }
-    // The key was live a moment ago; failing now means it was revoked in between.
-    if (!(await setKeyWebhook(caller.keyHash, webhook))) throw new HttpError(401, ERRORS.invalidApiKey);
-    return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
-  },
-);
+export const handler = authenticatedRoute({ body: { schema: updateKeyBody, required: true }, fullKeyOnly: true }, async ({ body, caller }) => {
+  let webhook: string | undefined;
+  if (body.webhook !== '') {
+    const verdict = checkWebhookUrl(body.webhook, config.webhookAllowLoopback);
+    if (!verdict.ok) throw new HttpError(400, verdict.error);
+    webhook = verdict.url;
+  }
+  // The key was live a moment ago; failing now means it was revoked in between.
+  if (!(await setKeyWebhook(caller.keyHash, webhook))) throw new HttpError(401, ERRORS.invalidApiKey);
+  return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
+});

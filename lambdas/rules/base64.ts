@@ -5,8 +5,7 @@
  */
 const BASE64_CHARS_THEN_PADDING = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export const isStandardBase64 = (value: string): boolean =>
-  value.length > 0 && value.length % 4 === 0 && BASE64_CHARS_THEN_PADDING.test(value);
+export const isStandardBase64 = (value: string): boolean => value.length > 0 && value.length % 4 === 0 && BASE64_CHARS_THEN_PADDING.test(value);
 
 /**
  * Whether standard base64 `value` is the one its bytes encode to: the bits its padding leaves over

@@ -27,7 +27,10 @@ function bytesOf(base64Url: string): Uint8Array | undefined {
 
 /** Its bytes' own encoding: a decoder ignores the unused low bits of the last character, this does not. */
 const base64UrlOf = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 const bigIntOf = (bytes: Uint8Array): bigint => bytes.reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
 

@@ -24,8 +24,7 @@ const SPELLED_OUT_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i;
 const LOOPBACK_NAMES = /^(localhost|.+\.localhost)$/;
 
 /** `localhost` and its subdomains (RFC 6761), in any case, with or without a trailing dot. */
-export const isLoopbackName = (hostname: string): boolean =>
-  LOOPBACK_NAMES.test(hostname.toLowerCase().replace(/\.$/, ''));
+export const isLoopbackName = (hostname: string): boolean => LOOPBACK_NAMES.test(hostname.toLowerCase().replace(/\.$/, ''));
 
 /** The address a URL's hostname (IPv6 in brackets or not) denotes, if it is an IP literal. */
 export function hostAddress(hostname: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {

@@ -42,7 +42,12 @@ export async function countAddressBytes(ipHash: string, now: number, bytes: numb
   if (Object.keys(slots).length > MAX_BYTE_SLOTS && stale.length > 0) {
     const names = Object.fromEntries(stale.map((slot, i) => [`#stale${i}`, slotName(Number(slot))]));
     await dynamo.send(
-      new UpdateCommand({ TableName: tableName(KEYS_TABLE), Key: key, UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`, ExpressionAttributeNames: names }),
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: key,
+        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+        ExpressionAttributeNames: names,
+      }),
     );
   }
   return slots;

@@ -13,8 +13,7 @@ const BATCH_CALL = { requestTimeout: BATCH_REQUEST_TIMEOUT_MS };
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 type KeyList = NonNullable<BatchGetCommandInput['RequestItems']>[string]['Keys'];
 
-const backoff = (attempt: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 25));
+const backoff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 25));
 
 function* batchesOf<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
@@ -37,11 +36,7 @@ export async function batchWriteAll(table: string, requests: WriteRequests, abor
  * Strongly consistent reads of every key, retrying unprocessed keys; missing items are absent.
  * `attributes`, when given, are the only ones read.
  */
-export async function batchGetAll<TItem>(
-  table: string,
-  keys: NonNullable<KeyList>,
-  attributes?: readonly string[],
-): Promise<TItem[]> {
+export async function batchGetAll<TItem>(table: string, keys: NonNullable<KeyList>, attributes?: readonly string[]): Promise<TItem[]> {
   const projection = attributes && {
     ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
     ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),

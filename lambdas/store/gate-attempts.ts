@@ -54,7 +54,8 @@ export async function countWrongProof(id: string, now: number): Promise<number |
     settle: async (signal) => {
       const item = await readAttempts(id, attempt, signal);
       // Not applied while the count's condition still holds: sent again.
-      if (item !== undefined && typeof item[attempt] !== 'number' && item.attempts !== undefined && item.attempts > 1 && isLive(item, now)) return NOT_APPLIED;
+      if (item !== undefined && typeof item[attempt] !== 'number' && item.attempts !== undefined && item.attempts > 1 && isLive(item, now))
+        return NOT_APPLIED;
       return outcomeOf(item, attempt, now);
     },
   });

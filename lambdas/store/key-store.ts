@@ -158,7 +158,10 @@ const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
     ? {
         set: `, ${A.storedBytes} = :byteSlots`,
         condition: old.sb === undefined ? ` AND attribute_not_exists(${A.storedBytes})` : ` AND size(${A.storedBytes}) = :oldByteSlots`,
-        values: { ':byteSlots': prunedByteSlots(old.sb, now, bytes), ...(old.sb === undefined ? {} : { ':oldByteSlots': Object.keys(old.sb).length }) },
+        values: {
+          ':byteSlots': prunedByteSlots(old.sb, now, bytes),
+          ...(old.sb === undefined ? {} : { ':oldByteSlots': Object.keys(old.sb).length }),
+        },
       }
     : { set: '', condition: '', values: {} };
 
@@ -230,8 +233,20 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
             Key: { pk },
             UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${byBytes.set} REMOVE ${A.rateLimitSlots}.#expired${byBytes.remove}`,
             ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${byBytes.condition}`,
-            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names, ...byBytes.names },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...byBytes.values },
+            ExpressionAttributeNames: {
+              '#current': String(slotIndex(now)),
+              '#expired': String(expiredSlotIndex(now)),
+              ...recording.names,
+              ...byBytes.names,
+            },
+            ExpressionAttributeValues: {
+              ':zero': 0,
+              ':one': 1,
+              ':maxSlots': MAX_TRACKED_SLOTS,
+              ':token': token,
+              ...recording.values,
+              ...byBytes.values,
+            },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -254,7 +269,8 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
     await pruneRecords(keyHash, counted.overFull, now);
     return countOnce(keyHash, now, token, attempts - 1, counting);
   }
-  if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS) return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
+  if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS)
+    return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
   return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
 }
 
@@ -263,7 +279,14 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
  * fast path does and writes the byte map back pruned, locked on the map's size as read (a
  * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
  */
-async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+async function rewriteBytesAndCount(
+  keyHash: string,
+  old: KeyItem,
+  now: number,
+  token: string,
+  attempts: number,
+  counting: Counted,
+): Promise<Authentication> {
   const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
   const rewrite = byteRewrite(old, bytes, now);
@@ -278,7 +301,14 @@ async function rewriteBytesAndCount(keyHash: string, old: KeyItem, now: number, 
             UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
             ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
             ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+            ExpressionAttributeValues: {
+              ':zero': 0,
+              ':one': 1,
+              ':maxSlots': MAX_TRACKED_SLOTS,
+              ':token': token,
+              ...recording.values,
+              ...rewrite.values,
+            },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -315,8 +345,7 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
             TableName: tableName(KEYS_TABLE),
             Key: { pk: keyItemPk(keyHash) },
             UpdateExpression: `SET ${A.idempotency} = :records`,
-            ConditionExpression:
-              old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
+            ConditionExpression: old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
             ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
           }),
           { abortSignal },
@@ -329,7 +358,14 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
   });
 }
 
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
+async function pruneAndCount(
+  keyHash: string,
+  old: KeyItem,
+  now: number,
+  token: string,
+  attempts: number,
+  counting: Counted,
+): Promise<Authentication> {
   const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
   const rewrite = byteRewrite(old, bytes, now);
@@ -410,10 +446,19 @@ export async function settleIdempotencyRecord(keyHash: string, scope: string, to
             TableName: tableName(KEYS_TABLE),
             Key: { pk: keyItemPk(keyHash) },
             UpdateExpression:
-              `SET ${A.idempotency}.#scope.#status = :status` + (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
+              `SET ${A.idempotency}.#scope.#status = :status` +
+              (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
             ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-            ExpressionAttributeNames: { ...recordNames(scope), '#status': 'status', ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }) },
-            ExpressionAttributeValues: { ':token': token, ':status': status, ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }) },
+            ExpressionAttributeNames: {
+              ...recordNames(scope),
+              '#status': 'status',
+              ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }),
+            },
+            ExpressionAttributeValues: {
+              ':token': token,
+              ':status': status,
+              ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }),
+            },
           }),
           { abortSignal },
         );
@@ -460,19 +505,21 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
 
 /** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
 export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(KEYS_TABLE),
-      Key: { pk: keyItemPk(keyHash) },
-      UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
-      ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
-      ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
-      ExpressionAttributeValues: { ':bytes': bytes },
-    }),
-  ).catch((error: unknown) => {
-    // Gone (revoked) or pruned meanwhile: nothing left to take back.
-    if (!isConditionFailure(error)) throw error;
-  });
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: tableName(KEYS_TABLE),
+        Key: { pk: keyItemPk(keyHash) },
+        UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
+        ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
+        ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+        ExpressionAttributeValues: { ':bytes': bytes },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Gone (revoked) or pruned meanwhile: nothing left to take back.
+      if (!isConditionFailure(error)) throw error;
+    });
 }
 
 /**

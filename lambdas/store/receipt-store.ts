@@ -49,7 +49,10 @@ export async function putReceipt(id: string, owner: string, receipt: Receipt): P
     write: async (abortSignal) => {
       await dynamo.send(new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: item }), abortSignal ? { abortSignal } : {});
     },
-    settle: async (signal) => ((await readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_RECEIPT_SK }, RECEIPT_SETTLING_ATTRIBUTES, signal)) ? undefined : NOT_APPLIED),
+    settle: async (signal) =>
+      (await readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_RECEIPT_SK }, RECEIPT_SETTLING_ATTRIBUTES, signal))
+        ? undefined
+        : NOT_APPLIED,
   });
 }
 

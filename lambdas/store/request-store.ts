@@ -86,7 +86,9 @@ export async function putRequest(request: NewRequest, keyedToken?: string): Prom
     },
     // Applied once the head carries this create's token (a keyed one's: the first's).
     settle: async (signal) =>
-      (await readForSettling<{ createToken?: string }>(table, key, HEAD_SETTLING_ATTRIBUTES, signal))?.createToken === createToken ? undefined : NOT_APPLIED,
+      (await readForSettling<{ createToken?: string }>(table, key, HEAD_SETTLING_ATTRIBUTES, signal))?.createToken === createToken
+        ? undefined
+        : NOT_APPLIED,
   });
 }
 
@@ -164,7 +166,9 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
             new UpdateCommand({
               TableName: table,
               Key: key,
-              ...(probe ? probeUpdate() : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
+              ...(probe
+                ? probeUpdate()
+                : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
             { abortSignal },
@@ -197,7 +201,13 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
 type UpdateParts = Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
 
 /** The update that answers an open request; `ownRepeat`: it also holds where this fulfilment's token is (an SDK retry of it). */
-function answerUpdate(answer: Answer, now: number, fulfilToken: string, chunked: { count: number; chunkId: string } | undefined, ownRepeat: boolean): UpdateParts {
+function answerUpdate(
+  answer: Answer,
+  now: number,
+  fulfilToken: string,
+  chunked: { count: number; chunkId: string } | undefined,
+  ownRepeat: boolean,
+): UpdateParts {
   const sets = [
     `${A.requestState} = :fulfilled`,
     `${A.fulfilToken} = :token`,

@@ -2,7 +2,14 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { isCanonicalBase64 } from '../rules/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
-import { CLAIM_ATTRIBUTE_PREFIX, KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, secretChunkKey } from '../definitions/tables';
+import {
+  CLAIM_ATTRIBUTE_PREFIX,
+  KEYED_CLAIM_ATTRIBUTE_PREFIX,
+  SECRETS_TABLE,
+  SECRET_ATTRIBUTES as A,
+  SECRET_HEAD_SK,
+  secretChunkKey,
+} from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
@@ -131,8 +138,7 @@ type StoredData = string | Uint8Array;
  * stored: as binary, which DynamoDB stores and bills at 3/4 of the base64's length, unless its
  * bytes would not give the same base64 back (see isCanonicalBase64).
  */
-export const storedData = (data: string): StoredData =>
-  data.length % 4 === 0 && isCanonicalBase64(data) ? Buffer.from(data, 'base64') : data;
+export const storedData = (data: string): StoredData => (data.length % 4 === 0 && isCanonicalBase64(data) ? Buffer.from(data, 'base64') : data);
 
 /** The base64 text that storedData stored. */
 const base64Of = (data: StoredData): string =>
@@ -440,7 +446,12 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
       },
       settle: async (signal) => {
         const mark = readMarkOf(claim);
-        const item = await readForSettling<Record<string, unknown>>(tableName(SECRETS_TABLE), key, [A.pk, A.sk, claim, ...(keyed ? [mark] : [])], signal);
+        const item = await readForSettling<Record<string, unknown>>(
+          tableName(SECRETS_TABLE),
+          key,
+          [A.pk, A.sk, claim, ...(keyed ? [mark] : [])],
+          signal,
+        );
         // Signed off: a keyed claim's read mark is there, a plain claim's attribute is gone (or the head is).
         const signedOff = item === undefined || item[claim] === undefined || (keyed && item[mark] !== undefined);
         return signedOff ? undefined : NOT_APPLIED;

@@ -37,9 +37,7 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
   // An open secret request has no view yet, and none consumed: rewritten by a keyed create's repeat, it stays.
   if (stringOf(after?.requestState) === 'open') return undefined;
   const viewedAt = numberOf(after?.viewedAt) ?? 0;
-  const lastViewKeyed = Object.entries(after ?? {}).some(
-    ([name, value]) => name.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX) && numberOf(value) === 0,
-  );
+  const lastViewKeyed = Object.entries(after ?? {}).some(([name, value]) => name.startsWith(KEYED_CLAIM_ATTRIBUTE_PREFIX) && numberOf(value) === 0);
   const chunks = numberOf(after?.chunks);
   if (chunks !== undefined) {
     // An answer to a request keeps its chunks under an id of its own.

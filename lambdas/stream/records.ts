@@ -11,9 +11,7 @@ import { STREAM_EVENT_FILTER, TTL_DELETION_PRINCIPAL } from '../definitions/webh
 export function passesStreamEventFilter(record: DynamoDBRecord): boolean {
   const sortKey = record.dynamodb?.Keys?.[SECRETS_TABLE.sortKey]?.S;
   return (
-    includes(STREAM_EVENT_FILTER.eventNames, record.eventName ?? '') &&
-    sortKey !== undefined &&
-    includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)
+    includes(STREAM_EVENT_FILTER.eventNames, record.eventName ?? '') && sortKey !== undefined && includes(STREAM_EVENT_FILTER.sortKeyValues, sortKey)
   );
 }
 

@@ -49,12 +49,7 @@ export const scopeOf = (input: IdempotencyInput): IdempotencyScope => ({
  * Where the counted request stands, from the record the count found under its scope. A lapsed
  * record is replaced by this request's: it is a first request again, under new names.
  */
-export async function idempotentRequestOf(
-  apiKey: string,
-  scope: IdempotencyScope,
-  found: ScopeRecord,
-  now: number,
-): Promise<IdempotentRequest> {
+export async function idempotentRequestOf(apiKey: string, scope: IdempotencyScope, found: ScopeRecord, now: number): Promise<IdempotentRequest> {
   const { token } = found;
   let record: IdempotencyRecord = found.record ?? { at: now, by: token };
   let standing = standingOf(record, token, now, scope.body);

@@ -22,7 +22,10 @@ type Holder = { revealOnly?: true; subject?: string };
  * subject's hash), a reveal-only key without one. The token is checked before anything is
  * written, so a bad token costs no DynamoDB call and uses none of the address's key creations.
  */
-async function holderOf(createAccess: CreateAccess, signInToken: string | undefined): Promise<Holder | Exclude<KeyCreation, { outcome: 'created' | 'limited' }>> {
+async function holderOf(
+  createAccess: CreateAccess,
+  signInToken: string | undefined,
+): Promise<Holder | Exclude<KeyCreation, { outcome: 'created' | 'limited' }>> {
   if (createAccess.mode === 'open') return {};
   if (signInToken === undefined) return { revealOnly: true };
   const verdict = await verifySignInToken(signInToken, createAccess);

@@ -1,7 +1,15 @@
 import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '../definitions/limits';
 import { REQUEST_PAGE_PREFIX, type RequestState } from '../definitions/requests';
 import { randomUrlSafeId } from '../rules/random';
-import { NOT_FULFILLED_YET, fulfilRequest, putRequest, readRequest, type Answer, type FulfilOutcome, type StoredRequest } from '../store/request-store';
+import {
+  NOT_FULFILLED_YET,
+  fulfilRequest,
+  putRequest,
+  readRequest,
+  type Answer,
+  type FulfilOutcome,
+  type StoredRequest,
+} from '../store/request-store';
 import { mayDoTheWork, type IdempotentRequest } from './idempotency';
 import { STILL_IN_FLIGHT } from './secrets';
 

@@ -65,8 +65,7 @@ export function checkingLookup(resolve: LookupFunction, allowed: AddressRule): L
         callback(error, []);
         return;
       }
-      const addresses: LookupAddress[] =
-        typeof resolved === 'string' ? [{ address: resolved, family: family ?? isIP(resolved) }] : resolved;
+      const addresses: LookupAddress[] = typeof resolved === 'string' ? [{ address: resolved, family: family ?? isIP(resolved) }] : resolved;
       const [first] = addresses;
       if (first === undefined || !addresses.every(({ address }) => allowed(address))) {
         callback(new AddressNotAllowedError(), []);

@@ -35,10 +35,7 @@ const QUEUE_ATTRIBUTES = new Map<string, (queue: LocalQueue) => string | undefin
 export function queueAttributes(queue: LocalQueue, names: readonly string[]): Record<string, string> {
   const unknown = names.find((name) => name !== 'All' && !QUEUE_ATTRIBUTES.has(name));
   if (unknown !== undefined) {
-    throw new QueueError(
-      'InvalidAttributeName',
-      `Unknown Attribute ${unknown} (or not supported by the local queue service).`,
-    );
+    throw new QueueError('InvalidAttributeName', `Unknown Attribute ${unknown} (or not supported by the local queue service).`);
   }
   return pick(QUEUE_ATTRIBUTES, names, queue);
 }
@@ -52,19 +49,12 @@ const MESSAGE_ATTRIBUTES = new Map<string, (message: ReceivedMessage) => string 
 ]);
 
 /** Names that apply only to FIFO queues or to features the local service lacks are left out, as SQS does. */
-export function messageAttributes(
-  message: ReceivedMessage,
-  names: readonly string[],
-): Record<string, string> | undefined {
+export function messageAttributes(message: ReceivedMessage, names: readonly string[]): Record<string, string> | undefined {
   const attributes = pick(MESSAGE_ATTRIBUTES, names, message);
   return Object.keys(attributes).length > 0 ? attributes : undefined;
 }
 
-function pick<T>(
-  readers: ReadonlyMap<string, (subject: T) => string | undefined>,
-  names: readonly string[],
-  subject: T,
-): Record<string, string> {
+function pick<T>(readers: ReadonlyMap<string, (subject: T) => string | undefined>, names: readonly string[], subject: T): Record<string, string> {
   const wanted = names.includes('All') ? [...readers.keys()] : names;
   const attributes: Record<string, string> = {};
   for (const name of wanted) {

@@ -27,10 +27,7 @@ export interface PersistedMessage {
   deadLetterSourceQueue: string | undefined;
 }
 
-type JournalEntry =
-  | { queue: string; put: PersistedMessage }
-  | { queue: string; deleted: string }
-  | { queue: string; purged: true };
+type JournalEntry = { queue: string; put: PersistedMessage } | { queue: string; deleted: string } | { queue: string; purged: true };
 
 /** What the service's queues held, by queue name, in send order. */
 export type PersistedQueues = Map<string, Map<string, PersistedMessage>>;

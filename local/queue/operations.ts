@@ -34,10 +34,7 @@ const attributeMap = z.record(z.string(), z.unknown()).optional();
 const receiptHandle = z.string().min(1);
 
 const valueAt = (value: unknown, path: readonly PropertyKey[]): unknown =>
-  path.reduce<unknown>(
-    (current, key) => (typeof current === 'object' && current !== null ? Reflect.get(current, key) : undefined),
-    value,
-  );
+  path.reduce<unknown>((current, key) => (typeof current === 'object' && current !== null ? Reflect.get(current, key) : undefined), value);
 
 function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -47,17 +44,11 @@ function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S>
   if (issue?.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
     throw new QueueError('MissingParameter', `The request must contain the parameter ${parameter}.`);
   }
-  throw new QueueError(
-    'InvalidParameterValue',
-    `Value for parameter ${parameter} is invalid. Reason: ${issue?.message ?? 'unknown'}.`,
-  );
+  throw new QueueError('InvalidParameterValue', `Value for parameter ${parameter} is invalid. Reason: ${issue?.message ?? 'unknown'}.`);
 }
 
 const operation =
-  <S extends z.ZodType>(
-    schema: S,
-    run: (input: z.output<S>, context: OperationContext) => Promise<object> | object,
-  ): Operation =>
+  <S extends z.ZodType>(schema: S, run: (input: z.output<S>, context: OperationContext) => Promise<object> | object): Operation =>
   (input, context) =>
     run(parseInput(schema, input), context);
 
@@ -65,10 +56,7 @@ type AttributeMap = Record<string, unknown> | undefined;
 
 function checkBody(body: string, attributes: AttributeMap, systemAttributes: AttributeMap): void {
   if (!ALLOWED_BODY.test(body)) {
-    throw new QueueError(
-      'InvalidMessageContents',
-      'Invalid binary character in the message body; see the SQS documentation for allowed characters.',
-    );
+    throw new QueueError('InvalidMessageContents', 'Invalid binary character in the message body; see the SQS documentation for allowed characters.');
   }
   if (Buffer.byteLength(body, 'utf8') > MAX_MESSAGE_BYTES) {
     throw new QueueError(
@@ -134,21 +122,18 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
   }),
 
-  SendMessageBatch: operation(
-    queueRequest.extend({ Entries: z.array(sendEntry.extend({ Id: z.string() })) }),
-    (input, { registry }) => {
-      const queue = registry.byUrl(input.QueueUrl);
-      const totalBytes = input.Entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody, 'utf8'), 0);
-      if (totalBytes > MAX_MESSAGE_BYTES) {
-        throw new QueueError('BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes.`);
-      }
-      return runBatch(input.Entries, (entry) => {
-        checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
-        const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
-        return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
-      });
-    },
-  ),
+  SendMessageBatch: operation(queueRequest.extend({ Entries: z.array(sendEntry.extend({ Id: z.string() })) }), (input, { registry }) => {
+    const queue = registry.byUrl(input.QueueUrl);
+    const totalBytes = input.Entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody, 'utf8'), 0);
+    if (totalBytes > MAX_MESSAGE_BYTES) {
+      throw new QueueError('BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes.`);
+    }
+    return runBatch(input.Entries, (entry) => {
+      checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
+      const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
+      return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+    });
+  }),
 
   ReceiveMessage: operation(
     queueRequest.extend({
@@ -206,9 +191,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
 
   ChangeMessageVisibilityBatch: operation(
     queueRequest.extend({
-      Entries: z.array(
-        z.object({ Id: z.string(), ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout }),
-      ),
+      Entries: z.array(z.object({ Id: z.string(), ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout })),
     }),
     (input, { registry }) => {
       const queue = registry.byUrl(input.QueueUrl);
@@ -234,5 +217,4 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   }),
 };
 
-export const findOperation = (name: string): Operation | undefined =>
-  Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+export const findOperation = (name: string): Operation | undefined => (Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined);

@@ -66,8 +66,7 @@ export interface QueueCounts {
 const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 
 /** Receipt handles are opaque to clients; ours name the message so a stale one can be told from garbage. */
-const newReceiptHandle = (messageId: string): string =>
-  Buffer.from(`${messageId} ${randomUUID()}`, 'utf8').toString('base64url');
+const newReceiptHandle = (messageId: string): string => Buffer.from(`${messageId} ${randomUUID()}`, 'utf8').toString('base64url');
 
 function messageIdOf(receiptHandle: string): string {
   const [messageId, nonce, ...rest] = Buffer.from(receiptHandle, 'base64url').toString('utf8').split(' ');
@@ -182,12 +181,7 @@ export class LocalQueue {
    * Long polling: receives as soon as messages are visible, or returns none once `waitMs` has
    * passed or `signal` aborts (the service stopping, the client hanging up).
    */
-  async receiveWaiting(
-    max: number,
-    visibilityTimeoutMs: number,
-    waitMs: number,
-    signal: AbortSignal,
-  ): Promise<ReceivedMessage[]> {
+  async receiveWaiting(max: number, visibilityTimeoutMs: number, waitMs: number, signal: AbortSignal): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
     // Never receive for a poll that has ended: nobody would get the messages, yet they would be
     // hidden for their visibility timeout and their receive counts would go up.
@@ -215,8 +209,7 @@ export class LocalQueue {
     if (!message || receipt?.handle !== receiptHandle) {
       throw new QueueError(
         'ReceiptHandleIsInvalid',
-        'The receipt handle is not the latest one of a message in the queue: ' +
-          'the message was deleted, or received again since.',
+        'The receipt handle is not the latest one of a message in the queue: ' + 'the message was deleted, or received again since.',
       );
     }
     if (message.visibleAt <= now) throw new QueueError('MessageNotInflight', 'The message is not in flight.');

@@ -10,8 +10,7 @@ export interface LocalQueueDefinition {
   deadLetter?: { name: string; maxReceiveCount: number };
 }
 
-export const localQueueArn = (name: string): string =>
-  `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:${name}`;
+export const localQueueArn = (name: string): string => `arn:aws:sqs:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:${name}`;
 
 /** The service's queues, found by name or by URL as SQS addresses them. */
 export class QueueRegistry {

@@ -37,12 +37,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function answer(
-  request: IncomingMessage,
-  body: string,
-  registry: QueueRegistry,
-  signal: AbortSignal,
-): Promise<object> {
+async function answer(request: IncomingMessage, body: string, registry: QueueRegistry, signal: AbortSignal): Promise<object> {
   const target = request.headers['x-amz-target'];
   if (request.method === 'POST' && target === `${LOCAL_TARGET_PREFIX}${PEEK_ACTION}`) {
     const peeked = answerPeek(parseJson(body), registry);
@@ -52,8 +47,7 @@ async function answer(
   if (request.method !== 'POST' || typeof target !== 'string' || !target.startsWith(TARGET_PREFIX)) {
     throw new QueueError(
       'UnsupportedOperation',
-      "The local queue service speaks SQS's AWS JSON 1.0 protocol only: " +
-        `POST with x-amz-target: ${TARGET_PREFIX}<Action>.`,
+      "The local queue service speaks SQS's AWS JSON 1.0 protocol only: " + `POST with x-amz-target: ${TARGET_PREFIX}<Action>.`,
     );
   }
   const action = target.slice(TARGET_PREFIX.length);

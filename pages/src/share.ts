@@ -43,7 +43,6 @@ const signInError = element('sign-in-error', HTMLElement);
 /** Base64 makes the content a third larger in the request body; "about", since the envelope takes a little more. */
 const ABOUT_MAX_CONTENT_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
 
-
 function fillChoices(): void {
   for (const [value, ms] of Object.entries(SECRET_TTLS) as [SecretTtl, number][]) {
     const option = new Option('', value, value === SECRET_DEFAULTS.ttl, value === SECRET_DEFAULTS.ttl);

@@ -87,7 +87,15 @@ export async function finishSignIn(signIn: SignIn): Promise<string> {
   const client: oauth.Client = { client_id: signIn.clientId };
   const parameters = oauth.validateAuthResponse(server, client, returned, pending.state);
   const issuer = new URL(signIn.issuer);
-  const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), parameters, redirectUri(), pending.verifier, requestOptions(issuer));
+  const response = await oauth.authorizationCodeGrantRequest(
+    server,
+    client,
+    oauth.None(),
+    parameters,
+    redirectUri(),
+    pending.verifier,
+    requestOptions(issuer),
+  );
   const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, { expectedNonce: pending.nonce, requireIdToken: true });
   if (!tokens.id_token) throw new Error('the provider sent no ID token');
   return tokens.id_token;

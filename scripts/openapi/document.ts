@@ -1,7 +1,16 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, STORED_BYTES_LIMIT, WEBHOOK_EVENTS } from '../../lambdas/definitions/limits';
+import {
+  API_BASE_PATH,
+  GATE,
+  IDEMPOTENCY,
+  MAX_BODY_BYTES,
+  RATE_LIMIT,
+  SLOW_STORE_MS,
+  STORED_BYTES_LIMIT,
+  WEBHOOK_EVENTS,
+} from '../../lambdas/definitions/limits';
 import { TOKEN_CLOCK_SKEW_SECONDS } from '../../lambdas/definitions/create-access';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
@@ -60,7 +69,7 @@ const DIGITS = { type: 'string', pattern: '^\\d+$', maxLength: 16 } as const;
 
 const HEADERS = {
   'x-request-id': {
-    description: 'Identifier of the request, unique per request (a UUID: API Gateway\'s request id, or local mode\'s).',
+    description: "Identifier of the request, unique per request (a UUID: API Gateway's request id, or local mode's).",
     schema: { type: 'string', format: 'uuid', maxLength: 36 },
   },
   'cache-control': { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' } },
@@ -143,7 +152,9 @@ const EVERY_ROUTE: Record<number, Outcome> = {
   400: error('Bad request: a body that is not JSON, not an object, not `application/json`, or that fails validation. The message names the field.'),
   413: error(`The request body exceeds ${MAX_BODY_BYTES} bytes (5 MiB).`),
   500: error('Server error.'),
-  503: error('The data store could not be reached or did not answer within the request\'s time budget; `retry-after` says when to try again. Nothing was done that the request\'s repeat would not find done.'),
+  503: error(
+    "The data store could not be reached or did not answer within the request's time budget; `retry-after` says when to try again. Nothing was done that the request's repeat would not find done.",
+  ),
 };
 
 const AUTHENTICATED: Record<number, Outcome> = {
@@ -158,7 +169,7 @@ const REVEAL_ONLY_REFUSED = error(
 
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
 
-const REQUEST_NOT_FOUND = error('No such request, it expired, or (status) it is not this key\'s or its answer was read.');
+const REQUEST_NOT_FOUND = error("No such request, it expired, or (status) it is not this key's or its answer was read.");
 const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
@@ -189,7 +200,9 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
         `Only on a \`signed-in\` deployment, sent \`Authorization\`: not a bearer JWT its OpenID Connect issuer signed for its audience, live within ${TOKEN_CLOCK_SKEW_SECONDS} s of clock skew (\`invalid sign-in token: <why>\`: expired, another audience, another issuer, a signature that does not verify, an algorithm not accepted, malformed). No key is created and the address's allowance is not used.`,
       ),
       429: error('Too many keys created from this client address (20 per hour by default).'),
-      503: error("The data store could not be reached, or (on a `signed-in` deployment) the issuer's signing keys could not be fetched; `retry-after` says when to try again. No key was created."),
+      503: error(
+        "The data store could not be reached, or (on a `signed-in` deployment) the issuer's signing keys could not be fetched; `retry-after` says when to try again. No key was created.",
+      ),
     },
   },
   'keys-get': {
@@ -198,7 +211,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     outcomes: { 200: { description: 'Masked key, webhook (absent when none), creation and expiry times, signing secret.', schema: getKeyResponse } },
   },
   'keys-update': {
-    summary: "Set (an https URL) or remove (\"\") the calling key's webhook.",
+    summary: 'Set (an https URL) or remove ("") the calling key\'s webhook.',
     authenticated: true,
     request: { schema: updateKeyBody, required: true },
     outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
@@ -213,7 +226,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     request: { schema: createSecretBody, required: true },
     outcomes: {
-      201: { description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.', schema: createSecretResponse },
+      201: {
+        description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.',
+        schema: createSecretResponse,
+      },
       403: REVEAL_ONLY_REFUSED,
       422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
       429: error(
@@ -261,7 +277,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     request: { schema: createRequestBody, required: true },
     outcomes: {
-      201: { description: 'Its id, the sender\'s page (`{site_url}/r/<id>`) and until when it may be fulfilled.', schema: createRequestResponse },
+      201: { description: "Its id, the sender's page (`{site_url}/r/<id>`) and until when it may be fulfilled.", schema: createRequestResponse },
       403: REVEAL_ONLY_REFUSED,
     },
   },
@@ -277,7 +293,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     outcomes: { 201: { description: 'Fulfilled.', schema: fulfilRequestResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
   },
   'requests-status': {
-    summary: 'The state of a request (its requester\'s key only) and, once fulfilled, the id to claim its answer with.',
+    summary: "The state of a request (its requester's key only) and, once fulfilled, the id to claim its answer with.",
     authenticated: true,
     outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
   },
@@ -290,7 +306,8 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   'keys-create':
     'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
   'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
-  'keys-update': 'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
+  'keys-update':
+    'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
   'keys-delete': 'The key stops working at once: its next request gets 401.',
   'secrets-create':
     '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
@@ -298,15 +315,16 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
     'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
   'secrets-status':
     'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
-  'secrets-revoke': 'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
+  'secrets-revoke':
+    'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
   'requests-create':
-    '`publicKey` is the requester\'s P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request\'s id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.',
+    "`publicKey` is the requester's P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request's id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.",
   'requests-get':
-    'Any valid key: the request\'s id is the sender\'s capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.',
+    "Any valid key: the request's id is the sender's capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.",
   'requests-fulfil':
-    'Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester\'s key under the request\'s id, claimable by that key only. Sends `request.fulfilled` to the requester\'s webhook.',
+    "Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester's key under the request's id, claimable by that key only. Sends `request.fulfilled` to the requester's webhook.",
   'requests-status':
-    'Only the requester\'s key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.',
+    "Only the requester's key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.",
 };
 
 /** Operations are grouped by the first segment of their path: health, keys, secrets, requests. */
@@ -327,10 +345,7 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
   if (status === 429 || status === 409 || status === 503) names.push({ name: 'retry-after', required: true });
   names.push(...own.map((name) => ({ name, required: true })));
   return Object.fromEntries(
-    names.map(({ name, required }) => [
-      spelled(name),
-      required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required },
-    ]),
+    names.map(({ name, required }) => [spelled(name), required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required }]),
   );
 }
 
@@ -353,8 +368,20 @@ function webhooks() {
         post: {
           summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
           parameters: [
-            { name: WEBHOOK_HEADERS.signature, in: 'header', required: true, description: 'HMAC-SHA256 signature of the body.', schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$', maxLength: 90 } },
-            { name: WEBHOOK_HEADERS.eventId, in: 'header', required: true, description: 'Same id on every attempt of one event.', schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 } },
+            {
+              name: WEBHOOK_HEADERS.signature,
+              in: 'header',
+              required: true,
+              description: 'HMAC-SHA256 signature of the body.',
+              schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$', maxLength: 90 },
+            },
+            {
+              name: WEBHOOK_HEADERS.eventId,
+              in: 'header',
+              required: true,
+              description: 'Same id on every attempt of one event.',
+              schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
+            },
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
@@ -419,7 +446,12 @@ function operation(name: RouteName) {
       security: document.authenticated ? [{ apiKey: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(document.request
-        ? { requestBody: { required: document.request.required, content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } } } }
+        ? {
+            requestBody: {
+              required: document.request.required,
+              content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } },
+            },
+          }
         : {}),
       responses,
     },
@@ -445,7 +477,8 @@ export function openApiDocument() {
     servers: [
       {
         url: `https://{site}${API_BASE_PATH}`,
-        description: 'A deployment: `site` is the host of the stack’s SiteUrl (or your domain). Local mode (`npm start`) serves the same API at http://localhost:3000/api/v1.',
+        description:
+          'A deployment: `site` is the host of the stack’s SiteUrl (or your domain). Local mode (`npm start`) serves the same API at http://localhost:3000/api/v1.',
         variables: { site: { default: 'secrets.example.com', description: 'The host of the stack’s SiteUrl.' } },
         'x-internal': false,
       },

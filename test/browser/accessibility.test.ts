@@ -85,7 +85,11 @@ async function checkBothThemes(page: Page, language: string, state: string): Pro
     await page.emulateMedia({ colorScheme: theme });
     // Legacy mode runs axe in the page itself (these pages have no frames), and results beyond
     // violations are summarised rather than collected node by node: both halve the run's time.
-    const results = await new AxeBuilder({ page }).withTags(WCAG_21_A_AA).options({ resultTypes: ['violations'] }).setLegacyMode().analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(WCAG_21_A_AA)
+      .options({ resultTypes: ['violations'] })
+      .setLegacyMode()
+      .analyze();
     const violations = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
     axeRecords.push({ language, state, theme, violations, passes: results.passes.length });
     expect({ language, state, theme, violations }).toEqual({ language, state, theme, violations: [] });
@@ -162,7 +166,10 @@ describe.each([
     await page.getByTestId('attempts-left').waitFor();
     await checkBothThemes(page, language, 'reveal: wrong passphrase');
     // Three more wrong ones elsewhere; the page's next is the last.
-    for (let attempt = 0; attempt < 3; attempt++) await api().reveal(link, { passphrase: 'wrong' }).catch(() => undefined);
+    for (let attempt = 0; attempt < 3; attempt++)
+      await api()
+        .reveal(link, { passphrase: 'wrong' })
+        .catch(() => undefined);
     await page.getByTestId('reveal-passphrase').fill('wrong');
     await page.getByTestId('reveal-button').click();
     await page.getByTestId('secret-burned').waitFor();
@@ -299,7 +306,7 @@ test('a secret request works with the keyboard alone, moving focus to each resul
 });
 
 describe('languages', () => {
-  test('the page speaks the browser\'s language, with its title, lang and dates', async () => {
+  test("the page speaks the browser's language, with its title, lang and dates", async () => {
     const context = await person('pl-PL');
     const page = await open(context, `${siteUrl}/`, 'pl');
     await expect(page.title()).resolves.toBe('Udostępnij sekret');
@@ -337,7 +344,7 @@ describe('languages', () => {
     await context.close();
   });
 
-  test('the QR code is the link\'s, drawn in the page, with a text alternative and a note that it carries the key', async () => {
+  test("the QR code is the link's, drawn in the page, with a text alternative and a note that it carries the key", async () => {
     const context = await person('en-US');
     const page = await open(context, `${siteUrl}/`, 'en');
     await page.getByTestId('share-text').fill('scan me');
@@ -357,7 +364,14 @@ describe('languages', () => {
     expect(dark.size).toBe(expected.length);
     expect(expected.every((module) => dark.has(module))).toBe(true);
     // A quiet zone of four light modules on every side.
-    expect([...dark].every((module) => module.split(',').map(Number).every((at) => at >= 4 && at < size - 4))).toBe(true);
+    expect(
+      [...dark].every((module) =>
+        module
+          .split(',')
+          .map(Number)
+          .every((at) => at >= 4 && at < size - 4),
+      ),
+    ).toBe(true);
     await context.close();
   });
 });

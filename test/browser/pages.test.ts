@@ -55,9 +55,15 @@ async function shareInPage(context: BrowserContext, fill: (page: Page) => Promis
   await page.getByTestId('share-submit').click();
   const link = page.getByTestId('share-link');
   // The error, if the page shows one, makes a clearer failure than the link's absence.
-  await Promise.race([link.waitFor(), page.getByTestId('error').waitFor().then(async () => {
-    throw new Error(`the share page said: ${await page.getByTestId('error').textContent()}`);
-  })]);
+  await Promise.race([
+    link.waitFor(),
+    page
+      .getByTestId('error')
+      .waitFor()
+      .then(async () => {
+        throw new Error(`the share page said: ${await page.getByTestId('error').textContent()}`);
+      }),
+  ]);
   return link.inputValue();
 }
 

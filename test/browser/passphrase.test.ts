@@ -121,7 +121,11 @@ test('each wrong passphrase says how many attempts remain; the 5th says the secr
   const { context } = await person();
   const page = await context.newPage();
   await page.goto(link);
-  await expect(page.getByTestId('reveal-passphrase').evaluate((field: { ownerDocument: { activeElement: unknown } }) => field === field.ownerDocument.activeElement)).resolves.toBe(true);
+  await expect(
+    page
+      .getByTestId('reveal-passphrase')
+      .evaluate((field: { ownerDocument: { activeElement: unknown } }) => field === field.ownerDocument.activeElement),
+  ).resolves.toBe(true);
   const shown: (string | null)[] = [];
   for (let attempt = 1; attempt <= 4; attempt++) {
     await page.getByTestId('reveal-passphrase').fill(`wrong ${attempt}`);
@@ -138,7 +142,9 @@ test('each wrong passphrase says how many attempts remain; the 5th says the secr
   await page.getByTestId('reveal-passphrase').fill('wrong 5');
   await page.getByTestId('reveal-button').click();
   await page.getByTestId('secret-burned').waitFor();
-  await expect(page.getByTestId('secret-burned').textContent()).resolves.toMatch(/wrong passphrase number 5, the last one allowed: the secret has been destroyed/);
+  await expect(page.getByTestId('secret-burned').textContent()).resolves.toMatch(
+    /wrong passphrase number 5, the last one allowed: the secret has been destroyed/,
+  );
   await expect(page.getByTestId('reveal-button').isVisible()).resolves.toBe(false);
   await expect(api().reveal(link, { passphrase: 'right' })).rejects.toMatchObject({ kind: 'gone' });
   await context.close();

@@ -86,7 +86,8 @@ test('two links, one revealed elsewhere: used and active on coming back; Revoke 
   // The keyboard alone reaches the other link's Revoke button and presses it.
   const revoke = rowOf(page, second).getByRole('button', { name: `Revoke link ${idOf(second).slice(0, 8)}…` });
   await page.getByTestId('share-link').focus();
-  const isFocused = (): Promise<boolean> => revoke.evaluate((button: { ownerDocument: { activeElement: unknown } }) => button.ownerDocument.activeElement === button);
+  const isFocused = (): Promise<boolean> =>
+    revoke.evaluate((button: { ownerDocument: { activeElement: unknown } }) => button.ownerDocument.activeElement === button);
   for (let presses = 0; presses < 20 && !(await isFocused()); presses++) {
     await page.keyboard.press('Tab');
   }

@@ -125,20 +125,21 @@ test("the sender's page refuses to encrypt when the service's answer carries ano
   await Promise.all([requester.close(), sender.close()]);
 });
 
-test.each(vectors.vectors.filter((vector) => vector.field === 'data' && vector.plaintextUtf8 !== undefined && vector.plaintextUtf8 !== '').map((vector) => [vector.name, vector] as const))(
-  'the receive page opens the node:crypto vector "%s"',
-  async (_, vector) => {
-    const { key } = await createKey(undefined, baseUrl);
-    const created = await api<{ id: string }>('POST', '/requests', { key, json: { publicKey: vectors.recipientPublicKeyBase64Url }, baseUrl });
-    const id = created.body.id;
-    expect((await api('POST', `/requests/${id}`, { key, json: { data: vector.sent }, baseUrl })).status).toBe(201);
-    const scalar = Buffer.from(vectors.recipientScalarHex, 'hex').toString('base64url');
-    const context = await person();
-    const page = await context.newPage();
-    await page.goto(`${siteUrl}/r/${id}/receive#${scalar}.${key}`);
-    await page.getByTestId('receive-reveal').click();
-    await page.getByTestId('secret-text').waitFor();
-    await expect(page.getByTestId('secret-text').textContent()).resolves.toBe(vector.plaintextUtf8);
-    await context.close();
-  },
-);
+test.each(
+  vectors.vectors
+    .filter((vector) => vector.field === 'data' && vector.plaintextUtf8 !== undefined && vector.plaintextUtf8 !== '')
+    .map((vector) => [vector.name, vector] as const),
+)('the receive page opens the node:crypto vector "%s"', async (_, vector) => {
+  const { key } = await createKey(undefined, baseUrl);
+  const created = await api<{ id: string }>('POST', '/requests', { key, json: { publicKey: vectors.recipientPublicKeyBase64Url }, baseUrl });
+  const id = created.body.id;
+  expect((await api('POST', `/requests/${id}`, { key, json: { data: vector.sent }, baseUrl })).status).toBe(201);
+  const scalar = Buffer.from(vectors.recipientScalarHex, 'hex').toString('base64url');
+  const context = await person();
+  const page = await context.newPage();
+  await page.goto(`${siteUrl}/r/${id}/receive#${scalar}.${key}`);
+  await page.getByTestId('receive-reveal').click();
+  await page.getByTestId('secret-text').waitFor();
+  await expect(page.getByTestId('secret-text').textContent()).resolves.toBe(vector.plaintextUtf8);
+  await context.close();
+});

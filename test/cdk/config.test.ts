@@ -109,7 +109,12 @@ describe('context: defaults', () => {
     const asJson = configFrom({ keysPerIpPerHour: 7, throttleRateLimit: 5, secretsPointInTimeRecovery: true, apiGatewayCloudWatchRole: false });
     const asText = configFrom({ keysPerIpPerHour: '7', throttleRateLimit: '5', secretsPointInTimeRecovery: 'true', apiGatewayCloudWatchRole: '0' });
     expect(asText).toEqual(asJson);
-    expect(asJson).toMatchObject({ keysPerIpPerHour: 7, throttle: { rateLimit: 5 }, secretsPointInTimeRecovery: true, apiGatewayCloudWatchRole: false });
+    expect(asJson).toMatchObject({
+      keysPerIpPerHour: 7,
+      throttle: { rateLimit: 5 },
+      secretsPointInTimeRecovery: true,
+      apiGatewayCloudWatchRole: false,
+    });
     expect(configFrom({ apiGatewayCloudWatchRole: '1' }).apiGatewayCloudWatchRole).toBe(true);
   });
 
@@ -124,21 +129,53 @@ describe('context: defaults', () => {
 describe('context: a bad value names the key, what it must be and what was given', () => {
   const LARGEST_KEYS = KEY_CREATION_LIMIT.maxPerIpPerHour;
   it.each<[string, unknown, string]>([
-    ['stackName', 'one-time_secrets', 'context stackName must be a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most, got "one-time_secrets"'],
-    ['stackName', '2stages', 'context stackName must be a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most, got "2stages"'],
+    [
+      'stackName',
+      'one-time_secrets',
+      'context stackName must be a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most, got "one-time_secrets"',
+    ],
+    [
+      'stackName',
+      '2stages',
+      'context stackName must be a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most, got "2stages"',
+    ],
     ['stackName', `S${'x'.repeat(128)}`, 'context stackName must be a CloudFormation stack name'],
     ['siteUrl', 'secrets.example.com', 'context siteUrl must be an absolute http(s) URL of at most 2048 characters, got "secrets.example.com"'],
-    ['siteUrl', 'ftp://secrets.example.com', 'context siteUrl must be an absolute http(s) URL of at most 2048 characters, got "ftp://secrets.example.com"'],
-    ['keysPerIpPerHour', '0', `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "0"`],
-    ['keysPerIpPerHour', 2.5, `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "2.5"`],
-    ['keysPerIpPerHour', LARGEST_KEYS + 1, `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "${LARGEST_KEYS + 1}"`],
+    [
+      'siteUrl',
+      'ftp://secrets.example.com',
+      'context siteUrl must be an absolute http(s) URL of at most 2048 characters, got "ftp://secrets.example.com"',
+    ],
+    [
+      'keysPerIpPerHour',
+      '0',
+      `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "0"`,
+    ],
+    [
+      'keysPerIpPerHour',
+      2.5,
+      `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "2.5"`,
+    ],
+    [
+      'keysPerIpPerHour',
+      LARGEST_KEYS + 1,
+      `context keysPerIpPerHour must be an integer from 1 to ${LARGEST_KEYS} (so that an address's hour of attempts fits one DynamoDB item), got "${LARGEST_KEYS + 1}"`,
+    ],
     ['throttleRateLimit', 'fast', 'context throttleRateLimit must be a positive integer, got "fast"'],
     ['throttleBurstLimit', '0', 'context throttleBurstLimit must be a positive integer, got "0"'],
-    ['webhookRetryBaseMs', '1e3', 'context webhookRetryBaseMs must be an integer from 1 to 10795000 (so that the last retry\'s wait fits SQS\'s 12-hour visibility limit), got "1e3"'],
+    [
+      'webhookRetryBaseMs',
+      '1e3',
+      'context webhookRetryBaseMs must be an integer from 1 to 10795000 (so that the last retry\'s wait fits SQS\'s 12-hour visibility limit), got "1e3"',
+    ],
     ['webhookRetryBaseMs', LARGEST_RETRY_BASE_MS + 1, `context webhookRetryBaseMs must be an integer from 1 to ${LARGEST_RETRY_BASE_MS}`],
     ['alarmEmail', 'ops@example', 'context alarmEmail must be an email address such as ops@example.com, got "ops@example"'],
     ['alarmEmail', 'Ops <ops@example.com>', 'context alarmEmail must be an email address such as ops@example.com, got "Ops <ops@example.com>"'],
-    ['alarmEmail', 'ops@example.com, dev@example.com', 'context alarmEmail must be an email address such as ops@example.com, got "ops@example.com, dev@example.com"'],
+    [
+      'alarmEmail',
+      'ops@example.com, dev@example.com',
+      'context alarmEmail must be an email address such as ops@example.com, got "ops@example.com, dev@example.com"',
+    ],
     ['alarmEmail', 42, 'context alarmEmail must be an email address such as ops@example.com, got "42"'],
     ['secretsPointInTimeRecovery', 'yes', 'context secretsPointInTimeRecovery must be true or false (or 1 or 0), got "yes"'],
     ['apiGatewayCloudWatchRole', 'on', 'context apiGatewayCloudWatchRole must be true or false (or 1 or 0), got "on"'],
@@ -150,7 +187,11 @@ describe('context: a bad value names the key, what it must be and what was given
 
   it.each<[string, string, string]>([
     ['domainName', 'secrets', 'context domainName must be a host name such as secrets.example.com, got "secrets"'],
-    ['certificateArn', CERTIFICATE_ARN.replace('us-east-1', 'eu-west-1'), 'context certificateArn must be the ARN of an ACM certificate in us-east-1 (CloudFront\'s region), got "arn:aws:acm:eu-west-1:'],
+    [
+      'certificateArn',
+      CERTIFICATE_ARN.replace('us-east-1', 'eu-west-1'),
+      'context certificateArn must be the ARN of an ACM certificate in us-east-1 (CloudFront\'s region), got "arn:aws:acm:eu-west-1:',
+    ],
   ])('%s=%j', (key, value, message) => {
     expect(() => configFrom({ domainName: 'secrets.example.com', certificateArn: CERTIFICATE_ARN, [key]: value })).toThrow(message);
   });

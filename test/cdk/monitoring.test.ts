@@ -77,9 +77,7 @@ describe('the dashboard', () => {
     const drawn = widget('Webhooks').properties.metrics?.map(([line]) => line as { label: string; expression: string });
     expect(drawn?.map(({ label }) => label)).toEqual([METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered]);
     for (const { label, expression } of drawn ?? []) {
-      expect(expression).toBe(
-        `SUM(SEARCH('{${METRICS_NAMESPACE},event,service} service="${stackName}" MetricName="${label}"', 'Sum', 300))`,
-      );
+      expect(expression).toBe(`SUM(SEARCH('{${METRICS_NAMESPACE},event,service} service="${stackName}" MetricName="${label}"', 'Sum', 300))`);
     }
   });
 

@@ -78,19 +78,21 @@ describe('cdk-nag AwsSolutions', () => {
       .filter((violation) => violation.ruleName === rule)
       .flatMap((violation) => violation.violatingConstructs.map((construct) => construct.constructPath));
 
-  it.each([
-    ['AwsSolutions-IAM5[Resource::*]', /\/Webhooks\/FanOut\/Role\/DefaultPolicy\/Resource$/],
-  ])('accepts %s only where the webhook pipeline needs it', (rule, path) => {
-    expect(pathsOf(rule).filter((found) => !BUCKET_DEPLOYMENT.test(found))).toEqual([expect.stringMatching(path)]);
-  });
+  it.each([['AwsSolutions-IAM5[Resource::*]', /\/Webhooks\/FanOut\/Role\/DefaultPolicy\/Resource$/]])(
+    'accepts %s only where the webhook pipeline needs it',
+    (rule, path) => {
+      expect(pathsOf(rule).filter((found) => !BUCKET_DEPLOYMENT.test(found))).toEqual([expect.stringMatching(path)]);
+    },
+  );
 
   it('accepts AwsSolutions-SQS3 only on the fan-out’s on-failure queue and the consumed-secrets queue', () => {
-    expect(pathsOf('AwsSolutions-SQS3').sort()).toEqual(
-      [expect.stringMatching(new RegExp(`/${QUEUES.consumedSecrets.id}/Resource$`)), expect.stringMatching(new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`))],
-    );
+    expect(pathsOf('AwsSolutions-SQS3').sort()).toEqual([
+      expect.stringMatching(new RegExp(`/${QUEUES.consumedSecrets.id}/Resource$`)),
+      expect.stringMatching(new RegExp(`/${QUEUES.fanOutFailures.id}/Resource$`)),
+    ]);
   });
 
-  it('accepts the IAM and runtime findings of the page deployment only on aws-cdk-lib\'s deployment function', () => {
+  it("accepts the IAM and runtime findings of the page deployment only on aws-cdk-lib's deployment function", () => {
     const libraryRules = ACKNOWLEDGED_RULES.filter((rule) => /-(IAM5\[Action|IAM4\[Policy::.*AWSLambdaBasic|L1$)/.test(rule));
     for (const rule of libraryRules) expect(pathsOf(rule)).toEqual([expect.stringMatching(BUCKET_DEPLOYMENT)]);
   });
@@ -119,7 +121,7 @@ describe('cdk-nag AwsSolutions with the web ACL off (waf=false)', () => {
   const reasonsFor = (rule: string): string[] =>
     report.suppressedViolations.filter((violation) => violation.ruleName === rule).map((violation) => violation.reason);
 
-  it('acknowledges APIG3 on the API\'s stage alone, saying the operator turned the web ACL off', () => {
+  it("acknowledges APIG3 on the API's stage alone, saying the operator turned the web ACL off", () => {
     expect(report.violations).toEqual([]);
     const [reason, ...others] = reasonsFor('AwsSolutions-APIG3');
     expect(others).toEqual([]);
@@ -131,10 +133,10 @@ describe('cdk-nag AwsSolutions with the web ACL off (waf=false)', () => {
   });
 });
 
-describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', () => {
+describe("cdk-nag AwsSolutions with the account's API Gateway logging role", () => {
   const report = awsSolutionsReport({ apiGatewayCloudWatchRole: 'true' });
 
-  it('acknowledges the role\'s AWS managed policy, on the REST API\'s role alone', () => {
+  it("acknowledges the role's AWS managed policy, on the REST API's role alone", () => {
     expect(report.violations).toEqual([]);
     const paths = report.suppressedViolations
       .filter((violation) => violation.ruleName === CLOUDWATCH_ROLE_RULE)
@@ -144,18 +146,25 @@ describe('cdk-nag AwsSolutions with the account\'s API Gateway logging role', ()
 });
 
 describe('cdk-nag AwsSolutions with createAccess=signed-in', () => {
-  it('with the stack\'s user pool: only COG2 and COG8 more, on the pool alone', () => {
+  it("with the stack's user pool: only COG2 and COG8 more, on the pool alone", () => {
     const report = awsSolutionsReport({ createAccess: 'signed-in' });
     expect(report.violations).toEqual([]);
     const added = report.suppressedViolations.filter((violation) => !ACKNOWLEDGED_RULES.includes(violation.ruleName));
     expect(added.map((violation) => violation.ruleName).sort()).toEqual(['AwsSolutions-COG2', 'AwsSolutions-COG8']);
     for (const violation of added) {
-      expect(violation.violatingConstructs.map((construct) => construct.constructPath)).toEqual([expect.stringMatching(/\/SignIn\/Users\/Resource$/)]);
+      expect(violation.violatingConstructs.map((construct) => construct.constructPath)).toEqual([
+        expect.stringMatching(/\/SignIn\/Users\/Resource$/),
+      ]);
     }
   });
 
-  it('with the team\'s own issuer: nothing more than open', () => {
-    const report = awsSolutionsReport({ createAccess: 'signed-in', oidcIssuer: 'https://login.example.com', oidcAudience: 'onetime', oidcClientId: 'onetime-pages' });
+  it("with the team's own issuer: nothing more than open", () => {
+    const report = awsSolutionsReport({
+      createAccess: 'signed-in',
+      oidcIssuer: 'https://login.example.com',
+      oidcAudience: 'onetime',
+      oidcClientId: 'onetime-pages',
+    });
     expect(report.violations).toEqual([]);
     expect([...new Set(report.suppressedViolations.map((violation) => violation.ruleName))].sort()).toEqual(ACKNOWLEDGED_RULES);
   });

@@ -64,16 +64,19 @@ describe('the writes each role may send, by condition', () => {
     });
   });
 
-  it.each(IDEMPOTENT.filter((name) => name !== 'secrets-create'))('%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem', (name) => {
-    expectStatement(routeRole(name), {
-      Action: 'dynamodb:UpdateItem',
-      Resource: tableArn(KEYS_TABLE),
-      Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem'] },
-        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
-      },
-    });
-  });
+  it.each(IDEMPOTENT.filter((name) => name !== 'secrets-create'))(
+    '%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem',
+    (name) => {
+      expectStatement(routeRole(name), {
+        Action: 'dynamodb:UpdateItem',
+        Resource: tableArn(KEYS_TABLE),
+        Condition: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'rl', 'counted', 'idem'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
+        },
+      });
+    },
+  );
 
   it('keys-update alone may set a key’s webhook, naming only pk and webhook, reading nothing back', () => {
     expectStatement(routeRole('keys-update'), {
@@ -112,18 +115,22 @@ describe('the writes each role may send, by condition', () => {
       Action: 'dynamodb:PutItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem', 'sb', 'access', 'subject'] },
+        'ForAllValues:StringEquals': {
+          'dynamodb:Attributes': ['pk', 'created', 'expires', 'ttl', 'webhookSecret', 'webhook', 'rl', 'idem', 'sb', 'access', 'subject'],
+        },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });
   });
 
-  it('secrets-claim takes views by the view attributes (and reads an answer\'s reader) and its own claim:<token> ones, and deletes nothing', () => {
+  it("secrets-claim takes views by the view attributes (and reads an answer's reader) and its own claim:<token> ones, and deletes nothing", () => {
     expectStatement(routeRole('secrets-claim'), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(SECRETS_TABLE),
       Condition: {
-        'ForAllValues:StringLike': { 'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'viewed', 'readers', 'reader', 'claim:*'] },
+        'ForAllValues:StringLike': {
+          'dynamodb:Attributes': ['pk', 'sk', 'remaining', 'expires', 'gate', 'viewedAt', 'viewed', 'readers', 'reader', 'claim:*'],
+        },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['ALL_NEW', 'NONE'] },
       },
     });
@@ -143,8 +150,10 @@ describe('the writes each role may send, by condition', () => {
     expect(actions).not.toContain('dynamodb:BatchWriteItem');
   });
 
-  it('requests-fulfil may not name owner or reader: an answer stays its requester\'s', () => {
-    const updates = tableStatements(routeRole('requests-fulfil'), SECRETS_TABLE).filter((statement) => asArray(statement.Action).includes('dynamodb:UpdateItem'));
+  it("requests-fulfil may not name owner or reader: an answer stays its requester's", () => {
+    const updates = tableStatements(routeRole('requests-fulfil'), SECRETS_TABLE).filter((statement) =>
+      asArray(statement.Action).includes('dynamodb:UpdateItem'),
+    );
     expect(updates).toHaveLength(1);
     const attributes = JSON.stringify(updates[0]);
     expect(attributes).toContain('"requestState"');
@@ -203,7 +212,8 @@ describe('the writes each role may send, by condition', () => {
         );
         for (const statement of writes) {
           const condition = (statement as { Condition?: unknown }).Condition;
-          const attributes = at(condition, 'ForAllValues:StringEquals', 'dynamodb:Attributes') ?? at(condition, 'ForAllValues:StringLike', 'dynamodb:Attributes');
+          const attributes =
+            at(condition, 'ForAllValues:StringEquals', 'dynamodb:Attributes') ?? at(condition, 'ForAllValues:StringLike', 'dynamodb:Attributes');
           const keyAttributes = [table.partitionKey, ...(table.sortKey ? [table.sortKey] : [])];
           expect({ table: table.id, attributes }).toEqual({ table: table.id, attributes: expect.arrayContaining(keyAttributes) });
           expect(at(condition, 'StringEqualsIfExists', 'dynamodb:ReturnValues')).toBeDefined();

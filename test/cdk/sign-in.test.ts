@@ -17,7 +17,9 @@ const keysCreateVariables = (template: Template): Record<string, unknown> =>
 /** The share and reveal pages' Content-Security-Policy, as the distribution's headers policy sends it. */
 const pagesCsp = (template: Template): string => {
   const [[, policy] = []] = resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy');
-  return JSON.stringify(at(policy?.Properties, 'ResponseHeadersPolicyConfig', 'SecurityHeadersConfig', 'ContentSecurityPolicy', 'ContentSecurityPolicy'));
+  return JSON.stringify(
+    at(policy?.Properties, 'ResponseHeadersPolicyConfig', 'SecurityHeadersConfig', 'ContentSecurityPolicy', 'ContentSecurityPolicy'),
+  );
 };
 
 /** The pages' deployment: how many sources it copies into the bucket (the build, and config.json). */
@@ -44,9 +46,13 @@ describe('open (default)', () => {
     expect(pagesCsp(template)).toContain("connect-src 'self';");
   });
 
-  it('alarms on the tables\' write units in an hour, to the alarm topic', () => {
+  it("alarms on the tables' write units in an hour, to the alarm topic", () => {
     const [[, alarm] = []] = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('WriteUnitsAlarm'));
-    expect(alarm?.Properties).toMatchObject({ Threshold: DEFAULT_WRITE_UNITS_ALARM_PER_HOUR, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1 });
+    expect(alarm?.Properties).toMatchObject({
+      Threshold: DEFAULT_WRITE_UNITS_ALARM_PER_HOUR,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+    });
     const metrics = at(alarm?.Properties, 'Metrics') as { MetricStat?: { Metric: { MetricName: string }; Period: number } }[];
     const stats = metrics.flatMap((metric) => (metric.MetricStat ? [metric.MetricStat] : []));
     expect(stats.map((stat) => [stat.Metric.MetricName, stat.Period])).toEqual([
@@ -58,7 +64,7 @@ describe('open (default)', () => {
   });
 });
 
-describe('signed-in with the stack\'s Cognito user pool', () => {
+describe("signed-in with the stack's Cognito user pool", () => {
   const { template } = synthesize({ createAccess: 'signed-in', writeUnitsAlarmPerHour: 1000 });
   const [[poolId, pool] = []] = resourcesOfType(template, 'AWS::Cognito::UserPool');
   const [[, client] = []] = resourcesOfType(template, 'AWS::Cognito::UserPoolClient');
@@ -73,7 +79,7 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });
 
-  it('gives the pages and the CLI a public client: authorization code only, back to the site or the CLI\'s loopback', () => {
+  it("gives the pages and the CLI a public client: authorization code only, back to the site or the CLI's loopback", () => {
     expect(client?.Properties).toMatchObject({ GenerateSecret: false, AllowedOAuthFlows: ['code'], AllowedOAuthFlowsUserPoolClient: true });
     expect(at(client?.Properties, 'AllowedOAuthScopes')).toEqual(expect.arrayContaining(['openid']));
     const [[distributionId] = []] = resourcesOfType(template, 'AWS::CloudFront::Distribution');
@@ -83,7 +89,7 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
     ]);
   });
 
-  it('tells POST /keys the pool\'s issuer, its client as audience, and its JWKS', () => {
+  it("tells POST /keys the pool's issuer, its client as audience, and its JWKS", () => {
     const variables = keysCreateVariables(template);
     expect(variables[ENV.createAccess]).toBe('signed-in');
     expect(JSON.stringify(variables[ENV.oidcIssuer])).toContain(`"Ref":"${poolId}"`);
@@ -91,7 +97,7 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
     expect(variables[ENV.oidcAudience]).toEqual({ Ref: resourcesOfType(template, 'AWS::Cognito::UserPoolClient')[0]?.[0] });
   });
 
-  it('lets the share page reach Cognito\'s issuer and hosted sign-in, and no other origin', () => {
+  it("lets the share page reach Cognito's issuer and hosted sign-in, and no other origin", () => {
     const csp = pagesCsp(template);
     expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\.[^ ;]+ https:\/\/[^ ;]+\.auth\.[^ ;]+\.amazoncognito\.com;/);
   });
@@ -102,18 +108,22 @@ describe('signed-in with the stack\'s Cognito user pool', () => {
   });
 });
 
-describe('signed-in with the team\'s own issuer', () => {
+describe("signed-in with the team's own issuer", () => {
   const issuer = { oidcIssuer: 'https://login.example.com/realms/team', oidcAudience: 'onetime-api', oidcClientId: 'onetime-pages' };
   const { template } = synthesize({ createAccess: 'signed-in', ...issuer });
 
   it('creates no user pool; POST /keys checks the given issuer and audience, its JWKS from discovery', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
     const variables = keysCreateVariables(template);
-    expect(variables).toMatchObject({ [ENV.createAccess]: 'signed-in', [ENV.oidcIssuer]: issuer.oidcIssuer, [ENV.oidcAudience]: issuer.oidcAudience });
+    expect(variables).toMatchObject({
+      [ENV.createAccess]: 'signed-in',
+      [ENV.oidcIssuer]: issuer.oidcIssuer,
+      [ENV.oidcAudience]: issuer.oidcAudience,
+    });
     expect(variables).not.toHaveProperty(ENV.oidcJwksUri);
   });
 
-  it('lets the share page reach the issuer\'s origin, and no other', () => {
+  it("lets the share page reach the issuer's origin, and no other", () => {
     expect(pagesCsp(template)).toContain("connect-src 'self' https://login.example.com;");
   });
 

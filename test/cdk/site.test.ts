@@ -72,7 +72,7 @@ describe('the pages bucket', () => {
     expect(JSON.stringify(s3Origin?.DomainName)).toContain(bucketId);
   });
 
-  it('receives the build folder, with the pages\' cache-control, and invalidates the distribution', () => {
+  it("receives the build folder, with the pages' cache-control, and invalidates the distribution", () => {
     const [, deployment] = only('Custom::CDKBucketDeployment');
     expect(deployment).toMatchObject({
       DestinationBucketName: { Ref: bucketId },
@@ -108,7 +108,7 @@ describe('the distribution', () => {
     expect(apiBehaviour.ResponseHeadersPolicyId).toBeUndefined();
   });
 
-  it('reaches the API\'s /api/v1 resources through the stage: origin path /live, no reference to the stage', () => {
+  it("reaches the API's /api/v1 resources through the stage: origin path /live, no reference to the stage", () => {
     const restApiId = resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]?.[0];
     const [stage] = resourcesOfType(template, 'AWS::ApiGateway::Stage');
     expect(API_BASE_PATH.startsWith(API_PATH_PREFIX)).toBe(true);
@@ -134,7 +134,7 @@ describe('the distribution', () => {
     }
   });
 
-  it('sends the pages\' security headers, exactly those local mode sends', () => {
+  it("sends the pages' security headers, exactly those local mode sends", () => {
     const [policyId, policy] = only('AWS::CloudFront::ResponseHeadersPolicy');
     expect(defaultBehaviour.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
     const settings = at(policy, 'ResponseHeadersPolicyConfig') as Record<string, unknown>;
@@ -156,7 +156,7 @@ describe('the distribution', () => {
     expect(sent['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
-  it('outputs SiteUrl, the distribution\'s https URL, which every route function has as SITE_URL', () => {
+  it("outputs SiteUrl, the distribution's https URL, which every route function has as SITE_URL", () => {
     const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     expect(templateJson(template).Outputs?.SiteUrl?.Value).toEqual(siteUrl);
   });
@@ -205,7 +205,7 @@ describe('with a custom domain', () => {
     });
   });
 
-  it('makes https://<domain> every function\'s SITE_URL and the SiteUrl output', () => {
+  it("makes https://<domain> every function's SITE_URL and the SiteUrl output", () => {
     expect(templateJson(custom).Outputs?.SiteUrl?.Value).toBe('https://secrets.example.com');
     for (const [, fn] of resourcesOfType(custom, 'AWS::Lambda::Function')) {
       const siteUrl = at(fn.Properties, 'Environment', 'Variables', ENV.siteUrl);

@@ -57,7 +57,9 @@ describe('context stackName', () => {
   });
 
   it('is what the 5xx alarm and the dashboard read the API’s metrics by', () => {
-    expect(at(resource(template, apiServerErrorsAlarmId(template)).Properties, 'Dimensions')).toEqual([{ Name: 'ApiName', Value: 'OneTimeSecrets-staging' }]);
+    expect(at(resource(template, apiServerErrorsAlarmId(template)).Properties, 'Dimensions')).toEqual([
+      { Name: 'ApiName', Value: 'OneTimeSecrets-staging' },
+    ]);
     expect(JSON.stringify(resourcesOfType(template, 'AWS::CloudWatch::Dashboard'))).toContain('\\"ApiName\\",\\"OneTimeSecrets-staging\\"');
   });
 
@@ -71,13 +73,21 @@ describe('two stages in one account and region', () => {
   const env = { account: '123456789012', region: 'eu-west-1' };
   const stage = (stackName: string): SecretsStack => new SecretsStack(app, stackName, { config: { ...readStackConfig(app.node), stackName }, env });
   // Both stacks exist before either is synthesized: one assembly, as `cdk deploy --all` would build it.
-  const [production, staging] = [stage('OneTimeSecrets'), stage('OneTimeSecrets-staging')].map((stack) => Template.fromStack(stack)) as [Template, Template];
+  const [production, staging] = [stage('OneTimeSecrets'), stage('OneTimeSecrets-staging')].map((stack) => Template.fromStack(stack)) as [
+    Template,
+    Template,
+  ];
 
   it('synthesize side by side, with no physical name in common', () => {
     const productionNames = fixedNames(production);
     expect(productionNames).toContain('OneTimeSecrets');
     expect(fixedNames(staging).filter((name) => productionNames.includes(name))).toEqual([]);
-    expect(app.synth().stacks.map((synthesized) => synthesized.stackName).sort()).toEqual(['OneTimeSecrets', 'OneTimeSecrets-staging']);
+    expect(
+      app
+        .synth()
+        .stacks.map((synthesized) => synthesized.stackName)
+        .sort(),
+    ).toEqual(['OneTimeSecrets', 'OneTimeSecrets-staging']);
   });
 
   it('leave the account’s API Gateway logging role alone, unless told to set it', () => {

@@ -44,7 +44,7 @@ const apiBehaviour = (at(distribution, 'DistributionConfig', 'CacheBehaviors') a
 );
 
 describe('the web ACL', () => {
-  it('is regional and associated with the API\'s stage', () => {
+  it("is regional and associated with the API's stage", () => {
     expect(webAcl).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     const [, association] = only(template, 'AWS::WAFv2::WebACLAssociation');
     expect(getAttTarget(association.WebACLArn)).toEqual([webAclId, 'Arn']);
@@ -55,7 +55,7 @@ describe('the web ACL', () => {
     expect(resources.sort()).toEqual([restApiId, stageId].sort());
   });
 
-  it('rate-limits first, then applies AWS\'s known-bad-inputs and core rule sets', () => {
+  it("rate-limits first, then applies AWS's known-bad-inputs and core rule sets", () => {
     expect([...rules].sort((a, b) => Number(a.Priority) - Number(b.Priority)).map((found) => found.Name)).toEqual([
       WAF_RULES.ratePerViewer,
       WAF_RULES.ratePerSource,
@@ -71,14 +71,14 @@ describe('the web ACL', () => {
     expect(resourcesOfType(template, 'AWS::WAFv2::LoggingConfiguration')).toEqual([]);
   });
 
-  it('has no rule that reads or keys on the request path or query, which hold a secret\'s id', () => {
+  it("has no rule that reads or keys on the request path or query, which hold a secret's id", () => {
     const own = JSON.stringify(rules.filter((found) => found.Statement && !at(found, 'Statement', 'ManagedRuleGroupStatement')));
     expect(own).not.toMatch(/UriPath|QueryString|QueryArgument|AllQueryArguments/);
   });
 });
 
 describe('the per-address rate rules', () => {
-  it('key requests that carry the exact origin secret on the viewer\'s IP, as the distribution\'s function writes it', () => {
+  it("key requests that carry the exact origin secret on the viewer's IP, as the distribution's function writes it", () => {
     expect(rateStatement(WAF_RULES.ratePerViewer)).toEqual({
       AggregateKeyType: 'FORWARDED_IP',
       ForwardedIPConfig: { HeaderName: EDGE_HEADERS.viewerIp, FallbackBehavior: 'MATCH' },
@@ -88,7 +88,7 @@ describe('the per-address rate rules', () => {
     });
   });
 
-  it('key every other request (a caller of the API\'s own URL) on its source address', () => {
+  it("key every other request (a caller of the API's own URL) on its source address", () => {
     expect(rateStatement(WAF_RULES.ratePerSource)).toEqual({
       AggregateKeyType: 'IP',
       Limit: ADDRESS_RATE_LIMIT.defaultPerWindow,
@@ -97,7 +97,7 @@ describe('the per-address rate rules', () => {
     });
   });
 
-  it.each([WAF_RULES.ratePerViewer, WAF_RULES.ratePerSource])('%s answers the contract\'s JSON 429 with a retry-after', (name) => {
+  it.each([WAF_RULES.ratePerViewer, WAF_RULES.ratePerSource])("%s answers the contract's JSON 429 with a retry-after", (name) => {
     const response = at(rule(name), 'Action', 'Block', 'CustomResponse') as Record<string, unknown>;
     expect(response).toMatchObject({
       ResponseCode: 429,
@@ -112,13 +112,13 @@ describe('the per-address rate rules', () => {
     expect(JSON.parse(String(body.Content))).toEqual({ error: ERRORS.addressRateLimited });
   });
 
-  it('default to two keys\' worth of the per-key limit in five minutes, within what WAF accepts', () => {
+  it("default to two keys' worth of the per-key limit in five minutes, within what WAF accepts", () => {
     expect(ADDRESS_RATE_LIMIT).toMatchObject({ windowSeconds: 300, defaultPerWindow: 1000 });
   });
 });
 
 describe('the managed rule groups', () => {
-  it.each([WAF_RULES.knownBadInputs, WAF_RULES.common])('%s is AWS\'s, with its own block actions', (name) => {
+  it.each([WAF_RULES.knownBadInputs, WAF_RULES.common])("%s is AWS's, with its own block actions", (name) => {
     expect(managedStatement(name)).toMatchObject({ VendorName: 'AWS', Name: name });
     expect(rule(name).OverrideAction).toEqual({ None: {} });
   });
@@ -142,7 +142,7 @@ describe('the managed rule groups', () => {
     expect(managedStatement(WAF_RULES.knownBadInputs).RuleActionOverrides).toBeUndefined();
   });
 
-  it('block in the contract\'s shape: API Gateway answers WAF_FILTERED with a JSON 403', () => {
+  it("block in the contract's shape: API Gateway answers WAF_FILTERED with a JSON 403", () => {
     const filtered = resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse').filter(
       ([, response]) => at(response.Properties, 'ResponseType') === 'WAF_FILTERED',
     );
@@ -172,7 +172,7 @@ describe('the viewer IP function', () => {
     expect(cloudFrontFunction?.Properties).toMatchObject({ AutoPublish: true, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
   });
 
-  it.each(['198.51.100.10', '2001:db8::1'])('writes the viewer\'s IP %s alone, without a port', (ip) => {
+  it.each(['198.51.100.10', '2001:db8::1'])("writes the viewer's IP %s alone, without a port", (ip) => {
     expect(headersAfter(ip, { host: { value: 'example.cloudfront.net' } })).toEqual({
       host: { value: 'example.cloudfront.net' },
       [EDGE_HEADERS.viewerIp]: { value: ip },
@@ -193,7 +193,7 @@ describe('context', () => {
       .filter((limit) => limit !== undefined);
   };
 
-  it('wafRateLimit sets both rate rules\' limit, as a number (cdk.json) or a string (-c)', () => {
+  it("wafRateLimit sets both rate rules' limit, as a number (cdk.json) or a string (-c)", () => {
     expect(limitOf({ wafRateLimit: 250 })).toEqual([250, 250]);
     expect(limitOf({ wafRateLimit: String(ADDRESS_RATE_LIMIT.minPerWindow) })).toEqual([10, 10]);
   });

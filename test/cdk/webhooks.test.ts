@@ -35,7 +35,11 @@ const variablesOf = (functionId: string): unknown => at(resource(template, funct
 
 describe('webhook queues', () => {
   it('are exactly the jobs, dead-letter and fan-out failure queues', () => {
-    expect(resourcesOfType(template, 'AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(Object.values(QUEUES).map(queueId).sort());
+    expect(
+      resourcesOfType(template, 'AWS::SQS::Queue')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(Object.values(QUEUES).map(queueId).sort());
   });
 
   it.each(Object.values(QUEUES).map((queue) => [queue.id, queue] as const))(
@@ -45,8 +49,8 @@ describe('webhook queues', () => {
       expect(at(properties, 'SqsManagedSseEnabled')).toBe(true);
       expect(at(properties, 'MessageRetentionPeriod')).toBe(DEAD_LETTER_RETENTION_DAYS * SECONDS_PER_DAY);
 
-      const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').filter(([, policy]) =>
-        JSON.stringify(at(policy.Properties, 'Queues')) === JSON.stringify([{ Ref: queueId(queue) }]),
+      const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').filter(
+        ([, policy]) => JSON.stringify(at(policy.Properties, 'Queues')) === JSON.stringify([{ Ref: queueId(queue) }]),
       );
       expect(policies).toHaveLength(1);
       expect(at(policies[0]?.[1].Properties, 'PolicyDocument', 'Statement')).toEqual([
@@ -163,11 +167,15 @@ describe('the delivery’s event source mapping', () => {
 });
 
 describe('pipeline functions', () => {
-  it('are, with the route functions and aws-cdk-lib\'s page deployment, every function of the stack', () => {
+  it("are, with the route functions and aws-cdk-lib's page deployment, every function of the stack", () => {
     const pageDeployment = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id.startsWith('CustomCDKBucketDeployment'));
     const expected = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId, pageDeployment?.[0]];
     expect(new Set(expected).size).toBe(ROUTES.length + 3);
-    expect(resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.sort());
+    expect(
+      resourcesOfType(template, 'AWS::Lambda::Function')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(expected.sort());
   });
 
   it.each([
@@ -282,8 +290,9 @@ describe('webhook alarms', () => {
   const otherAlarmIds = [apiServerErrorsAlarmId(template), writeUnitsAlarmId(template)];
   const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').filter(([id]) => !otherAlarmIds.includes(id));
   const alarmOn = (queue: (typeof QUEUES)[keyof typeof QUEUES]): [string, Record<string, unknown> | undefined] => {
-    const found = alarms.filter(([, alarm]) =>
-      JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'QueueName', Value: getAtt(queueId(queue), 'QueueName') }]),
+    const found = alarms.filter(
+      ([, alarm]) =>
+        JSON.stringify(at(alarm.Properties, 'Dimensions')) === JSON.stringify([{ Name: 'QueueName', Value: getAtt(queueId(queue), 'QueueName') }]),
     );
     expect(found).toHaveLength(1);
     const [id, alarm] = found[0] ?? [];
@@ -309,10 +318,12 @@ describe('webhook alarms', () => {
     return [id ?? '', alarm?.Properties];
   };
 
-  it('are one alarm per queue that must stay empty, one on the fan-out\'s iterator age and one per function, on one topic', () => {
+  it("are one alarm per queue that must stay empty, one on the fan-out's iterator age and one per function, on one topic", () => {
     expect(resourcesOfType(template, 'AWS::SNS::Topic')).toHaveLength(1);
     // Every function but CDK's bucket-deployment handler, which runs only while deploying.
-    const others = resourcesOfType(template, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !functionIds.includes(id));
+    const others = resourcesOfType(template, 'AWS::Lambda::Function')
+      .map(([id]) => id)
+      .filter((id) => !functionIds.includes(id));
     expect(others).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment/)]);
     expect(alarms).toHaveLength(2 + 1 + functionIds.length);
   });
@@ -373,12 +384,9 @@ describe('webhook alarms', () => {
   });
 
   it('lets exactly these alarms, the API’s 5xx alarm and the write-units alarm publish to the topic, and nobody publish without TLS', () => {
-    const publishers = [
-      alarmOn(QUEUES.deadLetters),
-      alarmOn(QUEUES.fanOutFailures),
-      iteratorAgeAlarm(),
-      ...functionIds.map(errorsAlarmOn),
-    ].map(([id]) => getAtt(id, 'Arn'));
+    const publishers = [alarmOn(QUEUES.deadLetters), alarmOn(QUEUES.fanOutFailures), iteratorAgeAlarm(), ...functionIds.map(errorsAlarmOn)].map(
+      ([id]) => getAtt(id, 'Arn'),
+    );
     publishers.push(...otherAlarmIds.map((id) => getAtt(id, 'Arn')));
     const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
     expect(policies).toHaveLength(1);

@@ -34,7 +34,10 @@ const direct = (): OnetimeClient => new OnetimeClient({ baseUrl: testEnv('baseUr
 
 /** The Idempotency-Key of every request the proxy saw that `selects`. */
 const keysSent = (selects: (method: string, path: string) => boolean, since: number): unknown[] =>
-  proxy.seen.slice(since).filter((request) => selects(request.method, request.path)).map((request) => request.headers[IDEMPOTENCY.header.toLowerCase()]);
+  proxy.seen
+    .slice(since)
+    .filter((request) => selects(request.method, request.path))
+    .map((request) => request.headers[IDEMPOTENCY.header.toLowerCase()]);
 
 describe('the library', () => {
   test('a claim whose answer is lost is repeated with its key: the secret arrives, one view used', async () => {

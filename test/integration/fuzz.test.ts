@@ -31,7 +31,7 @@ interface FuzzRequest {
 }
 
 const junk = fc.string({ unit: 'binary', maxLength: 40 });
-const printable = fc.string({ unit: fc.constantFrom(...'abcXYZ019-_.~!$&\'()*+,;=:@%/?#[]'.split('')), maxLength: 40 });
+const printable = fc.string({ unit: fc.constantFrom(..."abcXYZ019-_.~!$&'()*+,;=:@%/?#[]".split('')), maxLength: 40 });
 
 const secretIdArb = fc.oneof(
   fc.constant(LIVE_SECRET),
@@ -95,11 +95,21 @@ const secretFieldsArb = fc.record(
 
 const bodyArb: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 20, arbitrary: fc.constant(undefined) },
-  { weight: 60, arbitrary: fc.tuple(secretFieldsArb, fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 })).map(([known, unknown]) => JSON.stringify({ ...unknown, ...known })) },
+  {
+    weight: 60,
+    arbitrary: fc
+      .tuple(secretFieldsArb, fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 }))
+      .map(([known, unknown]) => JSON.stringify({ ...unknown, ...known })),
+  },
   { weight: 20, arbitrary: anyJson.map((value) => JSON.stringify(value)) },
   { weight: 20, arbitrary: fc.oneof(junk, fc.constantFrom('{', '{"data":', '[]]', '{"data":"YQ=="', 'null', '\u0000', '[['.repeat(5_000))) },
   // About one case in a hundred: a huge body costs a hundred small ones.
-  { weight: 1, arbitrary: fc.tuple(hugeString, fc.constantFrom('data', 'filename', 'webhook', 'unknown')).map(([huge, field]) => JSON.stringify({ [field]: huge })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(hugeString, fc.constantFrom('data', 'filename', 'webhook', 'unknown'))
+      .map(([huge, field]) => JSON.stringify({ [field]: huge })),
+  },
 );
 
 /** Mostly a route's own method and path (an id for `{id}`), so that most requests reach a handler. */
@@ -153,26 +163,30 @@ function expectContractAnswer(response: ApiResponse<unknown>, request: FuzzReque
   if (response.body === undefined) throw new Error(`not JSON: ${shown}`);
 }
 
-test(`${RUNS} made-up requests: never a 5xx, always JSON with the standard headers, healthy after`, async () => {
-  console.log(`fuzz: ${RUNS} runs, seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
-  const credentials = new Credentials();
-  const statuses = new Map<number, number>();
-  await fc.assert(
-    fc.asyncProperty(requestArb, async (request) => {
-      const key = await credentials.keyForNextRequest();
-      const resolve = (text: string): string => text.replaceAll(VALID_KEY, key).replaceAll(LIVE_SECRET, credentials.liveSecret());
-      const response = await api<unknown>(request.method, resolve(request.path), {
-        headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, resolve(value)])),
-        ...(request.body === undefined ? {} : { rawBody: request.body }),
-        localAddress: freshClientAddress(),
-      });
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      if (request.method === 'DELETE' && request.path.startsWith('/keys')) credentials.forget();
-      expectContractAnswer(response, request);
-    }),
-    { numRuns: RUNS, seed: SEED, endOnFailure: true },
-  );
-  console.log(`fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
-  const health = await api('GET', '/health');
-  expect(health.status).toBe(200);
-}, 60_000 + RUNS * 100);
+test(
+  `${RUNS} made-up requests: never a 5xx, always JSON with the standard headers, healthy after`,
+  async () => {
+    console.log(`fuzz: ${RUNS} runs, seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+    const credentials = new Credentials();
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const key = await credentials.keyForNextRequest();
+        const resolve = (text: string): string => text.replaceAll(VALID_KEY, key).replaceAll(LIVE_SECRET, credentials.liveSecret());
+        const response = await api<unknown>(request.method, resolve(request.path), {
+          headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, resolve(value)])),
+          ...(request.body === undefined ? {} : { rawBody: request.body }),
+          localAddress: freshClientAddress(),
+        });
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (request.method === 'DELETE' && request.path.startsWith('/keys')) credentials.forget();
+        expectContractAnswer(response, request);
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+    console.log(`fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    const health = await api('GET', '/health');
+    expect(health.status).toBe(200);
+  },
+  60_000 + RUNS * 100,
+);

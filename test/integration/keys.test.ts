@@ -19,7 +19,7 @@ describe('POST /keys', () => {
     expect(expires).toBeLessThanOrEqual(Date.now() + KEY_LIFETIME_MS);
 
     const info = await api('GET', '/keys', { key: response.body.key as string });
-    expect(info.body.expires).toBe(info.body.created as number + KEY_LIFETIME_MS);
+    expect(info.body.expires).toBe((info.body.created as number) + KEY_LIFETIME_MS);
   });
 
   test('stores only the SHA-256 of the key, never the key', async () => {
@@ -143,7 +143,11 @@ describe('DELETE /keys', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ deleted: true });
 
-    for (const [method, path] of [['GET', '/keys'], ['DELETE', '/keys'], ['GET', `/secrets/${id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/keys'],
+      ['DELETE', '/keys'],
+      ['GET', `/secrets/${id}`],
+    ] as const) {
       const after = await api(method, path, { key });
       expect(after.status).toBe(401);
       expect(after.body).toEqual({ error: ERRORS.invalidApiKey });

@@ -86,9 +86,7 @@ test(`a kill -9 of local mode's process tree mid-delivery loses none of ${EVENTS
   let key = '';
   for (let created = 0; created < EVENTS; created += CREATE_AT_ONCE) {
     if (created % SECRETS_PER_KEY === 0) ({ key } = await createKey({ webhook: receiver.url(HOOK) }, baseUrl));
-    const secrets = await Promise.all(
-      Array.from({ length: Math.min(CREATE_AT_ONCE, EVENTS - created) }, () => createSecretPatiently(key, baseUrl)),
-    );
+    const secrets = await Promise.all(Array.from({ length: Math.min(CREATE_AT_ONCE, EVENTS - created) }, () => createSecretPatiently(key, baseUrl)));
     for (const { id } of secrets) expected.add(webhookEventId(id, 'secret.created', 1));
   }
   await receiver.waitFor(HOOK, KILL_AFTER_DELIVERIES, 60_000);

@@ -80,16 +80,16 @@ test.each(['PORT', 'DYNAMODB_LOCAL_PORT'])('a taken %s says which variable to se
   await withTakenPort(async (port) => {
     const started = npmStart({ [variable]: String(port) });
     expect(await started.exited).toBe(1);
-    expect(started.output()).toContain(
-      `port ${port} is in use: set ${variable} to another port (${variable}=${port + 1} npm start)`,
-    );
+    expect(started.output()).toContain(`port ${port} is in use: set ${variable} to another port (${variable}=${port + 1} npm start)`);
   });
 });
 
 test('bad settings are each named, with what they must be and what was given, and npm start exits', async () => {
   const started = npmStart({ KEYS_PER_IP_PER_HOUR: 'many', LOCAL_REQUEST_LOG: 'no' });
   expect(await started.exited).toBe(1);
-  expect(started.output()).toContain('KEYS_PER_IP_PER_HOUR must be an integer from 1 to 10000 (so that an address\'s hour of attempts fits one DynamoDB item), got "many"');
+  expect(started.output()).toContain(
+    'KEYS_PER_IP_PER_HOUR must be an integer from 1 to 10000 (so that an address\'s hour of attempts fits one DynamoDB item), got "many"',
+  );
   expect(started.output()).toContain('LOCAL_REQUEST_LOG must be one of on, off, got "no"');
 });
 

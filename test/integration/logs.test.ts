@@ -120,7 +120,10 @@ async function runSession(): Promise<Session> {
   // Refused requests, their bodies holding what must not be logged either.
   const refusedData = base64Of(3_000, 4242);
   session.data.push(refusedData);
-  expectStatus(await call('POST', '/secrets', '/secrets', { key: owner, rawBody: `{"data":"${refusedData}"`, headers: { 'content-type': 'application/json' } }), 400);
+  expectStatus(
+    await call('POST', '/secrets', '/secrets', { key: owner, rawBody: `{"data":"${refusedData}"`, headers: { 'content-type': 'application/json' } }),
+    400,
+  );
   expectStatus(await call('POST', '/secrets', '/secrets', { json: { data: refusedData } }), 401);
   expectStatus(await call('POST', '/secrets', '/secrets', { key: `${owner}x`, json: { data: refusedData } }), 401);
   expect((await api('GET', `/nowhere/${created[0]?.id ?? ''}`, { baseUrl, key: owner })).status).toBe(404);
@@ -143,7 +146,10 @@ function stretchesOf(lines: readonly string[]): Set<string> {
 test('a full session logs each request’s structured line and never a key, a webhook secret, a secret id or secret data', async () => {
   const session = await runSession();
   expect(await server.stop()).toBe(0);
-  const lines = server.output().split('\n').filter((line) => line.trim() !== '');
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   const json = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 
   // Nothing confidential, in any line of either process.

@@ -15,8 +15,7 @@ test('100 requests pass with counting-down headers; the 101st gets 429 with retr
   const remaining: number[] = [];
   for (let i = 0; i < RATE_LIMIT.requests; i++) {
     // Failed requests count too: every fourth one asks for a secret that does not exist.
-    const response =
-      i % 4 === 3 ? await api('GET', '/secrets/AAAAAAAAAAAAAAAAAAAAAA', { key }) : await api('GET', '/keys', { key });
+    const response = i % 4 === 3 ? await api('GET', '/secrets/AAAAAAAAAAAAAAAAAAAAAA', { key }) : await api('GET', '/keys', { key });
     expect(response.status).toBe(i % 4 === 3 ? 404 : 200);
     const headers = rateHeaders(response.headers);
     expect(headers.limit).toBe(100);

@@ -40,7 +40,10 @@ describe('POST /requests', () => {
     expect(repeat.status).toBe(201);
     expect(repeat.raw).toBe(first.raw);
     const id = first.body.id as string;
-    expect(await status(requester, id)).toMatchObject({ status: 200, body: { state: 'open', publicKey: json.publicKey, expires: first.body.expires } });
+    expect(await status(requester, id)).toMatchObject({
+      status: 200,
+      body: { state: 'open', publicKey: json.publicKey, expires: first.body.expires },
+    });
   });
 
   test('a repeat after the request was answered leaves the answer alone', async () => {
@@ -107,7 +110,10 @@ describe('POST /requests/{id}', () => {
     const { id } = await createRequest(requester);
     const idempotencyKey = freshIdempotencyKey();
     expect((await fulfilWith(sender, id, { data: 'b25l' }, idempotencyKey)).status).toBe(201);
-    expect(await fulfilWith(sender, id, { data: 'dHdv' }, idempotencyKey)).toMatchObject({ status: 422, body: { error: ERRORS.idempotencyKeyReused } });
+    expect(await fulfilWith(sender, id, { data: 'dHdv' }, idempotencyKey)).toMatchObject({
+      status: 422,
+      body: { error: ERRORS.idempotencyKeyReused },
+    });
     expect(await claim(requester, id)).toMatchObject({ status: 200, body: { data: 'b25l' } });
   });
 
@@ -126,7 +132,12 @@ describe('POST /requests/{id}', () => {
     const { id } = await createRequest(requester);
     const idempotencyKey = freshIdempotencyKey();
     const answer = { data: 'bGF0ZXI=' };
-    await putIdempotencyRecord(sender, idempotencyScope('POST /requests/{id}', id, idempotencyKey), IDEMPOTENCY.inFlightMs + 1_000, bodyDigest(JSON.stringify(answer)));
+    await putIdempotencyRecord(
+      sender,
+      idempotencyScope('POST /requests/{id}', id, idempotencyKey),
+      IDEMPOTENCY.inFlightMs + 1_000,
+      bodyDigest(JSON.stringify(answer)),
+    );
     expect(await fulfilWith(sender, id, answer, idempotencyKey)).toMatchObject({ status: 201 });
     expect(await claim(requester, id)).toMatchObject({ status: 200, body: { data: 'bGF0ZXI=' } });
   });

@@ -81,7 +81,11 @@ const chunkBatch = (kind: keyof ChunkRequest, id?: string) => (call: DynamoDbCal
   if (call.operation !== 'BatchWriteItem') return false;
   const requests = (call.body.RequestItems as Record<string, ChunkRequest[]>)[SECRETS] ?? [];
   const pks = requests.map((request) => (request.PutRequest?.Item ?? request.DeleteRequest?.Key)?.pk.S ?? '');
-  return requests.length > 0 && requests.every((request) => request[kind] !== undefined) && (id === undefined || pks.every((pk) => pk.startsWith(`${id}#`)));
+  return (
+    requests.length > 0 &&
+    requests.every((request) => request[kind] !== undefined) &&
+    (id === undefined || pks.every((pk) => pk.startsWith(`${id}#`)))
+  );
 };
 
 const claim = (key: string, id: string): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, baseUrl });
@@ -92,8 +96,10 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
   describe('POST /keys', () => {
     test('the attempt log: 201, and the attempt is logged once', async () => {
       const from = freshClientAddress();
-      const response = await withFault(kind, (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call)?.startsWith('ip#') === true, () =>
-        api('POST', '/keys', { localAddress: from, baseUrl }),
+      const response = await withFault(
+        kind,
+        (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call)?.startsWith('ip#') === true,
+        () => api('POST', '/keys', { localAddress: from, baseUrl }),
       );
       expect(response.status).toBe(201);
       expect((await storedKeyCreationLog(from, KEYS))?.log).toHaveLength(1);
@@ -111,8 +117,10 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
     test('the rate-limit count: the request is counted once, and its headers say so', async () => {
       const { key } = await createKey(undefined, baseUrl);
       const keyPk = (await storedKeyItem(key, KEYS))?.pk;
-      const first = await withFault(kind, (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk, () =>
-        api('GET', '/keys', { key, baseUrl }),
+      const first = await withFault(
+        kind,
+        (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk,
+        () => api('GET', '/keys', { key, baseUrl }),
       );
       expect(first.status).toBe(200);
       expect(first.headers['x-ratelimit-remaining']).toBe('99');
@@ -126,8 +134,10 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
     test('the webhook update: 200, and the webhook is set', async () => {
       const { key } = await createKey(undefined, baseUrl);
       const webhook = receiver.url('/patched');
-      const response = await withFault(kind, (call) => on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).includes('webhook'), () =>
-        api('PATCH', '/keys', { key, json: { webhook }, baseUrl }),
+      const response = await withFault(
+        kind,
+        (call) => on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).includes('webhook'),
+        () => api('PATCH', '/keys', { key, json: { webhook }, baseUrl }),
       );
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ updated: true });
@@ -170,7 +180,11 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
     test('the claim of a 1-view secret: 200 with the data, and then it is gone', async () => {
       const { key } = await owner(['secret.created', 'secret.expired']);
       const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);
-      const response = await withFault(kind, (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, () => claim(key, id));
+      const response = await withFault(
+        kind,
+        (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id,
+        () => claim(key, id),
+      );
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ data: INLINE_DATA, remaining: 0 });
       expect((await claim(key, id)).status).toBe(404);
@@ -180,7 +194,11 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
     test('the claim of a 3-view secret takes one view, and one secret.viewed', async () => {
       const { key } = await owner(['secret.created', 'secret.viewed']);
       const { id } = await createSecret(key, { data: INLINE_DATA, views: 3 }, baseUrl);
-      const response = await withFault(kind, (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, () => claim(key, id));
+      const response = await withFault(
+        kind,
+        (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id,
+        () => claim(key, id),
+      );
       expect(response.body).toMatchObject({ data: INLINE_DATA, remaining: 2 });
       expect(await headOf(id)).toMatchObject({ remaining: 2 });
     });
@@ -189,7 +207,11 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       const { key } = await owner(['secret.created', 'secret.expired']);
       const data = base64Of(CHUNKED_BYTES, 22);
       const { id } = await createSecret(key, { data }, baseUrl);
-      const response = await withFault(kind, (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, () => claim(key, id));
+      const response = await withFault(
+        kind,
+        (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id,
+        () => claim(key, id),
+      );
       expect(response.body.data === data).toBe(true);
       expect(response.body.remaining).toBe(0);
       mustBeGone.push(id);
@@ -262,7 +284,12 @@ test('a create whose head write and settling read fail on every attempt: 503, an
   // have found it applied: the store never says, the route answers 503, and the create undoes
   // what the attempts wrote (store/secret-store.ts, undoCreate).
   proxy.failNext('500', on('GetItem', SECRETS), SDK_MAX_ATTEMPTS);
-  const response = await withFault('500', head, () => api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl }), SDK_MAX_ATTEMPTS);
+  const response = await withFault(
+    '500',
+    head,
+    () => api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl }),
+    SDK_MAX_ATTEMPTS,
+  );
   expect(response.status).toBe(503);
   expect(response.body).toEqual({ error: ERRORS.storeUnavailable });
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
@@ -275,7 +302,11 @@ test('a 1-view claim whose answer never comes: the SDK repeats it after its requ
   const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);
   // The repeat comes 2 s later (aws/sdk-settings.ts), long after the stream consumer has seen the
   // last view: it finds the data only because an inline secret outlives its claim's retry window.
-  const response = await withFault('silence', (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, () => claim(key, id));
+  const response = await withFault(
+    'silence',
+    (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id,
+    () => claim(key, id),
+  );
   expect(response.status).toBe(200);
   expect(response.body).toMatchObject({ data: INLINE_DATA, remaining: 0 });
   mustBeGone.push(id);

@@ -31,9 +31,14 @@ beforeAll(async () => {
     LOCAL_REQUEST_LOG: 'on',
   });
   // Without local mode's loader flag (local/sign-in-provider-process.ts says why).
-  otherIssuer = await startTsxServer('local/sign-in-provider-entry.ts', /OpenID provider at (\S+)/, {
-    LOCAL_OIDC_OPTIONS: JSON.stringify({ port: 0, pageOrigins: [pageOrigin()] }),
-  }, []);
+  otherIssuer = await startTsxServer(
+    'local/sign-in-provider-entry.ts',
+    /OpenID provider at (\S+)/,
+    {
+      LOCAL_OIDC_OPTIONS: JSON.stringify({ port: 0, pageOrigins: [pageOrigin()] }),
+    },
+    [],
+  );
   issuer = /OpenID provider at (\S+),/.exec(server.output())?.[1] ?? '';
   expect(issuer).toMatch(/^http:\/\/localhost:\d+$/);
 });
@@ -48,7 +53,11 @@ const pageOrigin = () => new URL(server.baseUrl).origin;
 const dynamoDbCalls = (response: { headers: Record<string, string> }): number => Number(response.headers[USAGE_HEADERS.calls]);
 
 const postKeys = (token?: string, localAddress = freshClientAddress()) =>
-  api<{ key: string }>('POST', '/keys', { baseUrl: server.baseUrl, localAddress, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
+  api<{ key: string }>('POST', '/keys', {
+    baseUrl: server.baseUrl,
+    localAddress,
+    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+  });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -105,7 +114,11 @@ describe('tokens POST /keys refuses: 401 naming why, and nothing written', () =>
       () => withProviderKey({ iss: issuer, aud: LOCAL_SIGN_IN.clientId, iat: nowSeconds() - 3700, exp: nowSeconds() - 100 }),
       'token expired',
     ],
-    ['issued to another application (audience)', () => signIn({ issuer, pageOrigin: pageOrigin(), clientId: LOCAL_SIGN_IN.otherClientId }), 'token is for another audience'],
+    [
+      'issued to another application (audience)',
+      () => signIn({ issuer, pageOrigin: pageOrigin(), clientId: LOCAL_SIGN_IN.otherClientId }),
+      'token is for another audience',
+    ],
     [
       'naming another issuer, signed with this issuer’s key',
       () => withProviderKey({ iss: 'https://issuer.example', aud: LOCAL_SIGN_IN.clientId, iat: nowSeconds(), exp: nowSeconds() + 600 }),
@@ -132,7 +145,8 @@ describe('tokens POST /keys refuses: 401 naming why, and nothing written', () =>
     ],
     [
       'unsigned (alg none)',
-      async () => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ iss: issuer, aud: LOCAL_SIGN_IN.clientId, sub: 'alice', iat: nowSeconds(), exp: nowSeconds() + 600 })}.`,
+      async () =>
+        `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ iss: issuer, aud: LOCAL_SIGN_IN.clientId, sub: 'alice', iat: nowSeconds(), exp: nowSeconds() + 600 })}.`,
       'signature algorithm not accepted',
     ],
     [
@@ -151,7 +165,11 @@ describe('tokens POST /keys refuses: 401 naming why, and nothing written', () =>
   });
 
   it('an Authorization header that is no bearer token', async () => {
-    const refused = await api('POST', '/keys', { baseUrl: server.baseUrl, localAddress: freshClientAddress(), headers: { authorization: 'Basic YWxpY2U6cHc=' } });
+    const refused = await api('POST', '/keys', {
+      baseUrl: server.baseUrl,
+      localAddress: freshClientAddress(),
+      headers: { authorization: 'Basic YWxpY2U6cHc=' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: ERRORS.invalidSignInToken('send Authorization: Bearer <token>') });
     expect(dynamoDbCalls(refused)).toBe(0);
@@ -164,7 +182,8 @@ describe('a reveal-only key (POST /keys without a token)', () => {
 
   beforeAll(async () => {
     fullKey = (await postKeys(await signIn({ issuer, pageOrigin: pageOrigin() }))).body.key;
-    secretId = (await api<{ id: string }>('POST', '/secrets', { baseUrl: server.baseUrl, key: fullKey, json: { data: 'c2VjcmV0', views: 3 } })).body.id;
+    secretId = (await api<{ id: string }>('POST', '/secrets', { baseUrl: server.baseUrl, key: fullKey, json: { data: 'c2VjcmV0', views: 3 } })).body
+      .id;
   });
 
   const revealOnlyKey = async (): Promise<string> => {
@@ -210,7 +229,11 @@ describe('a reveal-only key (POST /keys without a token)', () => {
     expect(asked.status).toBe(403);
     expect(asked.body).toEqual({ error: ERRORS.revealOnlyKey });
 
-    const request = await api<{ id: string }>('POST', '/requests', { baseUrl: server.baseUrl, key: fullKey, json: { publicKey, note: 'the staging password' } });
+    const request = await api<{ id: string }>('POST', '/requests', {
+      baseUrl: server.baseUrl,
+      key: fullKey,
+      json: { publicKey, note: 'the staging password' },
+    });
     expect(request.status).toBe(201);
     expect((await api('GET', `/requests/${request.body.id}`, { baseUrl: server.baseUrl, key })).status).toBe(200);
     const answered = await api('POST', `/requests/${request.body.id}`, { baseUrl: server.baseUrl, key, json: { data: 'YW5zd2Vy' } });

@@ -33,7 +33,9 @@ function smoke(...args: string[]): Promise<Run> {
 }
 
 /** A deployment whose every API answer is `answer(path)`; its pages are missing. */
-async function brokenTarget(answer: (path: string, authorized: boolean, method: string) => { status: number; body: unknown }): Promise<{ origin: string; server: Server }> {
+async function brokenTarget(
+  answer: (path: string, authorized: boolean, method: string) => { status: number; body: unknown },
+): Promise<{ origin: string; server: Server }> {
   const server = createServer((request, response) => {
     const { status, body } = answer(request.url ?? '/', request.headers.authorization !== undefined, request.method ?? 'GET');
     response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': 'r' });
@@ -85,7 +87,8 @@ test('500 on the routes that count requests while health works is named as IAM A
   const { origin, server } = await brokenTarget((requestPath, authorized, method) => {
     if (requestPath === `${API_BASE_PATH}/health`) return { status: 200, body: { status: 'healthy' } };
     if (requestPath === `${API_BASE_PATH}/no-such-route`) return { status: 404, body: { error: ERRORS.routeNotFound } };
-    if (requestPath === `${API_BASE_PATH}/keys` && method === 'GET' && !authorized) return { status: 401, body: { error: ERRORS.missingCredentials } };
+    if (requestPath === `${API_BASE_PATH}/keys` && method === 'GET' && !authorized)
+      return { status: 401, body: { error: ERRORS.missingCredentials } };
     return { status: 500, body: { error: ERRORS.internal } };
   });
   try {

@@ -13,9 +13,7 @@ describe('concurrent claims', () => {
     const { key } = await createKey();
     const { id } = await createSecret(key, { data: 'b25jZQ==' });
     const claimers = await Promise.all(Array.from({ length: 4 }, () => createKey()));
-    const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 4]?.key })),
-    );
+    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 4]?.key })));
     const served = claims.filter((c) => c.status === 200);
     expect(served).toHaveLength(1);
     expect(served[0]?.body).toMatchObject({ data: 'b25jZQ==', remaining: 0 });
@@ -26,9 +24,7 @@ describe('concurrent claims', () => {
     const { key } = await createKey();
     const { id } = await createSecret(key, { data: 'Zml2ZQ==', views: 5 });
     const claimers = await Promise.all(Array.from({ length: 3 }, () => createKey()));
-    const claims = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 3]?.key })),
-    );
+    const claims = await Promise.all(Array.from({ length: 30 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 3]?.key })));
     const served = claims.filter((c) => c.status === 200);
     expect(served.map((c) => c.body.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(claims.filter((c) => c.status === 404)).toHaveLength(25);
@@ -98,7 +94,12 @@ describe('large payloads', () => {
   test('data is stored as bytes where its base64 allows, and every form of base64 comes back as given', async () => {
     const { key } = await createKey();
     // 'QR==' and 'QUJ=' decode to the bytes of 'QQ==' and 'QUI=': stored as bytes, they would come back changed.
-    for (const [data, asBytes] of [['QQ==', true], ['QR==', false], ['QUI=', true], ['QUJ=', false]] as const) {
+    for (const [data, asBytes] of [
+      ['QQ==', true],
+      ['QR==', false],
+      ['QUI=', true],
+      ['QUJ=', false],
+    ] as const) {
       const { id } = await createSecret(key, { data });
       const [head] = await itemsOfSecret(id);
       expect(head?.data instanceof Uint8Array).toBe(asBytes);
@@ -121,9 +122,7 @@ describe('concurrent claims of a large secret', () => {
     const data = base64Of(1_000_000, 9);
     const { id } = await createSecret(key, { data, views: 3 });
     const claimers = await Promise.all(Array.from({ length: 2 }, () => createKey()));
-    const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 2]?.key })),
-    );
+    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => api('GET', `/secrets/${id}`, { key: claimers[i % 2]?.key })));
     const served = claims.filter((c) => c.status === 200);
     expect(served.map((c) => c.body.remaining).sort()).toEqual([0, 1, 2]);
     expect(served.every((c) => c.body.data === data)).toBe(true);

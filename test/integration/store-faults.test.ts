@@ -36,7 +36,12 @@ const CHUNKED_BYTES = 300_000;
  * The fault phase's rounds: every story with answers lost (500, reset), then some with the first
  * answer never coming at all (each such call waits out the SDK's 2 s request timeout).
  */
-const SILENT_ROUND_STORIES = ['an inline secret, its only view', 'a chunked secret, two views', 'a gated secret: no proof, a wrong proof, then the right one', 'a create and a claim with an Idempotency-Key, each repeated'];
+const SILENT_ROUND_STORIES = [
+  'an inline secret, its only view',
+  'a chunked secret, two views',
+  'a gated secret: no proof, a wrong proof, then the right one',
+  'a create and a claim with an Idempotency-Key, each repeated',
+];
 /** The issue's floor: lost answers given in the fault phase. */
 const MIN_FAULTS = 200;
 
@@ -59,7 +64,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // What the routes logged of their 5xx answers, to tell a fault's 503 from a bug.
-  const failures = server?.output().split('\n').filter((line) => /"status":5\d\d/.test(line)) ?? [];
+  const failures =
+    server
+      ?.output()
+      .split('\n')
+      .filter((line) => /"status":5\d\d/.test(line)) ?? [];
   if (failures.length > 0) console.log(`5xx answers:\n${failures.slice(0, 20).join('\n')}`);
   await server?.stop();
   await proxy?.stop();
@@ -112,7 +121,13 @@ function writeOf(call: DynamoDbCall): string | undefined {
 }
 
 /** Writes settled by sending them again (each the same whether applied once or twice), not by a read. */
-const REPEATED_WRITES = ['POST /secrets: chunks', 'chunk deletes (revoke, stream consumer)', 'repeat: head check', 'idempotency record', 'POST /requests/{id}: repeat probe'];
+const REPEATED_WRITES = [
+  'POST /secrets: chunks',
+  'chunk deletes (revoke, stream consumer)',
+  'repeat: head check',
+  'idempotency record',
+  'POST /requests/{id}: repeat probe',
+];
 
 const EVERY_WRITE = [
   'POST /keys: attempt log',
@@ -274,7 +289,11 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     await expectClaim(owner, id, INLINE, 2);
     // Its receipt, the request's count settled as every route's: one view taken, none taken by asking.
     const receipt = await owner.send('GET', `/secrets/${id}/status`);
-    expect({ status: receipt.status, state: receipt.body.state, remaining: receipt.body.remaining }).toEqual({ status: 200, state: 'active', remaining: 2 });
+    expect({ status: receipt.status, state: receipt.body.state, remaining: receipt.body.remaining }).toEqual({
+      status: 200,
+      state: 'active',
+      remaining: 2,
+    });
     for (const remaining of [1, 0]) await expectClaim(owner, id, INLINE, remaining);
     await expectGone(owner, id);
     mustBeGone.push(id);
@@ -315,10 +334,18 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     ];
     for (const { proof, error, left } of refusals) {
       const refused = await owner.send('GET', `/secrets/${id}`, undefined, proof ? { [GATE.proofHeader]: proof } : undefined);
-      expect({ status: refused.status, body: refused.body, left: refused.headers[GATE.attemptsLeftHeader] }).toEqual({ status: 403, body: { error }, left });
+      expect({ status: refused.status, body: refused.body, left: refused.headers[GATE.attemptsLeftHeader] }).toEqual({
+        status: 403,
+        body: { error },
+        left,
+      });
     }
     const claimed = await owner.send('GET', `/secrets/${id}`, undefined, { [GATE.proofHeader]: RIGHT_PROOF });
-    expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({ status: 200, data: INLINE, remaining: 0 });
+    expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({
+      status: 200,
+      data: INLINE,
+      remaining: 0,
+    });
     mustBeGone.push(id);
   },
   'a gated secret burned by its wrong proofs': async () => {
@@ -347,7 +374,11 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     const claimKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
     for (let repeat = 0; repeat < 2; repeat++) {
       const claimed = await owner.send('GET', `/secrets/${id}`, undefined, claimKey);
-      expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({ status: 200, data: INLINE, remaining: 1 });
+      expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({
+        status: 200,
+        data: INLINE,
+        remaining: 1,
+      });
     }
     await expectClaim(owner, id, INLINE, 0);
     await expectGone(owner, id);
@@ -441,7 +472,9 @@ test('every write of every route, its answers lost, between fault-free requests:
   } finally {
     faultEveryFirstWrite = false;
     proxy.planFaults(undefined);
-    console.log(`store-faults: ${faultsGiven()} lost answers, ${bystanderRequests} fault-free requests between: ${JSON.stringify(Object.fromEntries(faults))}`);
+    console.log(
+      `store-faults: ${faultsGiven()} lost answers, ${bystanderRequests} fault-free requests between: ${JSON.stringify(Object.fromEntries(faults))}`,
+    );
   }
   expect(EVERY_WRITE.filter((write) => !faults.has(write))).toEqual([]);
   expect(faultsGiven()).toBeGreaterThanOrEqual(MIN_FAULTS);

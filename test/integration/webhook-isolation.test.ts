@@ -43,14 +43,19 @@ afterAll(async () => {
 });
 
 /** When `path` of `receiver` received the event of a secret created now. */
-async function firstAttemptAfterCreate(key: string, receiver: WebhookReceiver, path: string, count: number): Promise<{ createdAt: number; receivedAt: number }> {
+async function firstAttemptAfterCreate(
+  key: string,
+  receiver: WebhookReceiver,
+  path: string,
+  count: number,
+): Promise<{ createdAt: number; receivedAt: number }> {
   const createdAt = Date.now();
   await createSecret(key, { data: 'aGVhbHRoeQ==' }, baseUrl);
   const received = await receiver.waitFor(path, count, ARRIVAL_WAIT_MS);
   return { createdAt, receivedAt: received[count - 1]?.receivedAt ?? NaN };
 }
 
-test('a receiver taking 12 s per delivery does not hold up another key\'s first attempt', async () => {
+test("a receiver taking 12 s per delivery does not hold up another key's first attempt", async () => {
   slowReceiver.answer('/slow', () => ({ status: 200, delayMs: SLOW_RESPONSE_MS }));
   const slow = await createKey({ webhook: slowReceiver.url('/slow') }, baseUrl);
   const healthy = await createKey({ webhook: healthyReceiver.url('/healthy') }, baseUrl);

@@ -81,7 +81,7 @@ async function drainPipeline(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 }
 
-test('a 2-view secret sends created, viewed and expired, each signed with the key\'s webhookSecret', async () => {
+test("a 2-view secret sends created, viewed and expired, each signed with the key's webhookSecret", async () => {
   const owner = await subscribedKey('events');
   const { id } = await createSecret(owner.key, { data: 'aGVsbG8=', views: 2 }, baseUrl);
   expect((await claim(owner.key, id)).status).toBe(200);

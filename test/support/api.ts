@@ -23,14 +23,9 @@ export interface ApiRequest {
   baseUrl?: string;
 }
 
-export function api<TBody = Record<string, unknown>>(
-  method: string,
-  path: string,
-  options: ApiRequest = {},
-): Promise<ApiResponse<TBody>> {
+export function api<TBody = Record<string, unknown>>(method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse<TBody>> {
   const url = new URL((options.baseUrl ?? testEnv('baseUrl')) + path);
-  const body =
-    options.rawBody !== undefined ? options.rawBody : options.json !== undefined ? JSON.stringify(options.json) : undefined;
+  const body = options.rawBody !== undefined ? options.rawBody : options.json !== undefined ? JSON.stringify(options.json) : undefined;
   const headers: Record<string, string | number> = {
     ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
     ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),

@@ -16,8 +16,7 @@ const typeOf = (value: unknown): string => {
   return typeof value;
 };
 
-const matchesType = (value: unknown, type: string): boolean =>
-  typeOf(value) === type || (type === 'number' && typeOf(value) === 'integer');
+const matchesType = (value: unknown, type: string): boolean => typeOf(value) === type || (type === 'number' && typeOf(value) === 'integer');
 
 function resolve(root: Schema, reference: string): Schema {
   let node: unknown = root;

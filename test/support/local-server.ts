@@ -22,8 +22,7 @@ const START_TIMEOUT_MS = 150_000;
  */
 export const TSX_ARGS = ['--conditions=import'];
 
-export const startLocalServer = (env: Record<string, string>): Promise<LocalServer> =>
-  startTsxServer('local/main.ts', /API ready at (\S+)/, env);
+export const startLocalServer = (env: Record<string, string>): Promise<LocalServer> => startTsxServer('local/main.ts', /API ready at (\S+)/, env);
 
 /** How often the output file is read while waiting for the ready line. */
 const READY_POLL_MS = 50;
@@ -35,7 +34,12 @@ const READY_POLL_MS = 50;
  * this process's event loop, which the bench keeps busy with its own load: through a pipe, local
  * mode's GET /health p50 measured 25 ms against 4 ms with the same server writing to a file.
  */
-export async function startTsxServer(entry: string, ready: RegExp, env: Record<string, string>, tsxArgs: readonly string[] = TSX_ARGS): Promise<LocalServer> {
+export async function startTsxServer(
+  entry: string,
+  ready: RegExp,
+  env: Record<string, string>,
+  tsxArgs: readonly string[] = TSX_ARGS,
+): Promise<LocalServer> {
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-server-'));
   const outputFile = path.join(outputDir, 'output.log');
   const fd = fs.openSync(outputFile, 'a');

@@ -21,7 +21,12 @@ function operationOf(method: string, path: string): Schema | undefined {
 }
 
 const dereference = (node: Schema): Schema =>
-  typeof node.$ref === 'string' ? (node.$ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Schema)[key], root) as Schema) : node;
+  typeof node.$ref === 'string'
+    ? (node.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((at, key) => (at as Schema)[key], root) as Schema)
+    : node;
 
 /** `path` below the base URL, as the tests' api() takes it. */
 export function undocumented(method: string, path: string, observed: Observed): string[] {

@@ -171,7 +171,6 @@ const REQUEST_CASES: readonly RoundTripCase[] = [
   claimAnswer('1 MB', 4),
 ];
 
-
 /** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
 const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
 
@@ -200,8 +199,7 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     name: 'PATCH /keys',
     payloadBytes: 40,
     calls: 2,
-    send: async (baseUrl) =>
-      api('PATCH', '/keys', { key: await freshKey(baseUrl), json: { webhook: 'https://hooks.example.com/x' }, baseUrl }),
+    send: async (baseUrl) => api('PATCH', '/keys', { key: await freshKey(baseUrl), json: { webhook: 'https://hooks.example.com/x' }, baseUrl }),
   },
   {
     name: 'DELETE /keys',
@@ -253,8 +251,7 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   ...REQUEST_CASES,
 ];
 
-export const isBudgeted = (roundTripCase: RoundTripCase): boolean =>
-  roundTripCase.payloadBytes <= ROUND_TRIP_BUDGET.upToPayloadBytes;
+export const isBudgeted = (roundTripCase: RoundTripCase): boolean => roundTripCase.payloadBytes <= ROUND_TRIP_BUDGET.upToPayloadBytes;
 
 /** The usage local mode reported for one response; throws if the response did not come from a handler. */
 export function usageOf(response: ApiResponse): DynamoDbUsage {
@@ -269,4 +266,3 @@ export function usageOf(response: ApiResponse): DynamoDbUsage {
     writeUnits: read(USAGE_HEADERS.writeUnits),
   };
 }
-

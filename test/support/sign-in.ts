@@ -115,7 +115,13 @@ export async function signIn({ issuer, pageOrigin, clientId = LOCAL_SIGN_IN.clie
   const tokens = await fetch(discovery.token_endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    }).toString(),
   });
   const body = (await tokens.json()) as { id_token?: string; error?: string };
   if (!body.id_token) throw new Error(`no ID token: ${JSON.stringify(body)}`);
@@ -136,7 +142,10 @@ export async function confirmDevice(issuer: string, verificationUrl: string, cre
     const form = /<form[^>]*method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
     if (!form) throw new Error(`no form to submit at ${response.url}: ${page.slice(0, 300)}`);
     const fields = new URLSearchParams(
-      [...(form[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match): [string, string] => [match[1] ?? '', match[2] ?? '']),
+      [...(form[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match): [string, string] => [
+        match[1] ?? '',
+        match[2] ?? '',
+      ]),
     );
     ({ response, location } = await browse(jar, new URL(form[1] ?? '', issuer).toString(), {
       method: 'POST',

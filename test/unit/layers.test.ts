@@ -71,8 +71,6 @@ test('every folder of lambdas/ has its place in the layers: some rule names it',
     .filter((pattern) => pattern !== '^lambdas/')
     .map((pattern) => new RegExp(pattern));
   const folders = readdirSync(path.join(ROOT, 'lambdas'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  const unplaced = folders
-    .map((folder) => folder.name)
-    .filter((name) => !patterns.some((pattern) => pattern.test(`lambdas/${name}/module.ts`)));
+  const unplaced = folders.map((folder) => folder.name).filter((name) => !patterns.some((pattern) => pattern.test(`lambdas/${name}/module.ts`)));
   expect(unplaced).toEqual([]);
 });

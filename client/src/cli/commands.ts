@@ -35,8 +35,7 @@ export interface Command {
   run(invocation: Invocation): Promise<void>;
 }
 
-export const MINTED_KEY_NOTE =
-  'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
+export const MINTED_KEY_NOTE = 'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
 
 export function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
   return new OnetimeClient({ baseUrl: settings.apiUrl, ...(apiKey ? { apiKey } : {}), fetch: fetchWithProgress(io.stderr) });

@@ -8,7 +8,6 @@ import { decodeUtf8 } from '../utf8';
 
 /** What `share` encrypts: a file (its bytes, name and media type) or standard input as text. */
 
-
 export async function readFileContent(path: string): Promise<FileContent> {
   let size: number;
   try {
@@ -21,7 +20,9 @@ export async function readFileContent(path: string): Promise<FileContent> {
   }
   // Refused before reading: such a file cannot fit however it is encoded. Closer cases are the library's to measure.
   if (size > MAX_BODY_BYTES) {
-    throw new PayloadTooLargeError(`too large: ${size} bytes; the service's request limit is ${MAX_BODY_BYTES} bytes (5 MiB), about 3.9 MB of content`);
+    throw new PayloadTooLargeError(
+      `too large: ${size} bytes; the service's request limit is ${MAX_BODY_BYTES} bytes (5 MiB), about 3.9 MB of content`,
+    );
   }
   return { name: basename(path), bytes: new Uint8Array(await readFile(path)), mimetype: mime.getType(path) ?? OCTET_STREAM };
 }

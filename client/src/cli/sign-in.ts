@@ -67,7 +67,12 @@ function expiryOf(idToken: string): number {
 /** How long `onetime login` waits for the person to finish in the browser. */
 const LOGIN_WAIT_MS = 10 * 60 * 1000;
 
-type Flow = (server: oauth.AuthorizationServer, client: oauth.Client, options: ReturnType<typeof requestOptions>, tell: (line: string) => void) => Promise<string>;
+type Flow = (
+  server: oauth.AuthorizationServer,
+  client: oauth.Client,
+  options: ReturnType<typeof requestOptions>,
+  tell: (line: string) => void,
+) => Promise<string>;
 
 /** RFC 8628: a link and a code to confirm in any browser, then the token endpoint polled until it is. */
 const deviceFlow: Flow = async (server, client, options, tell) => {
@@ -122,7 +127,9 @@ function awaitRedirect(state: string): { url: Promise<URL>; close: () => void } 
     resolveUrl(received);
   });
   server.once('error', (error: NodeJS.ErrnoException) =>
-    rejectUrl(new InputError(error.code === 'EADDRINUSE' ? `port ${CLI_LOOPBACK_PORT} is taken: onetime login --browser needs it free` : error.message)),
+    rejectUrl(
+      new InputError(error.code === 'EADDRINUSE' ? `port ${CLI_LOOPBACK_PORT} is taken: onetime login --browser needs it free` : error.message),
+    ),
   );
   // Both loopback families: a browser may resolve localhost to either. The handler refuses other peers.
   server.listen({ port: CLI_LOOPBACK_PORT, host: '::', ipv6Only: false });
@@ -172,7 +179,11 @@ const browserFlow: Flow = async (server, client, options, tell) => {
  * a redirect to the loopback port; tells the person where to go (`tell`), waits for them, and
  * stores the ID token (0600). Returns what was stored.
  */
-export async function logIn(apiUrl: string, tell: (line: string) => void, { browser = false, env = process.env }: { browser?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<StoredSignIn> {
+export async function logIn(
+  apiUrl: string,
+  tell: (line: string) => void,
+  { browser = false, env = process.env }: { browser?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<StoredSignIn> {
   const settings = await signInSettings(apiUrl);
   if (!settings) throw new InputError(`${siteOf(apiUrl)} does not need signing in: any key it mints may create`);
   const issuer = new URL(settings.issuer);

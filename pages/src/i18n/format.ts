@@ -17,12 +17,7 @@ export type Catalogue = Readonly<Record<MessageKey, Message>>;
 
 /** A value for a placeholder, formatted in the reader's language. */
 export type Param =
-  | string
-  | number
-  | { readonly time: number }
-  | { readonly dateTime: number }
-  | { readonly bytes: number }
-  | { readonly message: MessageKey };
+  string | number | { readonly time: number } | { readonly dateTime: number } | { readonly bytes: number } | { readonly message: MessageKey };
 
 export type Params = Readonly<Record<string, Param>>;
 

@@ -18,8 +18,7 @@ export interface CfnTemplate {
 
 export const templateJson = (template: Template): CfnTemplate => template.toJSON() as CfnTemplate;
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function resourcesOfType(template: Template, type: string): [string, CfnResource][] {
   return Object.entries(templateJson(template).Resources).filter(([, resource]) => resource.Type === type);
@@ -37,8 +36,7 @@ export function at(value: unknown, ...keys: string[]): unknown {
 }
 
 /** `{Ref: id}` → id; anything else → undefined. */
-export const refTarget = (value: unknown): string | undefined =>
-  isRecord(value) && typeof value.Ref === 'string' ? value.Ref : undefined;
+export const refTarget = (value: unknown): string | undefined => (isRecord(value) && typeof value.Ref === 'string' ? value.Ref : undefined);
 
 /** `{'Fn::GetAtt': [id, attribute]}` → [id, attribute]; anything else → undefined. */
 export function getAttTarget(value: unknown): [string, string] | undefined {
@@ -145,8 +143,7 @@ export function routeMethodId(template: Template, route: RouteDefinition): strin
   return (matching[0] as [string, CfnResource])[0];
 }
 
-export const routeFunctionId = (template: Template, route: RouteDefinition): string =>
-  integratedFunctionId(template, routeMethodId(template, route));
+export const routeFunctionId = (template: Template, route: RouteDefinition): string => integratedFunctionId(template, routeMethodId(template, route));
 
 export interface PolicyStatement {
   readonly Effect: string;

@@ -50,8 +50,14 @@ test('a gated link made and opened with passphrase files; one line ending is not
 
 test('a wrong passphrase uses no view and says how many attempts are left; the right one still works', async () => {
   const link = await shareGated('right one');
-  expect(await reveal(link, 'wrong one')).toMatchObject({ code: 3, stderr: 'onetime: wrong passphrase: 4 attempts left before the secret is deleted\n' });
-  expect(await reveal(link, 'right one ')).toMatchObject({ code: 3, stderr: 'onetime: wrong passphrase: 3 attempts left before the secret is deleted\n' });
+  expect(await reveal(link, 'wrong one')).toMatchObject({
+    code: 3,
+    stderr: 'onetime: wrong passphrase: 4 attempts left before the secret is deleted\n',
+  });
+  expect(await reveal(link, 'right one ')).toMatchObject({
+    code: 3,
+    stderr: 'onetime: wrong passphrase: 3 attempts left before the secret is deleted\n',
+  });
   const revealed = await reveal(link, 'right one');
   expect({ code: revealed.code, text: revealed.stdout.toString() }).toEqual({ code: 0, text: TEXT });
 });
@@ -90,7 +96,11 @@ test('the CLI opens a secret made from the v2 test vectors (node:crypto)', async
   const { id } = await createSecret(apiKey, { data: text?.sent, gate: derivation?.gateBase64Url });
   const link = `${testEnv('siteUrl').replace(/\/$/, '')}/${id}${new URL(vectors.link.link).hash}`;
   const revealed = await reveal(link, derivation?.passphrase ?? '');
-  expect({ code: revealed.code, stderr: revealed.stderr, text: revealed.stdout.toString() }).toEqual({ code: 0, stderr: '', text: text?.plaintextUtf8 });
+  expect({ code: revealed.code, stderr: revealed.stderr, text: revealed.stdout.toString() }).toEqual({
+    code: 0,
+    stderr: '',
+    text: text?.plaintextUtf8,
+  });
 });
 
 /**

@@ -223,7 +223,9 @@ describe('keys', () => {
 
     const set = await onetime(['key', 'webhook', 'https://hooks.example.com/onetime'], { apiKey: key });
     expect(set.stdout.toString()).toBe('updated\n');
-    expect(JSON.parse((await onetime(['key', 'show'], { apiKey: key })).stdout.toString())).toMatchObject({ webhook: 'https://hooks.example.com/onetime' });
+    expect(JSON.parse((await onetime(['key', 'show'], { apiKey: key })).stdout.toString())).toMatchObject({
+      webhook: 'https://hooks.example.com/onetime',
+    });
     expect((await onetime(['key', 'webhook', ''], { apiKey: key })).stdout.toString()).toBe('updated\n');
     expect(JSON.parse((await onetime(['key', 'show'], { apiKey: key })).stdout.toString())).not.toHaveProperty('webhook');
 
@@ -254,7 +256,9 @@ describe('webhook verify', () => {
   const body = '{"event":"secret.created","timestamp":1,"data":{"id":"J8k051Rl3B2N5nxEX7V-gg"}}';
 
   test('a delivery signed now is valid', async () => {
-    const result = await onetime(['webhook', 'verify', '--secret', secret, '--signature', signatureHeader(body, secret, Date.now())], { stdin: body });
+    const result = await onetime(['webhook', 'verify', '--secret', secret, '--signature', signatureHeader(body, secret, Date.now())], {
+      stdin: body,
+    });
     expect({ code: result.code, stdout: result.stdout.toString() }).toEqual({ code: 0, stdout: 'valid\n' });
   });
 
@@ -262,7 +266,9 @@ describe('webhook verify', () => {
     ['a changed body', body.replace('created', 'viewed'), Date.now()],
     ['a signature 6 minutes old', body, Date.now() - 360_000],
   ])('%s is not: exit 1', async (_, received, signedAt) => {
-    const result = await onetime(['webhook', 'verify', '--secret', secret, '--signature', signatureHeader(body, secret, signedAt)], { stdin: received });
+    const result = await onetime(['webhook', 'verify', '--secret', secret, '--signature', signatureHeader(body, secret, signedAt)], {
+      stdin: received,
+    });
     expect(result).toMatchObject({ code: 1, stderr: 'onetime: invalid signature, or signed more than 300000 ms ago\n' });
     expect(result.stderr).not.toContain(secret);
   });

@@ -48,12 +48,18 @@ test('onetime request prints the link to send and the link to keep; onetime rece
   const sent = await onetime(['fulfil', requestLink], { apiKey: (await createKey()).key, stdin: 'hunter2\n' });
   expect(sent).toMatchObject({ code: 0, stderr: 'note from the requester (public): the staging DB password\n' });
   expect(sent.stdout.toString()).toBe('sent: only the requester can read it, once\n');
-  expect(await onetime(['fulfil', requestLink], { stdin: 'again' })).toMatchObject({ code: 2, stderr: 'onetime: the request was already fulfilled\n' });
+  expect(await onetime(['fulfil', requestLink], { stdin: 'again' })).toMatchObject({
+    code: 2,
+    stderr: 'onetime: the request was already fulfilled\n',
+  });
 
   const revealed = await onetime(['receive', receiveLink], { apiKey });
   expect(revealed).toMatchObject({ code: 0, stderr: '' });
   expect(revealed.stdout.toString()).toBe('hunter2\n');
-  expect(await onetime(['receive', receiveLink], { apiKey })).toMatchObject({ code: 2, stderr: 'onetime: the request does not exist or has expired\n' });
+  expect(await onetime(['receive', receiveLink], { apiKey })).toMatchObject({
+    code: 2,
+    stderr: 'onetime: the request does not exist or has expired\n',
+  });
 });
 
 test('without ONETIME_API_KEY, the receive link carries the minted key; a file answer is saved under its name', async () => {

@@ -6,7 +6,17 @@ import { QUEUES } from '../../../lambdas/definitions/webhooks';
 import type { FunctionName, RecordedCall } from '../../../local/sdk-calls';
 import { roleOf } from '../../cdk/support/iam';
 import type { Synthesized } from '../../cdk/support/synth';
-import { at, asArray, getAttTarget, isRecord, refTarget, resourcesOfType, roleStatements, routeFunctionId, tableLogicalId } from '../../cdk/support/template';
+import {
+  at,
+  asArray,
+  getAttTarget,
+  isRecord,
+  refTarget,
+  resourcesOfType,
+  roleStatements,
+  routeFunctionId,
+  tableLogicalId,
+} from '../../cdk/support/template';
 import { pipelineOf, queueLogicalId } from '../../cdk/support/webhooks';
 import { SIMULATED_ACCOUNT_ID, simulatedFindings, type FunctionRole, type PolicyStatement, type SimulatedCall } from './iam-simulation';
 

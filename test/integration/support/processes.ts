@@ -59,6 +59,4 @@ export function processTree(root: number): LiveProcess[] {
  * (its memory is gone but its sockets may still be open).
  */
 export const survivors = (tree: readonly LiveProcess[]): LiveProcess[] =>
-  liveProcesses().filter((each) =>
-    tree.some((known) => known.pid === each.pid && (each.command === known.command || each.command === '')),
-  );
+  liveProcesses().filter((each) => tree.some((known) => known.pid === each.pid && (each.command === known.command || each.command === '')));

@@ -1,11 +1,4 @@
-import {
-  BatchGetCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  UpdateCommand,
-  paginateScan,
-  type BatchGetCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateScan, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '../../../lambdas/rules/api-keys';
 import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
@@ -39,7 +32,9 @@ export async function itemsOfSecret(id: string, table = testEnv('secretsTable'))
   while (keys && keys.length > 0) {
     const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await store().send(
       new BatchGetCommand({
-        RequestItems: { [table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, #ttl', ExpressionAttributeNames: { '#ttl': 'ttl' } } },
+        RequestItems: {
+          [table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, #ttl', ExpressionAttributeNames: { '#ttl': 'ttl' } },
+        },
       }),
     );
     chunks.push(...(Responses?.[table] ?? []));

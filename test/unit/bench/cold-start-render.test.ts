@@ -19,7 +19,10 @@ const RESULT: ColdStartResult = {
 describe('renderColdStarts', () => {
   const markdown = renderColdStarts(RESULT);
   // The table's lines below its header and separator.
-  const rows = markdown.split('\n').filter((line) => line.startsWith('| ')).slice(2);
+  const rows = markdown
+    .split('\n')
+    .filter((line) => line.startsWith('| '))
+    .slice(2);
 
   test('one row per function, in order', () => {
     expect(rows.map((line) => line.split(' | ')[0])).toEqual(['| health', '| keys-create']);

@@ -104,7 +104,9 @@ describe('the library against a scripted service', () => {
 
   test('an empty passphrase is refused before any request', async () => {
     const { fetch, calls } = fakeFetch();
-    await expect(new OnetimeClient({ baseUrl: BASE, apiKey: 'svc_x', fetch }).share('x', { passphrase: '' })).rejects.toMatchObject({ kind: 'input' });
+    await expect(new OnetimeClient({ baseUrl: BASE, apiKey: 'svc_x', fetch }).share('x', { passphrase: '' })).rejects.toMatchObject({
+      kind: 'input',
+    });
     expect(calls).toHaveLength(0);
   });
 
@@ -123,7 +125,11 @@ describe('the library against a scripted service', () => {
   });
 
   test('a wrong passphrase tells the attempts left; the last one that the secret was deleted', async () => {
-    const wrong = (left: number): Scripted => ({ status: 403, body: { error: 'wrong passphrase' }, headers: { [GATE.attemptsLeftHeader]: String(left) } });
+    const wrong = (left: number): Scripted => ({
+      status: 403,
+      body: { error: 'wrong passphrase' },
+      headers: { [GATE.attemptsLeftHeader]: String(left) },
+    });
     const { fetch } = fakeFetch(wrong(1), wrong(0));
     const client = new OnetimeClient({ baseUrl: BASE, apiKey: 'svc_x', fetch });
     const once = await failureOf(client.reveal(vectors.link.link, { passphrase: 'nope' }));

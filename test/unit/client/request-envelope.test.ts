@@ -4,14 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '../../../client/src/base64';
 import { LinkError } from '../../../client/src/errors';
-import {
-  REQUEST_AAD,
-  answerSealer,
-  fingerprint,
-  importPrivateKey,
-  importPublicKey,
-  openAnswer,
-} from '../../../client/src/request-envelope';
+import { REQUEST_AAD, answerSealer, fingerprint, importPrivateKey, importPublicKey, openAnswer } from '../../../client/src/request-envelope';
 import { makeReceiveLink, makeRequestLink, parseReceiveLink, parseRequestLink } from '../../../client/src/request-link';
 import vectors from '../../../client/request-test-vectors.json';
 import { hex, plaintextOf, type Vector } from './vectors';
@@ -24,7 +17,10 @@ const [dataVectors, filenameVectors] = [VECTORS.vectors.filter((v) => v.field ==
 
 async function fixedSealer() {
   const ephemeralPoint = hex(VECTORS.ephemeralPublicKeyHex);
-  const pair = { privateKey: await importPrivateKey(hex(VECTORS.ephemeralScalarHex), ephemeralPoint), publicKey: await importPublicKey(ephemeralPoint) };
+  const pair = {
+    privateKey: await importPrivateKey(hex(VECTORS.ephemeralScalarHex), ephemeralPoint),
+    publicKey: await importPublicKey(ephemeralPoint),
+  };
   return answerSealer(recipientPoint, pair);
 }
 

@@ -81,7 +81,10 @@ describe("a request's fulfilment is repeated under one Idempotency-Key", () => {
 
   test('a 409 of a request answered already is the answer, not a try still at work', async () => {
     const { client, calls } = clientWith(OPEN_REQUEST, { status: 409, body: { error: ERRORS.requestFulfilled } });
-    await expect(settle(client.fulfil(REQUEST_LINK, 'the password'))).rejects.toMatchObject({ kind: 'gone', message: 'the request was already fulfilled' });
+    await expect(settle(client.fulfil(REQUEST_LINK, 'the password'))).rejects.toMatchObject({
+      kind: 'gone',
+      message: 'the request was already fulfilled',
+    });
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
   });
 
@@ -102,7 +105,10 @@ describe('requests that can be repeated safely are, up to 3 attempts', () => {
 
   test('key show gives up after the third failure', async () => {
     const { client, calls } = clientWith(connectionRefused(), connectionRefused(), connectionRefused());
-    await expect(settle(client.showKey())).rejects.toMatchObject({ kind: 'network', message: 'cannot reach https://onetime.example.com (ECONNREFUSED)' });
+    await expect(settle(client.showKey())).rejects.toMatchObject({
+      kind: 'network',
+      message: 'cannot reach https://onetime.example.com (ECONNREFUSED)',
+    });
     expect(calls).toHaveLength(3);
   });
 });
@@ -111,7 +117,10 @@ describe('429', () => {
   const limited = (retryAfter: string): Scripted => ({ status: 429, body: { error: 'rate limit exceeded' }, headers: { 'retry-after': retryAfter } });
 
   test('any request, reveal too, is repeated after retry-after', async () => {
-    const { client, calls } = clientWith(limited('2'), { status: 200, body: { data: 'AAAA', type: 'text', filename: null, mimetype: null, remaining: 0 } });
+    const { client, calls } = clientWith(limited('2'), {
+      status: 200,
+      body: { data: 'AAAA', type: 'text', filename: null, mimetype: null, remaining: 0 },
+    });
     const started = Date.now();
     const revealing = client.reveal(LINK).catch((error: unknown) => error);
     while (calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -161,7 +170,12 @@ describe('answers become typed errors', () => {
 
   test('400: the service’s own message, and its request id', async () => {
     const { client } = clientWith({ status: 400, body: { error: 'webhook must be an absolute https:// URL' }, headers: { 'x-request-id': 'r-1' } });
-    await expect(client.updateWebhook('http://x')).rejects.toMatchObject({ kind: 'service', status: 400, message: 'webhook must be an absolute https:// URL', requestId: 'r-1' });
+    await expect(client.updateWebhook('http://x')).rejects.toMatchObject({
+      kind: 'service',
+      status: 400,
+      message: 'webhook must be an absolute https:// URL',
+      requestId: 'r-1',
+    });
   });
 
   test('an error page that is not JSON: the status', async () => {

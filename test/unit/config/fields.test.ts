@@ -19,5 +19,7 @@ test('a long bad value is cut short', () => {
 
 test('an empty value is unset, and the prefix comes before every name', () => {
   const schema = z.object({ name: text() });
-  expect(() => readSettings(schema, { ...read({ name: '' }), prefix: 'context ' })).toThrow(new Error('context name is not set: it must be a string'));
+  expect(() => readSettings(schema, { ...read({ name: '' }), prefix: 'context ' })).toThrow(
+    new Error('context name is not set: it must be a string'),
+  );
 });

@@ -4,7 +4,10 @@ import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '../../../lambdas/defin
 
 /** The functions' environment: what the stack sets on AWS and `npm start` sets locally. */
 
-const DEFAULT_STORED_BYTES = { perKeyPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay, perAddressPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay };
+const DEFAULT_STORED_BYTES = {
+  perKeyPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
+  perAddressPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay,
+};
 const SITE = { SITE_URL: 'https://secrets.example.com' };
 const KEYS_RANGE = `an integer from 1 to ${KEY_CREATION_LIMIT.maxPerIpPerHour} (so that an address's hour of attempts fits one DynamoDB item)`;
 const RETRY_RANGE = `an integer from 1 to ${MAX_RETRY_BASE_MS} (so that the last retry's wait fits SQS's 12-hour visibility limit)`;
@@ -23,7 +26,9 @@ describe('route functions (readConfig)', () => {
 
   test('takes each value as set; SITE_URL loses its trailing slashes', () => {
     const highest = String(KEY_CREATION_LIMIT.maxPerIpPerHour);
-    expect(readConfig({ SITE_URL: 'http://localhost:3000//', KEYS_PER_IP_PER_HOUR: highest, WEBHOOK_ALLOW_LOOPBACK: '1', ORIGIN_SECRET: 's3cr3t' })).toEqual({
+    expect(
+      readConfig({ SITE_URL: 'http://localhost:3000//', KEYS_PER_IP_PER_HOUR: highest, WEBHOOK_ALLOW_LOOPBACK: '1', ORIGIN_SECRET: 's3cr3t' }),
+    ).toEqual({
       siteUrl: 'http://localhost:3000',
       keysPerIpPerHour: KEY_CREATION_LIMIT.maxPerIpPerHour,
       webhookAllowLoopback: true,
@@ -49,7 +54,9 @@ describe('route functions (readConfig)', () => {
   test('a SITE_URL over 2048 characters is refused: links are SITE_URL/<id>, and docs/openapi.json bounds their length', () => {
     const long = `https://example.com/${'a'.repeat(2029)}`;
     expect(() => readConfig({ SITE_URL: long.slice(0, -1) })).not.toThrow();
-    expect(() => readConfig({ SITE_URL: long })).toThrow(/^SITE_URL must be an absolute http\(s\) URL of at most 2048 characters, got "https:\/\/example\.com\/a+…$/);
+    expect(() => readConfig({ SITE_URL: long })).toThrow(
+      /^SITE_URL must be an absolute http\(s\) URL of at most 2048 characters, got "https:\/\/example\.com\/a+…$/,
+    );
   });
 });
 
@@ -75,7 +82,9 @@ describe('webhook delivery (readDeliveryConfig)', () => {
   test.each(['0', '-1000', '1.5', 'ten', '1000ms', ' ', ' 1000', '1e3', '0x3e8', String(MAX_RETRY_BASE_MS + 1)])(
     'WEBHOOK_RETRY_BASE_MS=%j is refused, naming the variable and the range',
     (value) => {
-      expect(() => readDeliveryConfig({ WEBHOOK_RETRY_BASE_MS: value })).toThrow(new Error(`WEBHOOK_RETRY_BASE_MS must be ${RETRY_RANGE}, got ${JSON.stringify(value)}`));
+      expect(() => readDeliveryConfig({ WEBHOOK_RETRY_BASE_MS: value })).toThrow(
+        new Error(`WEBHOOK_RETRY_BASE_MS must be ${RETRY_RANGE}, got ${JSON.stringify(value)}`),
+      );
     },
   );
 

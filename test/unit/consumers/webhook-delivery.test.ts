@@ -148,7 +148,12 @@ describe('a failing receiver', () => {
 
     expect(response).toEqual(failuresOf(failed));
     expect(visibilityChanges().map((input) => input.ReceiptHandle)).toEqual([failed.receiptHandle]);
-    expect(receiver.received().map((request) => request.path).sort()).toEqual([FAILING.path, OK.path].sort());
+    expect(
+      receiver
+        .received()
+        .map((request) => request.path)
+        .sort(),
+    ).toEqual([FAILING.path, OK.path].sort());
   });
 
   test('invocations running side by side (local mode) each report their own failures', async () => {

@@ -30,9 +30,7 @@ const isRelative = (target: string) => !/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(tar
 test('no tracked file cites a path outside the repository', () => {
   const citing = texts.flatMap((file) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
-    return text
-      .split('\n')
-      .flatMap((line, index) => (OUTSIDE.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
+    return text.split('\n').flatMap((line, index) => (OUTSIDE.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
   });
   expect(citing).toEqual([]);
 });

@@ -6,8 +6,7 @@ const SECRET = 'k3P9mZt7Qw2Lx8Vb4Nc6Rd1Fg5Hj0Ks';
 const EDGE_SERVER = '130.176.0.12';
 
 /** A POST /keys as API Gateway hands it over: from `sourceIp`, with these headers. */
-const keysRequest = (headers: Record<string, string>, sourceIp = EDGE_SERVER) =>
-  apiEvent({ method: 'POST', path: '/keys', headers, sourceIp });
+const keysRequest = (headers: Record<string, string>, sourceIp = EDGE_SERVER) => apiEvent({ method: 'POST', path: '/keys', headers, sourceIp });
 
 describe('clientAddress', () => {
   it('takes the viewer address the distribution forwards, beside its secret', () => {

@@ -54,7 +54,10 @@ test('a grant no call uses is reported, one action at a time, unless Lambda uses
   const polled = { Effect: 'Allow' as const, Action: 'sqs:ReceiveMessage', Resource: QUEUE };
   const findings = await simulatedFindings(
     [role([countRequest, wide, polled], [QUEUE])],
-    [update(['pk', 'slots'], 'ALL_NEW'), { function: 'keys-get', action: 'dynamodb:GetItem', resourceArn: TABLE, context: {}, description: 'GetItem' }],
+    [
+      update(['pk', 'slots'], 'ALL_NEW'),
+      { function: 'keys-get', action: 'dynamodb:GetItem', resourceArn: TABLE, context: {}, description: 'GetItem' },
+    ],
   );
   expect(findings).toEqual([`keys-get's role grants dynamodb:DeleteItem on ${TABLE}, which no integration test made it send`]);
 });

@@ -188,7 +188,7 @@ test('redrive moves every dead letter back to the jobs queue with its body uncha
 });
 
 test('redrive of a queue that does not exist fails loudly', async () => {
-  await expect(
-    redriveDeadLetters(sqs, { deadLetterQueueUrl: `${service.endpoint}/000000000000/missing`, queueUrl: jobsUrl }),
-  ).rejects.toThrow('does not exist');
+  await expect(redriveDeadLetters(sqs, { deadLetterQueueUrl: `${service.endpoint}/000000000000/missing`, queueUrl: jobsUrl })).rejects.toThrow(
+    'does not exist',
+  );
 });

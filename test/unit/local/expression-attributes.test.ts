@@ -11,12 +11,9 @@ describe('expressionAttributeNames: the top-level attributes an expression names
   });
 
   test('a condition: names inside functions and comparisons, never the values', () => {
-    expect(expressionAttributeNames('attribute_exists(pk) AND size(rl) <= :maxSlots AND (attribute_not_exists(counted) OR counted <> :token)')).toEqual([
-      'pk',
-      'rl',
-      'counted',
-      'counted',
-    ]);
+    expect(
+      expressionAttributeNames('attribute_exists(pk) AND size(rl) <= :maxSlots AND (attribute_not_exists(counted) OR counted <> :token)'),
+    ).toEqual(['pk', 'rl', 'counted', 'counted']);
   });
 
   test('a placeholder stands for its name, however the name reads', () => {

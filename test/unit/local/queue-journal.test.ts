@@ -50,8 +50,7 @@ test('sent, received and dead-lettered messages outlive the process; deleted one
   // Each received and hidden for an hour; then 'delivered' is deleted and 'dead' received to its limit.
   const received = await receiveAll(first.sqs, first.jobs);
   expect(received.map((message) => message.Body)).toEqual(['in flight', 'delivered', 'dead']);
-  const handleOf = (messages: typeof received, body: string): string =>
-    messages.find((message) => message.Body === body)?.ReceiptHandle ?? '';
+  const handleOf = (messages: typeof received, body: string): string => messages.find((message) => message.Body === body)?.ReceiptHandle ?? '';
   await first.sqs.send(new DeleteMessageCommand({ QueueUrl: first.jobs, ReceiptHandle: handleOf(received, 'delivered') }));
   const release = (ReceiptHandle: string) =>
     first.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: first.jobs, ReceiptHandle, VisibilityTimeout: 0 }));
@@ -76,7 +75,9 @@ test('a retry delay set by ChangeMessageVisibility still holds after a restart',
   const first = await start();
   await first.sqs.send(new SendMessageCommand({ QueueUrl: first.jobs, MessageBody: 'retry later' }));
   const [message] = await receiveAll(first.sqs, first.jobs);
-  await first.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: first.jobs, ReceiptHandle: message?.ReceiptHandle ?? '', VisibilityTimeout: 3600 }));
+  await first.sqs.send(
+    new ChangeMessageVisibilityCommand({ QueueUrl: first.jobs, ReceiptHandle: message?.ReceiptHandle ?? '', VisibilityTimeout: 3600 }),
+  );
 
   const second = await start();
   expect(await receiveAll(second.sqs, second.jobs)).toEqual([]);

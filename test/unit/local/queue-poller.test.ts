@@ -54,10 +54,7 @@ async function sendAll(...bodies: string[]): Promise<string[]> {
   return [...Successful].sort((a, b) => Number(a.Id) - Number(b.Id)).map((entry) => entry.MessageId ?? '');
 }
 
-function poll(
-  handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>,
-  overrides: Partial<QueuePollerOptions> = {},
-): void {
+function poll(handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>, overrides: Partial<QueuePollerOptions> = {}): void {
   poller = startQueuePoller({
     client: sqs,
     queueUrl,
@@ -89,8 +86,7 @@ async function queueCounts(): Promise<{ visible: number; inFlight: number }> {
   };
 }
 
-const bodiesOf = (invocation: { event: SQSEvent } | undefined) =>
-  invocation?.event.Records.map((record) => record.body);
+const bodiesOf = (invocation: { event: SQSEvent } | undefined) => invocation?.event.Records.map((record) => record.body);
 
 test('the handler gets the event Lambda builds, and a batch without failures is deleted', async () => {
   const before = Date.now();
@@ -155,9 +151,7 @@ test('when the handler throws, nothing is deleted and the whole batch comes back
 
 test('a failure naming a message not in the batch fails the whole batch, as on Lambda', async () => {
   await sendAll('a', 'b');
-  poll(async () =>
-    invocations.length === 1 ? { batchItemFailures: [{ itemIdentifier: 'no-such-message' }] } : undefined,
-  );
+  poll(async () => (invocations.length === 1 ? { batchItemFailures: [{ itemIdentifier: 'no-such-message' }] } : undefined));
 
   await eventually(() => expect(invocations).toHaveLength(2));
   expect(bodiesOf(invocations[1])).toEqual(['a', 'b']);

@@ -58,8 +58,7 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 
-const send = (body: string, queueUrl = jobsUrl) =>
-  sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+const send = (body: string, queueUrl = jobsUrl) => sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
 
 interface ReceiveOptions {
   max?: number;
@@ -87,9 +86,7 @@ async function receiveOne(queueUrl = jobsUrl, options: Omit<ReceiveOptions, 'max
 }
 
 const changeVisibility = (receiptHandle: string | undefined, seconds: number) =>
-  sqs.send(
-    new ChangeMessageVisibilityCommand({ QueueUrl: jobsUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
-  );
+  sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: jobsUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
 
 const counts = (visible: number, inFlight: number) => ({
   ApproximateNumberOfMessages: String(visible),
@@ -97,9 +94,7 @@ const counts = (visible: number, inFlight: number) => ({
 });
 
 async function attributes(queueUrl = jobsUrl): Promise<Record<string, string>> {
-  const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }),
-  );
+  const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
   return Attributes;
 }
 
@@ -146,17 +141,13 @@ test('a batch send reports each entry, and a bad entry fails alone', async () =>
     ['first', md5('one')],
     ['third', md5('three')],
   ]);
-  expect(result.Failed).toEqual([
-    expect.objectContaining({ Id: 'bad', SenderFault: true, Code: 'InvalidMessageContents' }),
-  ]);
+  expect(result.Failed).toEqual([expect.objectContaining({ Id: 'bad', SenderFault: true, Code: 'InvalidMessageContents' })]);
   expect((await receive()).map((message) => message.Body).sort()).toEqual(['one', 'three']);
 });
 
 test('a batch of more than ten entries is refused whole', async () => {
   const entries = Array.from({ length: 11 }, (_, index) => ({ Id: `m${index}`, MessageBody: 'x' }));
-  await expect(sqs.send(new SendMessageBatchCommand({ QueueUrl: jobsUrl, Entries: entries }))).rejects.toBeInstanceOf(
-    TooManyEntriesInBatchRequest,
-  );
+  await expect(sqs.send(new SendMessageBatchCommand({ QueueUrl: jobsUrl, Entries: entries }))).rejects.toBeInstanceOf(TooManyEntriesInBatchRequest);
   expect(await receive()).toEqual([]);
 });
 
@@ -238,9 +229,9 @@ test('a message whose visibility ran out is not in flight; a deleted one has no 
   const latest = await receiveOne();
   await sqs.send(new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: latest.ReceiptHandle }));
   await expect(changeVisibility(latest.ReceiptHandle, 10)).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
-  await expect(
-    sqs.send(new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: 'not-a-receipt-handle' })),
-  ).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
+  await expect(sqs.send(new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: 'not-a-receipt-handle' }))).rejects.toBeInstanceOf(
+    ReceiptHandleIsInvalid,
+  );
 });
 
 test('batch delete and batch visibility change report each entry', async () => {
@@ -259,9 +250,7 @@ test('batch delete and batch visibility change report each entry', async () => {
   expect(changed.Successful).toEqual([{ Id: 'a' }]);
   expect(changed.Failed).toEqual([expect.objectContaining({ Id: 'garbage', Code: 'ReceiptHandleIsInvalid' })]);
 
-  const deleted = await sqs.send(
-    new DeleteMessageBatchCommand({ QueueUrl: jobsUrl, Entries: [{ Id: 'b', ReceiptHandle: b?.ReceiptHandle }] }),
-  );
+  const deleted = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: jobsUrl, Entries: [{ Id: 'b', ReceiptHandle: b?.ReceiptHandle }] }));
   expect(deleted.Successful).toEqual([{ Id: 'b' }]);
   expect((await receive()).map((message) => message.Body)).toEqual(['a']);
   expect(await attributes()).toMatchObject(counts(0, 1));
@@ -330,9 +319,7 @@ test('queue attributes describe the queue and its redrive policy', async () => {
     VisibilityTimeout: '1',
     MessageRetentionPeriod: '60',
   });
-  const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: jobsUrl, AttributeNames: ['RedrivePolicy'] }),
-  );
+  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: jobsUrl, AttributeNames: ['RedrivePolicy'] }));
   expect(JSON.parse(Attributes?.RedrivePolicy ?? '')).toEqual({
     deadLetterTargetArn: 'arn:aws:sqs:us-east-1:000000000000:dead-letters',
     maxReceiveCount: MAX_RECEIVES,
@@ -348,9 +335,7 @@ test('PurgeQueue deletes every message', async () => {
 });
 
 test('GetQueueUrl finds queues by name; an unknown queue is QueueDoesNotExist', async () => {
-  expect((await sqs.send(new GetQueueUrlCommand({ QueueName: 'dead-letters' }))).QueueUrl).toBe(
-    `${service.endpoint}/000000000000/dead-letters`,
-  );
+  expect((await sqs.send(new GetQueueUrlCommand({ QueueName: 'dead-letters' }))).QueueUrl).toBe(`${service.endpoint}/000000000000/dead-letters`);
   await expect(sqs.send(new GetQueueUrlCommand({ QueueName: 'nope' }))).rejects.toBeInstanceOf(QueueDoesNotExist);
   await expect(send('x', `${service.endpoint}/000000000000/nope`)).rejects.toBeInstanceOf(QueueDoesNotExist);
 });

@@ -87,9 +87,7 @@ async function start(overrides: Partial<StreamPollerOptions> = {}): Promise<void
 test('a LATEST start whose iterator is lost before any record reads the shard again, less what came before the start', async () => {
   serveShards([{ ShardId: 'shard-1' }]);
   const twoMinutesAgo = new Date(Date.now() - 120_000);
-  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:LATEST' }).rejects(
-    new TrimmedDataAccessException({ message: 'trimmed', $metadata: {} }),
-  );
+  streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:LATEST' }).rejects(new TrimmedDataAccessException({ message: 'trimmed', $metadata: {} }));
   streams.on(GetRecordsCommand, { ShardIterator: 'shard-1:TRIM_HORIZON' }).resolves({
     Records: [record('before-start', '1', twoMinutesAgo), record('after-start', '2', new Date(Date.now() + 1_000))],
     NextShardIterator: 'shard-1:rest',
@@ -217,7 +215,14 @@ test('a checkpoint resumes each shard it knows after its sequence number, and is
     },
   });
 
-  await eventually(() => expect(saved).toEqual(new Map([['shard-1', '8'], ['shard-2', '20']])));
+  await eventually(() =>
+    expect(saved).toEqual(
+      new Map([
+        ['shard-1', '8'],
+        ['shard-2', '20'],
+      ]),
+    ),
+  );
   expect(delivered).toEqual(['after-checkpoint', 'new-shard']);
   expect(saves).toEqual(['shard-1@8 after after-checkpoint', 'shard-2@20 after after-checkpoint,new-shard']);
 });

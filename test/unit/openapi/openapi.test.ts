@@ -41,7 +41,11 @@ describe('the checker of real responses can fail', () => {
 
   test.each([
     ['an undocumented status', { status: 418, headers, body: claim }, 'answered 418'],
-    ['a missing rate-limit header', { status: 200, headers: { ...headers, 'x-ratelimit-limit': undefined } as unknown as Record<string, string>, body: claim }, 'header X-RateLimit-Limit is missing'],
+    [
+      'a missing rate-limit header',
+      { status: 200, headers: { ...headers, 'x-ratelimit-limit': undefined } as unknown as Record<string, string>, body: claim },
+      'header X-RateLimit-Limit is missing',
+    ],
     ['an extra field', { status: 200, headers, body: { ...claim, owner: 'x' } }, 'body: has unexpected owner'],
     ['a wrong type', { status: 200, headers, body: { ...claim, remaining: '0' } }, 'body.remaining: is string'],
     ['remaining out of range', { status: 200, headers, body: { ...claim, remaining: 5 } }, 'exclusiveMaximum 5'],

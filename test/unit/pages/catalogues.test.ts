@@ -88,7 +88,11 @@ test('every key the pages use is in English, and English has no key the pages do
   // A key chosen in a conditional expression: `{ key: cond ? 'a' : 'b' }`.
   for (const match of sources.matchAll(/key: [^?{}]+\? '([\w.]+)' : '([\w.]+)'/g)) used.add(match[1]).add(match[2]);
   expect([...used].filter((key) => key !== undefined && !(key in english)).sort()).toEqual([]);
-  expect(Object.keys(english).filter((key) => !used.has(key)).sort()).toEqual([]);
+  expect(
+    Object.keys(english)
+      .filter((key) => !used.has(key))
+      .sort(),
+  ).toEqual([]);
 });
 
 describe('formatting', () => {
@@ -103,7 +107,7 @@ describe('formatting', () => {
     expect(formatMessage(polish, 'pl', { key: 'share.viewsOption', params: { count } })).toBe(expected);
   });
 
-  test('sizes, times and other messages are written in the reader\'s language', () => {
+  test("sizes, times and other messages are written in the reader's language", () => {
     const germanText = formatMessage(catalogue('de') as Catalogue, 'de', { key: 'share.fileHint', params: { size: { bytes: 3_932_160 } } });
     expect(germanText).toBe('(bis etwa 3,9 MB)');
     const quoted = formatMessage(japanese, 'ja', { key: 'share.noViewOnOpen', params: { button: { message: 'reveal.button' } } });

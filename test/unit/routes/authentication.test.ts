@@ -7,12 +7,7 @@ import { MAX_BODY_BYTES, RATE_LIMIT } from '../../../lambdas/definitions/limits'
 import { handler as keysGet } from '../../../lambdas/routes/keys-get';
 import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
 import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
-import {
-  expectErrorBody,
-  expectNoRateLimitHeaders,
-  expectRateLimitHeaders,
-  expectStandardHeaders,
-} from '../support/assertions';
+import { expectErrorBody, expectNoRateLimitHeaders, expectRateLimitHeaders, expectStandardHeaders } from '../support/assertions';
 import { pinClock } from '../support/clock';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
@@ -120,10 +115,7 @@ describe('rate limit', () => {
     const headers = jsonHeaders(bearer(key));
     const responses = [
       await invoke(secretsCreate, apiEvent({ method: 'POST', path: '/secrets', headers, body: '{"views":9}' })),
-      await invoke(
-        secretsClaim,
-        apiEvent({ method: 'GET', path: '/secrets/x', pathParameters: { id: 'AAAAAAAAAAAAAAAAAAAAAA' }, headers }),
-      ),
+      await invoke(secretsClaim, apiEvent({ method: 'GET', path: '/secrets/x', pathParameters: { id: 'AAAAAAAAAAAAAAAAAAAAAA' }, headers })),
       await invoke(secretsCreate, apiEvent({ method: 'POST', path: '/secrets', headers, body: ' '.repeat(MAX_BODY_BYTES + 1) })),
     ];
     expect(responses.map((r) => r.statusCode)).toEqual([400, 404, 413]);

@@ -33,11 +33,7 @@ function liveKey(rl: Record<string, number> = {}) {
 }
 
 const scenarios: [number, string, () => Promise<InvokeResult>][] = [
-  [
-    200,
-    'GET /keys',
-    () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', headers: bearer(liveKey().key), requestId: 'rid-200' })),
-  ],
+  [200, 'GET /keys', () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', headers: bearer(liveKey().key), requestId: 'rid-200' }))],
   [
     201,
     'POST /keys',
@@ -62,11 +58,7 @@ const scenarios: [number, string, () => Promise<InvokeResult>][] = [
         }),
       ),
   ],
-  [
-    401,
-    'GET /keys without credentials',
-    () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', requestId: 'rid-401' })),
-  ],
+  [401, 'GET /keys without credentials', () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', requestId: 'rid-401' }))],
   [
     404,
     'GET /secrets/:id of an unknown secret',

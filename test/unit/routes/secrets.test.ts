@@ -30,10 +30,7 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 const post = (body: string | null, headers: Record<string, string> = jsonHeaders(bearer(caller.key)), requestId?: string) =>
-  invoke(
-    secretsCreate,
-    apiEvent({ method: 'POST', path: '/secrets', headers, body, ...(requestId ? { requestId } : {}) }),
-  );
+  invoke(secretsCreate, apiEvent({ method: 'POST', path: '/secrets', headers, body, ...(requestId ? { requestId } : {}) }));
 const claim = (id: string) =>
   invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${id}`, pathParameters: { id }, headers: bearer(caller.key) }));
 const revoke = (id: string) =>
@@ -64,7 +61,7 @@ describe('POST /secrets', () => {
     expect(ids.size).toBe(20);
   });
 
-  test('stores the defaults (views 1, type text, ttl 1d) with the caller\'s key hash as owner', async () => {
+  test("stores the defaults (views 1, type text, ttl 1d) with the caller's key hash as owner", async () => {
     await post(JSON.stringify({ data: 'c2VjcmV0' }));
     expect(headPut()?.Item).toMatchObject({
       owner: caller.hash,
@@ -118,14 +115,11 @@ describe('POST /secrets', () => {
     expect(secretCommands()).toHaveLength(0);
   });
 
-  test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', ''])(
-    '400 for Content-Type %j',
-    async (contentType) => {
-      const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), { ...bearer(caller.key), 'Content-Type': contentType });
-      expect(response.statusCode).toBe(400);
-      expectErrorBody(response, ERRORS.contentType);
-    },
-  );
+  test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', ''])('400 for Content-Type %j', async (contentType) => {
+    const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), { ...bearer(caller.key), 'Content-Type': contentType });
+    expect(response.statusCode).toBe(400);
+    expectErrorBody(response, ERRORS.contentType);
+  });
 
   test('400 when a JSON body has no Content-Type at all', async () => {
     const response = await post(JSON.stringify({ data: 'c2VjcmV0' }), bearer(caller.key));
@@ -197,7 +191,12 @@ describe('POST /secrets', () => {
     expect(response.headers['retry-after']).toBe(String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS));
     expectStandardHeaders(response, 'rid-503');
     expect(printedLines()).toContainEqual(
-      expect.objectContaining({ level: 'ERROR', correlation_id: 'rid-503', status: 503, error: expect.objectContaining({ name: 'StoreUnavailable' }) }),
+      expect.objectContaining({
+        level: 'ERROR',
+        correlation_id: 'rid-503',
+        status: 503,
+        error: expect.objectContaining({ name: 'StoreUnavailable' }),
+      }),
     );
     expect(printedText()).not.toContain(data);
     expect(printedText()).not.toContain(caller.key);
@@ -209,7 +208,12 @@ describe('POST /secrets', () => {
     expect(response.statusCode).toBe(500);
     expect(response.body).toEqual({ error: ERRORS.internal });
     expect(printedLines()).toContainEqual(
-      expect.objectContaining({ level: 'ERROR', correlation_id: 'rid-500', status: 500, error: { name: invalidRequest().name, message: invalidRequest().message } }),
+      expect.objectContaining({
+        level: 'ERROR',
+        correlation_id: 'rid-500',
+        status: 500,
+        error: { name: invalidRequest().name, message: invalidRequest().message },
+      }),
     );
   });
 
@@ -284,7 +288,10 @@ describe('GET /secrets/:id', () => {
     // SHA-256 of that proof (client/test-vectors-v2.json).
     const gate = 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU';
     const claimWith = (headers: Record<string, string>) =>
-      invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: { ...bearer(caller.key), ...headers } }));
+      invoke(
+        secretsClaim,
+        apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: { ...bearer(caller.key), ...headers } }),
+      );
 
     test('the proof’s SHA-256 goes into the claim’s condition; the right one answers 200', async () => {
       ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ data: 'c2VjcmV0', gate, attempts: 5 }) });
@@ -354,7 +361,10 @@ describe('a function deployed with its own environment (loadRoute)', () => {
     ddb.on(PutCommand).resolves({});
     const create = loadRoute('secrets-create', { SITE_URL: 'https://share.example.org/team/' });
 
-    const response = await invoke(create, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: 'c2VjcmV0' }) }));
+    const response = await invoke(
+      create,
+      apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: 'c2VjcmV0' }) }),
+    );
 
     expect(response.statusCode).toBe(201);
     const { id, url } = response.body as { id: string; url: string };

@@ -67,7 +67,9 @@ afterAll(async () => {
 
 beforeEach(() => {
   ddb.reset();
-  ddb.on(UpdateCommand).callsFake((input: UpdateCommandInput) => ({ Attributes: { log: (input.ExpressionAttributeValues as { ':now': number[] })[':now'] } }));
+  ddb
+    .on(UpdateCommand)
+    .callsFake((input: UpdateCommandInput) => ({ Attributes: { log: (input.ExpressionAttributeValues as { ':now': number[] })[':now'] } }));
   ddb.on(PutCommand).resolves({});
 });
 
@@ -82,8 +84,21 @@ interface TokenOptions {
   nbf?: number;
 }
 
-function token({ key = published, iss = issuer, aud = AUDIENCE, sub = 'test-user', exp = nowSeconds() + 300, nbf }: TokenOptions = {}): Promise<string> {
-  const jwt = new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid }).setIssuer(iss).setAudience(aud).setSubject(sub).setIssuedAt().setExpirationTime(exp);
+function token({
+  key = published,
+  iss = issuer,
+  aud = AUDIENCE,
+  sub = 'test-user',
+  exp = nowSeconds() + 300,
+  nbf,
+}: TokenOptions = {}): Promise<string> {
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid })
+    .setIssuer(iss)
+    .setAudience(aud)
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime(exp);
   if (nbf !== undefined) jwt.setNotBefore(nbf);
   return jwt.sign(key.privateKey);
 }
@@ -119,13 +134,19 @@ describe('POST /keys, signed-in', () => {
     ['not valid yet', () => token({ nbf: nowSeconds() + 120 }), 'token is not valid yet'],
     ['for another audience', () => token({ aud: 'someone-else' }), 'token is for another audience'],
     ['from another issuer', () => token({ iss: 'https://issuer.example.com' }), 'token is from another issuer'],
-    ['signed with a key the issuer does not publish', () => token({ key: { ...foreign, jwk: { ...foreign.jwk, kid: 'published' } } }), 'signature does not verify'],
+    [
+      'signed with a key the issuer does not publish',
+      () => token({ key: { ...foreign, jwk: { ...foreign.jwk, kid: 'published' } } }),
+      'signature does not verify',
+    ],
     ['signed by another issuer, under its own key id', () => token({ key: foreign }), 'signed with a key the issuer does not publish'],
     [
       'tampered (payload changed after signing)',
       async () => {
         const [header, payload, signature] = (await token({ sub: 'mallory' })).split('.');
-        const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), sub: 'admin' })).toString('base64url');
+        const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), sub: 'admin' })).toString(
+          'base64url',
+        );
         return `${header}.${changed}.${signature}`;
       },
       'signature does not verify',
@@ -183,7 +204,13 @@ describe('a reveal-only key', () => {
     const { handler } = (await import(`../../../lambdas/routes/${module}`)) as { handler: Parameters<typeof invoke>[0] };
     return invoke(
       handler,
-      apiEvent({ method, path, headers: { ...bearer(fixture.key), ...(body ? jsonHeaders() : {}) }, body: body ? JSON.stringify(body) : null, ...(pathParameters ? { pathParameters } : {}) }),
+      apiEvent({
+        method,
+        path,
+        headers: { ...bearer(fixture.key), ...(body ? jsonHeaders() : {}) },
+        body: body ? JSON.stringify(body) : null,
+        ...(pathParameters ? { pathParameters } : {}),
+      }),
     );
   };
 

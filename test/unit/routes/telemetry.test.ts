@@ -26,10 +26,7 @@ beforeEach(() => {
 });
 
 const claim = (requestId = 'rid-claim') =>
-  invoke(
-    secretsClaim,
-    apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: bearer(caller.key), requestId }),
-  );
+  invoke(secretsClaim, apiEvent({ method: 'GET', path: `/secrets/${ID}`, pathParameters: { id: ID }, headers: bearer(caller.key), requestId }));
 const requestLines = () => printedLines().filter((line) => line.message === LOG_MESSAGES.request);
 const secretHead = { pk: ID, sk: SECRET_HEAD_SK, owner: 'o', type: 'text', views: 2, remaining: 1, created: 1, expires: Date.now() + 60_000, ttl: 0 };
 
@@ -82,13 +79,15 @@ describe('the request line', () => {
 });
 
 describe('metrics', () => {
-  const routeCounts = () =>
-    printedMetrics().map(({ service, [METRIC_DIMENSIONS.route]: route, ...counted }) => ({ service, route, counted }));
+  const routeCounts = () => printedMetrics().map(({ service, [METRIC_DIMENSIONS.route]: route, ...counted }) => ({ service, route, counted }));
 
   test('a created secret counts SecretsCreated under its route, in the service namespace', async () => {
     ddb.on(PutCommand).resolves({});
 
-    await invoke(secretsCreate, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: DATA }) }));
+    await invoke(
+      secretsCreate,
+      apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body: JSON.stringify({ data: DATA }) }),
+    );
 
     expect(routeCounts()).toEqual([{ service: SERVICE_NAME, route: 'POST /api/v1/secrets', counted: { [METRICS.secretsCreated]: 1 } }]);
     const emf = printedLines().find((line) => '_aws' in line);
@@ -96,7 +95,10 @@ describe('metrics', () => {
   });
 
   test('a claim counts SecretsClaimed; a refused claim (404) counts ClaimsRefused', async () => {
-    ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolvesOnce({ Attributes: { ...secretHead, data: DATA } }).rejects(conditionFailed());
+    ddb
+      .on(UpdateCommand, { TableName: TEST_ENV.secretsTable })
+      .resolvesOnce({ Attributes: { ...secretHead, data: DATA } })
+      .rejects(conditionFailed());
     ddb.on(DeleteCommand).resolves({});
 
     expect((await claim('rid-1')).statusCode).toBe(200);

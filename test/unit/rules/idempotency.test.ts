@@ -14,10 +14,16 @@ describe('the Idempotency-Key header', () => {
     expect(isWellFormedIdempotencyKey(key)).toBe(true);
   });
 
-  test.each(['a'.repeat(15), 'a'.repeat(65), '', 'has a space in it!', 'dots.are.refused.x', 'plus+slash/equal=', 'é'.repeat(16), 'a'.repeat(16) + '\n'])(
-    '%j is refused',
-    (key) => expect(isWellFormedIdempotencyKey(key)).toBe(false),
-  );
+  test.each([
+    'a'.repeat(15),
+    'a'.repeat(65),
+    '',
+    'has a space in it!',
+    'dots.are.refused.x',
+    'plus+slash/equal=',
+    'é'.repeat(16),
+    'a'.repeat(16) + '\n',
+  ])('%j is refused', (key) => expect(isWellFormedIdempotencyKey(key)).toBe(false));
 });
 
 describe('names derived from a request', () => {
@@ -49,7 +55,7 @@ describe('where a request stands', () => {
     expect(standingOf(record(0), 'first', now, undefined)).toEqual({ kind: 'first' });
   });
 
-  test('another request\'s record: a repeat, which may have overtaken a first still at work', () => {
+  test("another request's record: a repeat, which may have overtaken a first still at work", () => {
     expect(standingOf(record(0), 'repeat', now, undefined)).toEqual({ kind: 'repeat', mayBeInFlight: true });
     expect(standingOf(record(IDEMPOTENCY.inFlightMs), 'repeat', now, undefined)).toEqual({ kind: 'repeat', mayBeInFlight: false });
   });

@@ -1,12 +1,5 @@
 import fc from 'fast-check';
-import {
-  MAX_TRACKED_SLOTS,
-  expiredSlotIndex,
-  prunedSlots,
-  slotIndex,
-  windowState,
-  type SlotCounts,
-} from '../../../lambdas/rules/sliding-window';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, windowState, type SlotCounts } from '../../../lambdas/rules/sliding-window';
 import { RATE_LIMIT } from '../../../lambdas/definitions/limits';
 
 const { requests: LIMIT, windowMs: WINDOW, slotMs: SLOT } = RATE_LIMIT;
@@ -69,11 +62,7 @@ describe('windowState', () => {
 
   test('resetAt is always in the future and at most 60 s ahead', () => {
     const slotMap = (now: number) =>
-      fc.dictionary(
-        fc.integer({ min: slotIndex(now) - 30, max: slotIndex(now) }).map(String),
-        fc.integer({ min: 0, max: 150 }),
-        { maxKeys: 30 },
-      );
+      fc.dictionary(fc.integer({ min: slotIndex(now) - 30, max: slotIndex(now) }).map(String), fc.integer({ min: 0, max: 150 }), { maxKeys: 30 });
     fc.assert(
       fc.property(
         nowArb.chain((now) => fc.tuple(fc.constant(now), slotMap(now))),
@@ -104,20 +93,18 @@ describe('windowState', () => {
 describe('prunedSlots', () => {
   test('keeps exactly the slots after expiredSlotIndex(now)', () => {
     fc.assert(
-      fc.property(
-        nowArb,
-        fc.uniqueArray(fc.integer({ min: -40, max: 0 }), { maxLength: 40 }),
-        (now, offsets) => {
-          const slots = Object.fromEntries(offsets.map((offset) => [String(slotIndex(now) + offset), 1]));
-          const kept = Object.keys(prunedSlots(slots, now)).map(Number).sort((a, b) => a - b);
-          const expected = offsets
-            .map((offset) => slotIndex(now) + offset)
-            .filter((slot) => slot > expiredSlotIndex(now))
-            .sort((a, b) => a - b);
-          expect(kept).toEqual(expected);
-          expect(kept.length).toBeLessThanOrEqual(MAX_TRACKED_SLOTS);
-        },
-      ),
+      fc.property(nowArb, fc.uniqueArray(fc.integer({ min: -40, max: 0 }), { maxLength: 40 }), (now, offsets) => {
+        const slots = Object.fromEntries(offsets.map((offset) => [String(slotIndex(now) + offset), 1]));
+        const kept = Object.keys(prunedSlots(slots, now))
+          .map(Number)
+          .sort((a, b) => a - b);
+        const expected = offsets
+          .map((offset) => slotIndex(now) + offset)
+          .filter((slot) => slot > expiredSlotIndex(now))
+          .sort((a, b) => a - b);
+        expect(kept).toEqual(expected);
+        expect(kept.length).toBeLessThanOrEqual(MAX_TRACKED_SLOTS);
+      }),
     );
   });
 

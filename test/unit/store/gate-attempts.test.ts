@@ -126,12 +126,7 @@ test.each([
 });
 
 test('a count whose answers are lost and that a settling read does not find: sent three times, then StoreUnavailable', async () => {
-  ddb
-    .on(UpdateCommand)
-    .rejectsOnce(conditionFailed(liveHead()))
-    .rejects(throttled())
-    .on(GetCommand)
-    .resolves({ Item: liveHead() });
+  ddb.on(UpdateCommand).rejectsOnce(conditionFailed(liveHead())).rejects(throttled()).on(GetCommand).resolves({ Item: liveHead() });
   await expect(claimSecret(id, now, 'caller-hash', { gate: OTHER_GATE })).rejects.toMatchObject({ name: 'StoreUnavailable' });
   expect(ddb.commandCalls(UpdateCommand)).toHaveLength(4);
 });

@@ -1,6 +1,13 @@
 import '../support/env';
 import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NOT_CLAIMED_YET, NOT_REVOKED_YET, claimSecretAs, headExists, keyedClaimAttribute, revocationSoFar } from '../../../lambdas/store/secret-store';
+import {
+  NOT_CLAIMED_YET,
+  NOT_REVOKED_YET,
+  claimSecretAs,
+  headExists,
+  keyedClaimAttribute,
+  revocationSoFar,
+} from '../../../lambdas/store/secret-store';
 import { secretChunkKey } from '../../../lambdas/definitions/tables';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
@@ -41,7 +48,7 @@ describe('a keyed claim', () => {
     expect(update?.input).toMatchObject({ ExpressionAttributeNames: { '#claim': 'claim:key:' + token } });
   });
 
-  test('finding its view taken answers the data and the remaining it took, not the head\'s', async () => {
+  test("finding its view taken answers the data and the remaining it took, not the head's", async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed(head({ remaining: 0, [claim]: 1 })));
     expect(await claimSecretAs(id, now, 'caller-hash', token, true)).toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
@@ -69,7 +76,9 @@ describe('a keyed claim', () => {
   });
 
   test('of a chunked secret whose reader signed off already reads the chunks again without signing off', async () => {
-    ddb.on(UpdateCommand).rejects(conditionFailed(head({ data: undefined, chunks: 1, remaining: 0, readers: 0, [claim]: 0, [`${claim}:read`]: true })));
+    ddb
+      .on(UpdateCommand)
+      .rejects(conditionFailed(head({ data: undefined, chunks: 1, remaining: 0, readers: 0, [claim]: 0, [`${claim}:read`]: true })));
     ddb.on(BatchGetCommand).resolves({ Responses: { [TEST_ENV.secretsTable]: [{ ...secretChunkKey(id, 0), data: 'Y2h1bms=' }] } });
     expect(await claimSecretAs(id, now, 'caller-hash', token, true)).toMatchObject({ data: 'Y2h1bms=', remaining: 0 });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
@@ -86,7 +95,7 @@ describe('probes that delete nothing', () => {
     expect(sentCommands(ddb)[0]?.input).toMatchObject({ ConditionExpression: 'attribute_not_exists(pk)' });
   });
 
-  test('revocationSoFar: gone is revoked, a live head of the owner is not yet, another\'s is 404', async () => {
+  test("revocationSoFar: gone is revoked, a live head of the owner is not yet, another's is 404", async () => {
     ddb.on(DeleteCommand).rejects(conditionFailed());
     expect(await revocationSoFar(id, 'owner-hash', now)).toBe(true);
     ddb.reset();

@@ -80,17 +80,26 @@ describe('recordKeyCreationAttempt', () => {
     const old = Array.from({ length: 2 * limit }, (_, i) => now - (2 * limit - i) * HOUR);
     ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => {
       const values = input.ExpressionAttributeValues ?? {};
-      throw ':pruned' in values
-        ? conditionFailed({ log: values[':pruned'], logged: values[':token'] })
-        : conditionFailed({ log: old });
+      throw ':pruned' in values ? conditionFailed({ log: values[':pruned'], logged: values[':token'] }) : conditionFailed({ log: old });
     });
     await expect(recordKeyCreationAttempt(ipHash, now, limit)).resolves.toEqual({ count: 1, resetAt: now });
     expect(ddb.calls()).toHaveLength(2);
   });
 
   test('a throttle whose attempt a settling read does not find logged: sent three times, then StoreUnavailable', async () => {
-    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: { log: [now - 1], logged: 'another' } });
+    ddb
+      .on(UpdateCommand)
+      .rejects(throttled())
+      .on(GetCommand)
+      .resolves({ Item: { log: [now - 1], logged: 'another' } });
     await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+    ]);
   });
 });

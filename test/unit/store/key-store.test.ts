@@ -2,12 +2,7 @@ import '../support/env';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/rules/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
-import {
-  authenticateAndCount,
-  deleteKey,
-  putKey,
-  setWebhook,
-} from '../../../lambdas/store/key-store';
+import { authenticateAndCount, deleteKey, putKey, setWebhook } from '../../../lambdas/store/key-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { keyItem } from '../support/key-item';
@@ -130,9 +125,20 @@ describe('authenticateAndCount', () => {
   });
 
   test('a throttle whose count a settling read does not find: sent three times, then StoreUnavailable', async () => {
-    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: keyItem(pk) });
+    ddb
+      .on(UpdateCommand)
+      .rejects(throttled())
+      .on(GetCommand)
+      .resolves({ Item: keyItem(pk) });
     await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+    ]);
     expect(sentCommands(ddb)[1]!.input).toMatchObject({ ConsistentRead: true });
   });
 

@@ -33,7 +33,10 @@ beforeEach(() => {
 
 /** What the server received: each call's X-Amz-Target and JSON body. */
 const received = (): { target: string; body: Record<string, unknown> }[] =>
-  server.requests.map((request) => ({ target: String(request.headers['x-amz-target'] ?? ''), body: JSON.parse(request.body) as Record<string, unknown> }));
+  server.requests.map((request) => ({
+    target: String(request.headers['x-amz-target'] ?? ''),
+    body: JSON.parse(request.body) as Record<string, unknown>,
+  }));
 
 const conditionFailure = (item?: object) => ({
   status: 400,

@@ -42,8 +42,7 @@ const clauses = (condition: unknown): string[] =>
     .map((clause) => clause.trim().replace(/\s+/g, ' '));
 
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
-const writeRequests = (input: Record<string, unknown>): WriteRequest[] =>
-  (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
+const writeRequests = (input: Record<string, unknown>): WriteRequest[] => (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
 
 describe('putSecret', () => {
   test('small data: exactly one conditional PutItem holding the data inline', async () => {
@@ -159,13 +158,19 @@ describe('putSecret', () => {
       ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
       ExpressionAttributeValues: { ':createToken': createToken },
     });
-    expect(writeRequests(sent[5]!.input)).toEqual(
-      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
-    );
+    expect(writeRequests(sent[5]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
   });
 
   test('a failed head put whose head cannot be deleted leaves the chunks to that head', async () => {
-    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).rejects(throttled()).on(GetCommand).rejects(throttled());
+    ddb
+      .on(BatchWriteCommand)
+      .resolves({})
+      .on(PutCommand)
+      .rejects(throttled())
+      .on(DeleteCommand)
+      .rejects(throttled())
+      .on(GetCommand)
+      .rejects(throttled());
     await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'GetCommand', 'DeleteCommand', 'GetCommand']);
   });
@@ -207,16 +212,21 @@ describe('claimSecret', () => {
     });
     expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
     // The view's time goes onto the head's `viewed` list for the receipt, in the same update.
-    expect(input.ExpressionAttributeValues).toEqual({ ':one': 1, ':zero': 0, ':now': now, ':caller': 'caller-hash', ':noViews': [], ':thisView': [now] });
+    expect(input.ExpressionAttributeValues).toEqual({
+      ':one': 1,
+      ':zero': 0,
+      ':now': now,
+      ':caller': 'caller-hash',
+      ':noViews': [],
+      ':thisView': [now],
+    });
     expect(input.UpdateExpression).toContain('viewed = list_append(if_not_exists(viewed, :noViews), :thisView)');
     // An answer to a request is claimed by its requester's key only.
     expect(input.ConditionExpression).toContain('(attribute_not_exists(reader) OR reader = :caller)');
   });
 
   test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
-    ddb
-      .on(UpdateCommand)
-      .resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) });
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ data: 'c2VjcmV0', remaining: 0, type: 'file', filename: 'f.bin', mimetype: 'a/b' }) });
 
     await expect(claimSecret(id, now, 'caller-hash')).resolves.toEqual({
       data: 'c2VjcmV0',
@@ -250,7 +260,7 @@ describe('claimSecret', () => {
     });
     expect(sent[1]!.input).toEqual({
       RequestItems: {
-        [table]: { Keys: parts.map((_, i) => (secretChunkKey(id, i))), ConsistentRead: true },
+        [table]: { Keys: parts.map((_, i) => secretChunkKey(id, i)), ConsistentRead: true },
       },
     });
   });
@@ -288,9 +298,20 @@ describe('claimSecret', () => {
   });
 
   test('a throttle whose claim a settling read does not find: sent three times, then StoreUnavailable', async () => {
-    ddb.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 1 }) });
+    ddb
+      .on(UpdateCommand)
+      .rejects(throttled())
+      .on(GetCommand)
+      .resolves({ Item: head({ data: 'x', remaining: 1 }) });
     await expect(claimSecret(id, now, 'caller-hash')).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+      'UpdateCommand',
+      'GetCommand',
+    ]);
   });
 
   test('a lost answer whose claim a settling read finds: the data and the remaining this claim left', async () => {
@@ -351,7 +372,10 @@ describe('claimSecret repeated by the SDK after its first attempt applied', () =
 describe('a chunked claim signing off as reader', () => {
   test('a repeat of the sign-off finds its claim attribute gone and counts nothing more', async () => {
     const items = [0].map((i) => ({ ...secretChunkKey(id, i), data: 'QQ==', ttl: 1 }));
-    ddb.on(UpdateCommand).resolvesOnce({ Attributes: head({ chunks: 1, remaining: 0, readers: 1 }) }).rejects(conditionFailed());
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: head({ chunks: 1, remaining: 0, readers: 1 }) })
+      .rejects(conditionFailed());
     ddb.on(BatchGetCommand).resolves({ Responses: { [table]: items } });
     await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'QQ==' });
   });
@@ -378,13 +402,15 @@ describe('revokeSecret', () => {
   });
 
   test('deletes the chunks of a chunked secret', async () => {
-    ddb.on(DeleteCommand).resolves({ Attributes: head({ chunks: 3 }) }).on(BatchWriteCommand).resolves({});
+    ddb
+      .on(DeleteCommand)
+      .resolves({ Attributes: head({ chunks: 3 }) })
+      .on(BatchWriteCommand)
+      .resolves({});
     await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
-    expect(writeRequests(sent[1]!.input)).toEqual(
-      [0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
-    );
+    expect(writeRequests(sent[1]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
   });
 
   test('false for a foreign, unknown or dead secret', async () => {
@@ -436,9 +462,7 @@ describe('deleteConsumedSecret', () => {
     await expect(deleteConsumedSecret({ id, chunks: 2 })).resolves.toBe(true);
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
-    expect(writeRequests(sent[1]!.input)).toEqual(
-      [0, 1].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })),
-    );
+    expect(writeRequests(sent[1]!.input)).toEqual([0, 1].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
   });
 
   test('a head gone already (deleted by an earlier attempt or delivery of the record) still has its chunks deleted', async () => {
@@ -455,7 +479,11 @@ describe('deleteConsumedSecret', () => {
   });
 
   test('a throttle whose deletion a settling read does not find: StoreUnavailable, so the stream retries the record', async () => {
-    ddb.on(DeleteCommand).rejects(throttled()).on(GetCommand).resolves({ Item: head({ data: 'x', remaining: 0 }) });
+    ddb
+      .on(DeleteCommand)
+      .rejects(throttled())
+      .on(GetCommand)
+      .resolves({ Item: head({ data: 'x', remaining: 0 }) });
     await expect(deleteConsumedSecret({ id, chunks: 0 })).rejects.toMatchObject({ name: 'StoreUnavailable' });
   });
 });

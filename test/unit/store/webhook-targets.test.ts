@@ -72,7 +72,12 @@ describe('keysWithWebhooks', () => {
 
   test('names the keys that have a webhook, from one consistent read of pk and webhook', async () => {
     const [withHook, withoutHook, gone] = [hashOf(1), hashOf(2), hashOf(3)];
-    serve(new Map([[keyItemPk(withHook), 'https://h.example/'], [keyItemPk(withoutHook), undefined]]));
+    serve(
+      new Map([
+        [keyItemPk(withHook), 'https://h.example/'],
+        [keyItemPk(withoutHook), undefined],
+      ]),
+    );
 
     await expect(keysWithWebhooks([withHook, withoutHook, gone])).resolves.toEqual(new Set([withHook]));
 

@@ -8,7 +8,18 @@ import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream
 
 const TTL = { type: 'Service', principalId: TTL_DELETION_PRINCIPAL };
 const viewed = [CREATED + 1_000, CREATED + 2_000];
-const receiptItem = { pk: SECRET_ID, sk: SECRET_RECEIPT_SK, owner: 'owner-hash', state: 'used', views: 2, remaining: 0, created: CREATED, expires: CREATED + 1, viewed, ttl: 1 };
+const receiptItem = {
+  pk: SECRET_ID,
+  sk: SECRET_RECEIPT_SK,
+  owner: 'owner-hash',
+  state: 'used',
+  views: 2,
+  remaining: 0,
+  created: CREATED,
+  expires: CREATED + 1,
+  viewed,
+  ttl: 1,
+};
 
 describe('the receipt a head removal leaves', () => {
   test.each([

@@ -37,4 +37,9 @@ export function sentCommands(mock: DocumentClientMock): { name: string; input: R
 
 /** An error DynamoDB answers for a malformed request: a bug of ours, not the store failing. */
 export const invalidRequest = (): DynamoDBServiceException =>
-  new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'One or more parameter values were invalid', $metadata: { httpStatusCode: 400 } });
+  new DynamoDBServiceException({
+    name: 'ValidationException',
+    $fault: 'client',
+    message: 'One or more parameter values were invalid',
+    $metadata: { httpStatusCode: 400 },
+  });

@@ -58,8 +58,6 @@ type RouteHandler<C> = (event: APIGatewayProxyEvent, context: C) => Promise<APIG
 /** Invokes a route handler as Lambda would and parses its JSON body. */
 export async function invoke<C>(handler: RouteHandler<C>, event: APIGatewayProxyEvent): Promise<InvokeResult> {
   const result = await handler(event, lambdaContext('unit', 'lambda-request', 10_000) as C);
-  const headers = Object.fromEntries(
-    Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]),
-  );
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
   return { statusCode: result.statusCode, headers, body: JSON.parse(result.body) as unknown, rawBody: result.body };
 }

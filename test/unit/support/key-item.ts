@@ -51,8 +51,7 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
   mock.on(UpdateCommand, { TableName: TEST_ENV.keysTable }).callsFake((input: UpdateCommandInput) => {
     const item = state.item;
     const v = values(input);
-    const fail = () =>
-      conditionFailed(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && item ? structuredClone(item) : undefined);
+    const fail = () => conditionFailed(input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && item ? structuredClone(item) : undefined);
     // A client address's bytes of POST /secrets (store/address-bytes.ts): counted from nothing.
     if ((input.Key as { pk: string }).pk.startsWith('bytes#')) {
       if (':bytes' in v && ':maxSlots' in v) return { Attributes: { sb: { [names(input)['#slot'] as string]: v[':bytes'] } } };

@@ -37,7 +37,12 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: incoming.method ?? '',
+        path: incoming.url ?? '',
+        headers: incoming.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       recording.requests.push(request);
       const reply = recording.answer(request);
       response.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });

@@ -67,7 +67,7 @@ describe('which committed changes are webhook events', () => {
     expect(webhookJobOf(record)).toBeUndefined();
   });
 
-  test('removals are nothing: the last view\'s deletion, a revocation, a TTL deletion', () => {
+  test("removals are nothing: the last view's deletion, a revocation, a TTL deletion", () => {
     expect(webhookJobOf(streamRecord('REMOVE', { old: head({ remaining: 0, viewedAt }) }))).toBeUndefined();
     expect(webhookJobOf(streamRecord('REMOVE', { old: head({ remaining: 2 }) }))).toBeUndefined();
     const ttl = { type: 'Service', principalId: TTL_DELETION_PRINCIPAL };

@@ -29,8 +29,7 @@ const viewedAt = CREATED + 60_000;
 const secretId = (n: number): string => `Secret${String(n).padStart(16, '0')}`;
 
 /** A secret.created record of `owner`'s n-th secret. */
-const created = (owner: string, n: number): DynamoDBRecord =>
-  streamRecord('INSERT', { new: head({ pk: secretId(n), owner, data: SECRET_DATA }) });
+const created = (owner: string, n: number): DynamoDBRecord => streamRecord('INSERT', { new: head({ pk: secretId(n), owner, data: SECRET_DATA }) });
 
 const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
 
@@ -94,9 +93,7 @@ describe('fan-out handler', () => {
     expect(Object.keys(reads[0]?.RequestItems ?? {})).toEqual([TEST_ENV.keysTable]);
     expect(request?.Keys).toHaveLength(2);
     expect(request?.Keys).toEqual(expect.arrayContaining([{ pk: keyItemPk(OWNER_A) }, { pk: keyItemPk(OWNER_B) }]));
-    const projected = (request?.ProjectionExpression ?? '')
-      .split(',')
-      .map((name) => request?.ExpressionAttributeNames?.[name.trim()] ?? name.trim());
+    const projected = (request?.ProjectionExpression ?? '').split(',').map((name) => request?.ExpressionAttributeNames?.[name.trim()] ?? name.trim());
     expect(projected.sort()).toEqual(['pk', 'webhook']);
     expect(sentMessages()).toHaveLength(4);
   });
@@ -143,11 +140,7 @@ describe('fan-out handler', () => {
       new: head({ owner: OWNER_A, remaining: 0, readers: 1, viewedAt, chunks: 3 }),
     });
 
-    const response = await fanOut(
-      streamRecord('REMOVE', { old: head({ owner: OWNER_A }) }),
-      streamRecord('INSERT', { new: chunk(0) }),
-      signOff,
-    );
+    const response = await fanOut(streamRecord('REMOVE', { old: head({ owner: OWNER_A }) }), streamRecord('INSERT', { new: chunk(0) }), signOff);
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(sentMessages()).toHaveLength(0);
@@ -166,7 +159,11 @@ describe('fan-out handler', () => {
     const response = await fanOut(...records);
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: sequenceOf(records[1]!) }] });
-    expect(sentJobs().map((job) => job.event.data.id).sort()).toEqual([secretId(1), secretId(2), secretId(3)]);
+    expect(
+      sentJobs()
+        .map((job) => job.event.data.id)
+        .sort(),
+    ).toEqual([secretId(1), secretId(2), secretId(3)]);
   });
 
   test('invocations running side by side (local mode) each report their own failures', async () => {
@@ -221,7 +218,11 @@ describe('the stream consumer deletes consumed secrets', () => {
       new: head({ pk: secretId(n), owner, remaining: 0, viewedAt, readers: 1, ...extra }),
     });
   // Records are processed side by side: compare as sets.
-  const deletedIds = (): string[] => ddb.commandCalls(DeleteCommand).map((call) => String(call.args[0].input.Key?.pk)).sort();
+  const deletedIds = (): string[] =>
+    ddb
+      .commandCalls(DeleteCommand)
+      .map((call) => String(call.args[0].input.Key?.pk))
+      .sort();
 
   test('the last view of a secret: its expired event is queued and the secret deleted, webhook or not', async () => {
     serveKeys({ [OWNER_A]: 'https://a.example/hook', [OWNER_B]: undefined });
@@ -231,10 +232,11 @@ describe('the stream consumer deletes consumed secrets', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(deletedIds()).toEqual([secretId(1), secretId(2)]);
-    expect(sentJobs().map((job) => `${job.event.event} ${job.event.data.id}`).sort()).toEqual([
-      `secret.created ${secretId(3)}`,
-      `secret.expired ${secretId(1)}`,
-    ]);
+    expect(
+      sentJobs()
+        .map((job) => `${job.event.event} ${job.event.data.id}`)
+        .sort(),
+    ).toEqual([`secret.created ${secretId(3)}`, `secret.expired ${secretId(1)}`]);
   });
 
   test('a chunked secret is left while a claimant still reads it', async () => {

@@ -43,7 +43,12 @@ function fakeResolver(addresses: string[]): { lookup: LookupFunction; names: str
   const names: string[] = [];
   const lookup: LookupFunction = (hostname, _options, callback) => {
     names.push(hostname);
-    setImmediate(() => callback(null, addresses.map((address) => ({ address, family: isIP(address) }))));
+    setImmediate(() =>
+      callback(
+        null,
+        addresses.map((address) => ({ address, family: isIP(address) })),
+      ),
+    );
   };
   return { lookup, names };
 }
@@ -169,9 +174,7 @@ describe('postWebhook: what the receiver answers', () => {
 
   test('a resolver error is reported by its code, without the message that names the host', async () => {
     const lookup: LookupFunction = (hostname, _options, callback) =>
-      setImmediate(() =>
-        callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []),
-      );
+      setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []));
     expect(await post('https://hooks.example.com/hook?token=s3cret', { lookup, allowLoopback: false })).toEqual({
       ok: false,
       reason: 'host not found (ENOTFOUND)',
@@ -255,11 +258,8 @@ describe('postWebhook: where it may connect', () => {
       });
     });
 
-    test.each(['http://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[fe80::1]/hook'])(
-      'still refuses %s',
-      async (url) => {
-        expect(await post(url)).toEqual({ ok: false, reason: 'address not allowed' });
-      },
-    );
+    test.each(['http://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[fe80::1]/hook'])('still refuses %s', async (url) => {
+      expect(await post(url)).toEqual({ ok: false, reason: 'address not allowed' });
+    });
   });
 });

@@ -76,9 +76,7 @@ describe('verifyWebhookSignature', () => {
 
   test('ignores unknown schemes and accepts when any v1 matches', () => {
     const other = v1(NOW, BODY, 'whsec_old');
-    expect(verifyWebhookSignature(BODY, `t=${NOW},v0=whatever,v1=${other},v1=${good}`, SECRET, { now: NOW })).toBe(
-      true,
-    );
+    expect(verifyWebhookSignature(BODY, `t=${NOW},v0=whatever,v1=${other},v1=${good}`, SECRET, { now: NOW })).toBe(true);
     expect(verifyWebhookSignature(BODY, `t=${NOW},v0=${good},v1=${other}`, SECRET, { now: NOW })).toBe(false);
   });
 
