@@ -1,6 +1,7 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { REQUEST_NOTE_MAX_LENGTH } from '../../lambdas/definitions/requests';
 import { api, base64Of, createKey, createRequest, requestPublicKey } from '../support/api';
+import { eventually } from '../support/eventually';
 import { closeStore, expireSecret, itemsOfSecret } from './support/store';
 
 /**
@@ -14,6 +15,7 @@ const get = (key: string, id: string) => api('GET', `/requests/${id}`, { key });
 const fulfil = (key: string, id: string, json: Record<string, unknown>) => api('POST', `/requests/${id}`, { key, json });
 const status = (key: string, id: string) => api('GET', `/requests/${id}/status`, { key });
 const claim = (key: string, id: string) => api('GET', `/secrets/${id}`, { key });
+const receipt = (key: string, id: string) => api('GET', `/secrets/${id}/status`, { key });
 
 let requester: string;
 let sender: string;
@@ -54,6 +56,10 @@ test('create, read by the sender, fulfil once (409 after), then the requester re
   // The answer is kept for the request's ttl, counted from when it was given.
   expect(fulfilled.body.expires).toBeGreaterThanOrEqual((fulfilled.body.fulfilledAt as number) + 3_600_000);
 
+  // The answer is a secret of the requester's key, with its receipt; a stranger's is the claim's 404.
+  expect(await receipt(requester, id)).toMatchObject({ status: 200, body: { state: 'active', views: 1, remaining: 1, viewed: [] } });
+  expect(await receipt(sender, id)).toMatchObject({ status: 404, body: { error: ERRORS.secretNotFound } });
+
   // The sender (or anyone holding the request link) cannot spend the requester's one view.
   expect(await claim(sender, id)).toMatchObject({ status: 404, body: { error: ERRORS.secretNotFound } });
   expect(await claim(requester, id)).toMatchObject({
@@ -62,6 +68,12 @@ test('create, read by the sender, fulfil once (409 after), then the requester re
   });
   expect((await claim(requester, id)).status).toBe(404);
   expect((await status(requester, id)).status).toBe(404);
+  // Once the answer is gone, its receipt says it was used, and when.
+  await eventually(
+    async () => expect(await receipt(requester, id)).toMatchObject({ status: 200, body: { state: 'used', views: 1, remaining: 0 } }),
+    20_000,
+  );
+  expect((await receipt(requester, id)).body.viewed).toHaveLength(1);
 });
 
 test('an expired request is 404 to the sender and to a fulfilment, and "expired" to its requester', async () => {
