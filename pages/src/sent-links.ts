@@ -22,6 +22,9 @@ interface SentLink {
 /** A receipt's state, or `gone`: the service no longer answers for the id (past its 7 days). */
 type ShownState = SecretStatus['state'] | 'gone';
 
+/** States that never change again: a check that was asked before one was reached cannot undo it. */
+const isFinal = (state: ShownState | undefined): boolean => state === 'used' || state === 'revoked' || state === 'expired' || state === 'burned';
+
 const STORED_LINKS = 'onetime.sentLinks';
 /** The newest links kept: each state check is a request against the session key's rate limit. */
 const MAX_LINKS = 20;
@@ -73,6 +76,9 @@ function statePhrase(link: SentLink): Phrase {
 
 function render(): void {
   show(section, links.length > 0);
+  // The list is drawn anew: a keyboard user on a link's Revoke button stays on it.
+  const focused =
+    document.activeElement instanceof HTMLElement && list.contains(document.activeElement) ? document.activeElement.dataset.linkId : undefined;
   list.replaceChildren(
     ...links.map((link) => {
       const item = document.createElement('li');
@@ -90,6 +96,7 @@ function render(): void {
         revoke.type = 'button';
         revoke.className = 'secondary';
         revoke.dataset.testid = 'sent-revoke';
+        revoke.dataset.linkId = link.id;
         setText(revoke, { key: 'sent.revoke' });
         setAttribute(revoke, 'aria-label', { key: 'sent.revokeLabel', params: { id: shownId(link.id) } });
         revoke.addEventListener('click', () => void onRevoke(link, revoke));
@@ -98,6 +105,7 @@ function render(): void {
       return item;
     }),
   );
+  if (focused !== undefined) list.querySelector<HTMLElement>(`[data-link-id="${CSS.escape(focused)}"]`)?.focus();
 }
 
 /** Sets a link's state; a change from a known state is announced (the first answer is not news). */
@@ -133,10 +141,11 @@ async function askStates(): Promise<void> {
       for (const link of open) {
         try {
           const receipt = await client.status(link.id);
-          update(link, receipt.state, receipt.remaining);
+          // Revoked from this page while the answer was on its way.
+          if (!isFinal(link.state)) update(link, receipt.state, receipt.remaining);
         } catch (failure) {
           if (!(failure instanceof SecretGoneError)) throw failure;
-          update(link, 'gone');
+          if (!isFinal(link.state)) update(link, 'gone');
         }
       }
     });
