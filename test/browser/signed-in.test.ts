@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
 import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import { eventually } from '../support/eventually';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 
 /**
@@ -55,9 +56,11 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   await page.getByLabel('Password').fill(LOCAL_SIGN_IN.testUser.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
-  // Back on the share page, signed in: the form, and an address bar without the code.
-  await page.getByTestId('share-submit').waitFor();
-  expect(page.url()).toBe(`${siteUrl}/`);
+  // Back on the share page, signed in: the form, and an address bar without the code. The page
+  // takes the code out of the address once its settings have loaded; until it has a key, its
+  // submit button stays disabled.
+  await page.waitForURL(`${siteUrl}/`);
+  await eventually(async () => expect(await page.getByTestId('share-submit').isEnabled()).toBe(true));
   await expect(page.getByTestId('sign-in').isVisible()).resolves.toBe(false);
 
   await page.getByTestId('share-text').fill('the team’s deploy password');
