@@ -1,7 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { RECEIPT_LIFETIME_MS } from '../definitions/limits';
-import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../definitions/tables';
+import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../definitions/tables';
 import type { Receipt, ReceiptFacts } from '../rules/receipt';
 import { batchGetAll } from './batches';
 import { dynamo, epochSeconds, tableName } from './dynamo';
@@ -14,7 +13,7 @@ import { NOT_APPLIED, readForSettling, settledWrite } from './settled-write';
  */
 
 /** Only the key: a receipt read back by the fan-out's head-settling grant (access.ts), which names no more. */
-const RECEIPT_SETTLING_ATTRIBUTES = HEAD_SETTLING_ATTRIBUTES.slice(0, 2);
+const RECEIPT_SETTLING_ATTRIBUTES = [A.pk, A.sk] as const;
 
 export interface ReceiptItem extends Receipt {
   pk: string;
