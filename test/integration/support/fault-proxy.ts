@@ -48,6 +48,8 @@ export interface FaultProxy {
   failNext(kind: FaultKind, selects: (call: DynamoDbCall) => boolean, times?: number): void;
   /** Whether a fault is armed that no call has matched yet. */
   armed(): boolean;
+  /** Drops every armed fault; answers how many calls they had left to fail. */
+  disarm(): number;
   /** Gives faults by `plan` until called again (undefined: none). */
   planFaults(plan: FaultPlan | undefined): void;
   /** Every answer (faulted or not) waits this long before it is relayed; 0 for none. */
@@ -154,6 +156,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       armedFaults.push({ kind, selects, times });
     },
     armed: () => armedFaults.length > 0,
+    disarm: () => {
+      const left = armedFaults.reduce((sum, fault) => sum + fault.times, 0);
+      armedFaults = [];
+      return left;
+    },
     planFaults: (next) => {
       plan = next && { plan: next, calls: new Map() };
     },
