@@ -16,14 +16,16 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Webhooks may target loopback hosts: local mode's development switch, never set on AWS. */
 const webhookAllowLoopback = () => z._default(flag(), false);
 
-const ROUTE_ENV = z.object({
-  [ENV.siteUrl]: siteUrl(),
-  [ENV.keysPerIpPerHour]: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
-  [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
-  [ENV.originSecret]: z.optional(text({ secret: true })),
-  [ENV.storedMiBPerKeyPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
-  [ENV.storedMiBPerAddressPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
-});
+// Built by their readers, not at module load: a function reads one of them, once.
+const routeEnv = () =>
+  z.object({
+    [ENV.siteUrl]: siteUrl(),
+    [ENV.keysPerIpPerHour]: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
+    [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
+    [ENV.originSecret]: z.optional(text({ secret: true })),
+    [ENV.storedMiBPerKeyPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
+    [ENV.storedMiBPerAddressPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
+  });
 
 /** Settings of the route functions that read any (creating keys and secrets, setting a webhook). */
 export interface ServiceConfig {
@@ -38,7 +40,7 @@ export interface ServiceConfig {
 }
 
 export function readConfig(env: Env = process.env): ServiceConfig {
-  const settings = readSettings(ROUTE_ENV, { read: (name) => env[name] });
+  const settings = readSettings(routeEnv(), { read: (name) => env[name] });
   return {
     siteUrl: settings[ENV.siteUrl].replace(/\/+$/, ''),
     keysPerIpPerHour: settings[ENV.keysPerIpPerHour],
@@ -48,10 +50,11 @@ export function readConfig(env: Env = process.env): ServiceConfig {
   };
 }
 
-const DELIVERY_ENV = z.object({
-  [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
-  [ENV.webhookRetryBaseMs]: z._default(webhookRetryBaseMs(), WEBHOOK_RETRY_BASE_MS.local),
-});
+const deliveryEnv = () =>
+  z.object({
+    [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
+    [ENV.webhookRetryBaseMs]: z._default(webhookRetryBaseMs(), WEBHOOK_RETRY_BASE_MS.local),
+  });
 
 /** Settings of the webhook delivery function, which has no SITE_URL. */
 export interface DeliveryConfig {
@@ -60,6 +63,6 @@ export interface DeliveryConfig {
 }
 
 export function readDeliveryConfig(env: Env = process.env): DeliveryConfig {
-  const settings = readSettings(DELIVERY_ENV, { read: (name) => env[name] });
+  const settings = readSettings(deliveryEnv(), { read: (name) => env[name] });
   return { webhookAllowLoopback: settings[ENV.webhookAllowLoopback], retryBaseMs: settings[ENV.webhookRetryBaseMs] };
 }

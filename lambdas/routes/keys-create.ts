@@ -7,7 +7,8 @@ import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
-import { createKeyBody, type CreateKeyResponse } from '../http/schemas';
+import { createKeyBody } from '../http/request-bodies';
+import type { CreateKeyResponse } from '../http/schemas';
 
 const config = readConfig();
 const createAccess = readCreateAccess();

@@ -3,7 +3,8 @@ import { readConfig } from '../config/functions';
 import { checkWebhookUrl } from '../rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import { updateKeyBody, type UpdateKeyResponse } from '../http/schemas';
+import { updateKeyBody } from '../http/request-bodies';
+import type { UpdateKeyResponse } from '../http/schemas';
 import { setKeyWebhook } from '../use-cases/keys';
 
 const config = readConfig();

@@ -1,7 +1,8 @@
 import { readConfig } from '../config/functions';
 import { createRequest } from '../use-cases/requests';
 import { authenticatedRoute } from '../http/route';
-import { createRequestBody, type CreateRequestResponse } from '../http/schemas';
+import { createRequestBody } from '../http/request-bodies';
+import type { CreateRequestResponse } from '../http/schemas';
 
 const config = readConfig();
 

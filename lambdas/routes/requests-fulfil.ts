@@ -3,7 +3,7 @@ import { fulfil } from '../use-cases/requests';
 import { STILL_IN_FLIGHT } from '../use-cases/secrets';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import { fulfilRequestBody } from '../http/schemas';
+import { fulfilRequestBody } from '../http/request-bodies';
 
 /** Any key, once: the answer becomes the requester's secret, under the request's id. */
 export const handler = authenticatedRoute({ body: { schema: fulfilRequestBody, required: true } }, async ({ event, body, now, idempotent }) => {

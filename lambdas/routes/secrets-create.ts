@@ -5,7 +5,8 @@ import { addressBytesWindow } from '../use-cases/stored-bytes';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, retryAfterSeconds, stillInFlight } from '../http/route';
-import { createSecretBody, type CreateSecretResponse } from '../http/schemas';
+import { createSecretBody } from '../http/request-bodies';
+import type { CreateSecretResponse } from '../http/schemas';
 
 const config = readConfig();
 
