@@ -2,15 +2,19 @@ import os from 'node:os';
 import { renderSignInCost, type SignInCost } from './sign-in-cost';
 import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
 import { ROUND_TRIP_BUDGET } from '../test/support/round-trip-cases';
-import { renderColdStarts, type ColdStartResult } from './cold-start';
+import { COLD_START_BUDGET, renderColdStarts, type ColdStartResult } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
 import { PAIRS_PER_REPETITION, SETTLE_MS, type LargePayloadFigure, type LargePayloadResult } from './large-payloads';
 import type { ReceiptCost } from './receipts';
 import type { RoundTripResult } from './round-trips';
+import { MIN_SPREAD_MINUTES, RUNS_JUDGED, spreadMinutes, verdictOver, type BenchRun } from './history';
 import type { Judged, Repeated } from './stats';
-import { CONNECTIONS, REQUESTS_PER_REPETITION, type WarmLatencyResult } from './warm-latency';
+import { CONNECTIONS, REQUESTS_PER_REPETITION, WARM_LATENCY_BUDGET, type WarmLatencyResult } from './warm-latency';
 
-/** docs/performance.md from one run's figures; the same figures go to docs/performance.json. */
+/**
+ * docs/performance.md from the runs docs/performance.json keeps (bench/history.ts): each budget as
+ * every run judged it, and the latest run's figures in full.
+ */
 
 /** The host's load averages over 1, 5 and 15 minutes, when the run started and when it ended. */
 export interface HostLoad {
@@ -44,40 +48,102 @@ function machine(): string {
   return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node.js ${process.version}`;
 }
 
+/** One budget as one run judged it. */
+interface BudgetCheck {
+  budget: string;
+  limit: string;
+  measured: string;
+  pass: boolean;
+}
+
 /** The worst of several judged ratios, and how many pass. */
-function worstOf(judged: readonly { name: string; ratio: Judged }[]): (string | number)[] {
+function worstOf(budget: string, judged: readonly { name: string; ratio: Judged }[]): BudgetCheck {
   const worst = judged.reduce((a, b) => (b.ratio.median > a.ratio.median ? b : a));
   const passing = judged.filter((each) => each.ratio.pass).length;
+  return {
+    budget,
+    limit: `≤ ${worst.ratio.budget.toFixed(2)}×`,
+    measured: `${passing} of ${judged.length} pass; worst ${worst.name} ${ratioCell(worst.ratio)}`,
+    pass: passing === judged.length,
+  };
+}
+
+function budgetChecks(results: BenchResults): BudgetCheck[] {
+  const budgeted = results.roundTrips.filter((result) => result.budget !== null);
+  const warm = (pick: (result: WarmLatencyResult) => Judged) => results.warmLatency.map((result) => ({ name: result.name, ratio: pick(result) }));
+  const large = (name: string, figure: LargePayloadFigure): BudgetCheck => ({
+    budget: `5 MiB ${name} ÷ the same calls and JSON behind the reference server`,
+    limit: `≤ ${figure.ratio.budget.toFixed(2)}×`,
+    measured: ratioCell(figure.ratio),
+    pass: figure.ratio.pass,
+  });
   return [
-    `≤ ${worst.ratio.budget.toFixed(2)}×`,
-    `${passing} of ${judged.length} pass; worst ${worst.name} ${ratioCell(worst.ratio)}`,
-    mark(passing === judged.length),
+    {
+      budget: 'DynamoDB calls per request, payloads ≤ 300 KB',
+      limit: `≤ ${ROUND_TRIP_BUDGET.calls}`,
+      measured: `at most ${Math.max(...budgeted.map((result) => result.usage.calls))}`,
+      pass: budgeted.every((result) => result.pass),
+    },
+    worstOf(
+      'Cold init (CPU) of each function ÷ its floor (same SDK clients, same first call)',
+      results.coldStarts.rows.map((row) => ({ name: row.name, ratio: row.cpu.ratio })),
+    ),
+    worstOf(
+      'Warm p50, local mode ÷ the reference server',
+      warm((result) => result.p50),
+    ),
+    worstOf(
+      'Warm p99, local mode ÷ the reference server',
+      warm((result) => result.p99),
+    ),
+    large('create', results.largePayloads.create),
+    large('claim (last view)', results.largePayloads.claim),
   ];
 }
 
-function summary(results: BenchResults): string {
-  const budgeted = results.roundTrips.filter((result) => result.budget !== null);
-  const worstCalls = Math.max(...budgeted.map((result) => result.usage.calls));
-  const warm = (pick: (result: WarmLatencyResult) => Judged) => results.warmLatency.map((result) => ({ name: result.name, ratio: pick(result) }));
-  const large = (name: string, figure: LargePayloadFigure): (string | number)[] => [
-    `5 MiB ${name} ÷ the same calls and JSON behind the reference server`,
-    `≤ ${figure.ratio.budget.toFixed(2)}×`,
-    ratioCell(figure.ratio),
-    mark(figure.ratio.pass),
-  ];
+const VERDICTS = { pass: 'pass', miss: '**miss**', pending: 'pending' } as const;
+const runName = (run: BenchRun, index: number): string => `run ${index + 1}, ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** Each budget in each run, and its verdict over the runs. */
+function summary(runs: readonly BenchRun[]): string {
+  const checks = runs.map(budgetChecks);
   return table(
-    ['budget', 'limit', `measured: median of ${results.repetitions} repetitions (min–max)`, 'verdict'],
-    [
-      ['DynamoDB calls per request, payloads ≤ 300 KB', `≤ ${ROUND_TRIP_BUDGET.calls}`, `at most ${worstCalls}`, mark(budgeted.every((r) => r.pass))],
-      [
-        'Cold init (CPU) of each function ÷ its floor (same SDK clients, same first call)',
-        ...worstOf(results.coldStarts.rows.map((row) => ({ name: row.name, ratio: row.cpu.ratio }))),
-      ],
-      ['Warm p50, local mode ÷ the reference server', ...worstOf(warm((result) => result.p50))],
-      ['Warm p99, local mode ÷ the reference server', ...worstOf(warm((result) => result.p99))],
-      large('create', results.largePayloads.create),
-      large('claim (last view)', results.largePayloads.claim),
-    ],
+    ['budget', 'limit', ...runs.map(runName), `verdict over ${RUNS_JUDGED} runs`],
+    (checks[0] ?? []).map((check, index) => {
+      const perRun = checks.map((run) => run[index] as BudgetCheck);
+      return [
+        check.budget,
+        check.limit,
+        ...perRun.map((each) => `${mark(each.pass)}: ${each.measured}`),
+        VERDICTS[
+          verdictOver(
+            runs,
+            perRun.map((each) => each.pass),
+          )
+        ],
+      ];
+    }),
+  );
+}
+
+/** Per function or route, its ratio in each run, and the verdict over the runs. */
+function ratiosOverRuns(title: string, runs: readonly BenchRun[], rowsOf: (run: BenchRun) => { name: string; ratio: Judged }[]): string {
+  const perRun = runs.map(rowsOf);
+  return table(
+    [title, ...runs.map(runName), 'verdict'],
+    (perRun.at(-1) ?? []).map(({ name }) => {
+      const ratios = perRun.map((rows) => rows.find((row) => row.name === name)?.ratio);
+      return [
+        name,
+        ...ratios.map((ratio) => (ratio ? `${ratioCell(ratio)} ${mark(ratio.pass)}` : '—')),
+        VERDICTS[
+          verdictOver(
+            runs,
+            ratios.map((ratio) => ratio?.pass ?? false),
+          )
+        ],
+      ];
+    }),
   );
 }
 
@@ -160,15 +226,44 @@ function largePayloads(result: LargePayloadResult): string {
 
 const loads = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(', ');
 
-export function renderReport(results: BenchResults): string {
+function runs(list: readonly BenchRun[]): string {
+  return list
+    .map(
+      (run, index) =>
+        `- ${runName(run, index)}: ${run.durationS} s, code ${run.code.commit.slice(0, 12)}${run.code.uncommitted ? ' with uncommitted changes' : ''}; load average (1, 5, 15 min) ${loads(run.load.start)} at the start and ${loads(run.load.end)} at the end.`,
+    )
+    .join('\n');
+}
+
+export function renderReport(history: readonly BenchRun[]): string {
+  const results = history.at(-1);
+  if (!results) throw new Error('no bench run to report');
   return [
     '# Performance and cost',
     '',
-    `Written by \`npm run bench\` on ${results.startedAt} in ${results.durationS} s. Machine: ${machine()}; load average (1, 5, 15 min) ${loads(results.load.start)} at the start and ${loads(results.load.end)} at the end. DynamoDB Local runs on the same machine, which other work shares, so every budget is a ratio against a floor measured alongside it, in ${results.repetitions} repetitions spread over the run, and judged on the median; the spread (min–max) shows how far one repetition can stray. Absolute times are shown beside the ratios and vary with the machine's load.`,
+    `Written by \`npm run bench\`. Machine: ${machine()}. DynamoDB Local runs on the same machine, which other work shares, so every budget is a ratio against a floor measured alongside it, in ${results.repetitions} repetitions spread over a run, and a run judges it on the median; the spread (min–max) shows how far one repetition can stray. A budget passes only when it passes in each of ${RUNS_JUDGED} runs of the same code, spread over at least ${MIN_SPREAD_MINUTES} minutes (bench/history.ts); \`docs/performance.json\` keeps those runs, and each run replaces the oldest. Absolute times are shown beside the ratios and vary with the machine's load. The runs (${Math.round(spreadMinutes(history))} minutes from the first to the last):`,
+    '',
+    runs(history),
     '',
     '## Budgets',
     '',
-    summary(results),
+    summary(history),
+    '',
+    `Per function and route, each run's ratio (median of its repetitions, min–max):`,
+    '',
+    ratiosOverRuns(`cold init (CPU) ÷ floor, ≤ ${COLD_START_BUDGET.toFixed(2)}×`, history, (run) =>
+      run.coldStarts.rows.map((row) => ({ name: row.name, ratio: row.cpu.ratio })),
+    ),
+    '',
+    ratiosOverRuns(`warm p50 ÷ reference, ≤ ${WARM_LATENCY_BUDGET.p50.toFixed(2)}×`, history, (run) =>
+      run.warmLatency.map((row) => ({ name: row.name, ratio: row.p50 })),
+    ),
+    '',
+    ratiosOverRuns(`warm p99 ÷ reference, ≤ ${WARM_LATENCY_BUDGET.p99.toFixed(2)}×`, history, (run) =>
+      run.warmLatency.map((row) => ({ name: row.name, ratio: row.p99 })),
+    ),
+    '',
+    `The sections below show the latest run (${runName(results, history.length - 1)}) in full.`,
     '',
     roundTrips(results.roundTrips),
     '',

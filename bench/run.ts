@@ -1,14 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LocalServer } from '../test/support/local-server';
 import { prepareColdStarts } from './cold-start';
 import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
 import type { BenchEnvironment } from './environment';
+import type { RepeatedMeasurement } from './stats';
+import { codeVersion, withRun, type BenchRun } from './history';
 import { prepareLargePayloads } from './large-payloads';
 import { measureDeliveryMs, measureFanOutMs } from './pipeline-handlers';
-import type { RepeatedMeasurement } from './repeated-measurement';
-import { renderReport, type BenchResults } from './report';
+import { renderReport } from './report';
 import { measureReceiptCosts } from './receipts';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
 import { measureSignInCost } from './sign-in-cost';
@@ -54,8 +55,21 @@ function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, c
   };
 }
 
+const HISTORY_FILE = path.join(DOCS, 'performance.json');
+
+/** The runs docs/performance.json holds; none when it is missing or from before the bench kept several. */
+async function storedRuns(): Promise<{ runs?: BenchRun[] } | undefined> {
+  const text = await readFile(HISTORY_FILE, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return text === undefined ? undefined : (JSON.parse(text) as { runs?: BenchRun[] });
+}
+
 /** `started` and `loadAtStart`: when the bench began, before its environment was started. */
 export async function runBench(environment: BenchEnvironment, started: Date, loadAtStart: number[]): Promise<void> {
+  // Before measuring: the code measured is the code at the start.
+  const code = codeVersion();
   const withLocalMode = async <T>(requestLog: boolean, work: (server: LocalServer) => Promise<T>): Promise<T> => {
     const server = await environment.startLocalMode({ requestLog });
     try {
@@ -120,7 +134,8 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     },
   });
 
-  const results: BenchResults = {
+  const results: BenchRun = {
+    code,
     startedAt: started.toISOString(),
     durationS: Math.round((Date.now() - started.getTime()) / 1000),
     repetitions: REPETITIONS,
@@ -132,7 +147,8 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     signIn,
   };
   await mkdir(DOCS, { recursive: true });
-  await writeFile(path.join(DOCS, 'performance.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(path.join(DOCS, 'performance.md'), renderReport(results));
-  console.log(`wrote docs/performance.md and docs/performance.json in ${results.durationS} s`);
+  const history = withRun(await storedRuns(), results);
+  await writeFile(HISTORY_FILE, `${JSON.stringify({ runs: history }, null, 2)}\n`);
+  await writeFile(path.join(DOCS, 'performance.md'), renderReport(history));
+  console.log(`wrote docs/performance.md and docs/performance.json in ${results.durationS} s: ${history.length} run(s) of this code`);
 }
