@@ -9,8 +9,7 @@ import { runSample, type ColdStartSample } from './cold-start/sample';
 import { startColdStartServices, type ColdStartServices } from './cold-start/services';
 import { coldStartTargets, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
-import type { RepeatedMeasurement } from './repeated-measurement';
-import { judge, median, ratio, repeated } from './stats';
+import { judge, median, ratio, repeated, type RepeatedMeasurement } from './stats';
 
 export type { ColdStartResult, ColdStartRow } from './cold-start/result';
 export { renderColdStarts } from './cold-start/render';

@@ -3,8 +3,7 @@ import { sleep } from '../local/poller-support';
 import { api, dataFilling } from '../test/support/api';
 import { freshKey, type FreshKey } from './fixtures';
 import type { ReferenceAnswer, ReferenceOperation } from './reference-operations';
-import type { RepeatedMeasurement } from './repeated-measurement';
-import { elapsedMs, judge, median, ratio, repeated, type Judged, type Repeated } from './stats';
+import { elapsedMs, judge, median, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';
 
 /**
  * 5 MiB secrets: creating one and claiming it (its last view) through local mode, against the

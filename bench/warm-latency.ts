@@ -3,8 +3,7 @@ import { dataFilling } from '../test/support/api';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadOverHttp, type HttpRequestSpec } from './load';
 import { BENCH_WEBHOOK, type ReferenceOperation } from './reference-operations';
-import type { RepeatedMeasurement } from './repeated-measurement';
-import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repeated } from './stats';
+import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';
 
 /**
  * Warm latency per route under load: requests through local mode (HTTP server, API Gateway's

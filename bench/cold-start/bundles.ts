@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
 import { esbuildOptionsFor } from '../../lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -15,15 +15,10 @@ const kilobytes = (file: string): number => Math.round((fs.statSync(file).size /
 
 /**
  * `entry` (relative to the repository root, or absolute) built exactly as the stack builds a
- * function (esbuildOptionsFor), so that the bench times the artefact Lambda runs; `adjust` lets
- * the record of docs/decisions/sdk-cold-start.md build the variants it compares.
+ * function (esbuildOptionsFor), so that the bench times the artefact Lambda runs.
  */
-export async function buildBundle(
-  entry: string,
-  outdir: string,
-  adjust: (options: BuildOptions) => BuildOptions = (options) => options,
-): Promise<BuiltBundle> {
-  const options = adjust(esbuildOptionsFor(path.resolve(REPO_ROOT, entry), outdir));
+export async function buildBundle(entry: string, outdir: string): Promise<BuiltBundle> {
+  const options = esbuildOptionsFor(path.resolve(REPO_ROOT, entry), outdir);
   if (!options.outfile) throw new Error(`the build of ${entry} names no outfile`);
   await build({ ...options, logLevel: 'silent' });
   return { file: options.outfile, kb: kilobytes(options.outfile) };
