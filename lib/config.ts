@@ -64,7 +64,7 @@ const CONTEXT = z
     oidcIssuer: z.optional(httpUrl()),
     oidcAudience: z.optional(text()),
     oidcClientId: z.optional(text()),
-    /** POST /secrets' daily byte quotas (STORED_BYTES_LIMIT). */
+    /** The daily byte quotas of POST /secrets and POST /requests/{id} (STORED_BYTES_LIMIT). */
     storedMiBPerKeyPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
     storedMiBPerAddressPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
     /** The tables' consumed write units in an hour past which the cost alarm fires (lib/monitoring.ts). */

@@ -64,7 +64,7 @@ export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
-/** POST /secrets: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+/** POST /secrets and POST /requests/{id}: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
 export const COUNT_SECRET_CREATE: TableGrant = {
   ...COUNT_IDEMPOTENT_REQUEST,
   attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
@@ -103,14 +103,14 @@ export const PUT_KEY: TableGrant = {
   returnValues: ['NONE'],
 };
 
-/** POST /secrets refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
+/** POST /secrets or /requests/{id} refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
 export const UNCOUNT_KEY_BYTES: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [KEY.pk, KEY.storedBytes],
   returnValues: ['NONE'],
 };
 
-/** POST /secrets above STORED_BYTES_LIMIT.addressCountedAbove: counts the bytes against the client's address. */
+/** POST /secrets and /requests/{id} above STORED_BYTES_LIMIT.addressCountedAbove: count the bytes against the client's address. */
 export const COUNT_ADDRESS_BYTES: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [KEY.pk, KEY.ttl, `${ADDRESS_BYTE_SLOT_PREFIX}*`],

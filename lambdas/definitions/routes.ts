@@ -125,7 +125,12 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/requests/{id}',
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT] },
+    // The answer's bytes count against the key's and the address's day as POST /secrets's do.
+    access: {
+      keys: [COUNT_SECRET_CREATE, SETTLE_KEY, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],
+    },
+    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },

@@ -5,7 +5,7 @@ import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } f
 import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
 
 /**
- * A client address's bytes sent to POST /secrets in hour slots, each a top-level attribute
+ * A client address's bytes sent to POST /secrets and POST /requests/{id} in hour slots, each a top-level attribute
  * (`sb:<hour>`) of an item of its own that lives a day past its last write: one UpdateItem adds
  * to the hour whether or not the item exists yet (a map could not be created and added to in one
  * write), and removes the hour leaving the day. Hours skipped while the address was idle stay

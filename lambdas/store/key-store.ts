@@ -40,7 +40,7 @@ export interface KeyItem {
   counted?: string;
   /** Records of recent requests with an Idempotency-Key, by scope (rules/idempotency). */
   idem?: Record<string, IdempotencyRecord>;
-  /** Bytes sent to POST /secrets per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
+  /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
   sb?: ByteSlots;
 }
 
@@ -126,13 +126,13 @@ export async function putKey(key: StoredKey): Promise<void> {
 export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope, bytes = 0): Promise<Authentication> =>
   countOnce(keyHash, now, newWriteToken(), 3, { scope, bytes });
 
-/** What a request adds to its count write: its idempotency scope, and for POST /secrets its bytes. */
+/** What a request adds to its count write: its idempotency scope, and for a route that stores its body, its bytes. */
 interface Counted {
   scope: IdempotencyScope | undefined;
   bytes: number;
 }
 
-/** POST /secrets: the body's bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
+/** Stored bodies (POST /secrets, POST /requests/{id}): the bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
 interface ByteCounting {
   set: string;
   remove: string;

@@ -6,7 +6,7 @@ import { uncountKeyBytes } from '../store/key-store';
 import { isStoreFault } from '../store/settled-write';
 
 /**
- * The daily byte quotas of POST /secrets (definitions/limits.ts STORED_BYTES_LIMIT). The key's
+ * The daily byte quotas of POST /secrets and POST /requests/{id} (definitions/limits.ts STORED_BYTES_LIMIT). The key's
  * bytes are counted in the write that authenticates the request (use-cases/authentication.ts);
  * the address's, for large bodies only, here. A request refused for its bytes takes them back.
  *
