@@ -54,8 +54,10 @@ export const KEY_ATTRIBUTES = {
   subject: 'subject',
   /** Request counts per rate-limit slot (core/sliding-window). */
   rateLimitSlots: 'rl',
-  /** The write token of the request counted last. */
+  /** The write token of the request counted last (on a key's item, and on an address's bytes item). */
   counted: 'counted',
+  /** The write token of the request whose bytes were taken back last (store/address-bytes.ts, key-store.ts). */
+  uncounted: 'uncounted',
   /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot (rules/stored-bytes-window.ts), a map on a key's item. */
   storedBytes: 'sb',
   /** A client address's key-creation attempts (store/key-creation-log). */

@@ -42,6 +42,8 @@ export interface KeyItem {
   idem?: Record<string, IdempotencyRecord>;
   /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
   sb?: ByteSlots;
+  /** The write token of the request whose bytes were taken back last: its repeat takes nothing more. */
+  uncounted?: string;
 }
 
 /** A request with an Idempotency-Key: the scope it records itself under, and its body's digest (POST). */
@@ -503,23 +505,33 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
   });
 }
 
-/** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
+/**
+ * Takes back the bytes of a request refused for its bytes, so that asking again does not push the
+ * wait further; once, whatever is repeated: its token in `uncounted` tells its own repeat.
+ */
 export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
-        ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
-        ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
-        ExpressionAttributeValues: { ':bytes': bytes },
-      }),
-    )
-    .catch((error: unknown) => {
-      // Gone (revoked) or pruned meanwhile: nothing left to take back.
-      if (!isConditionFailure(error)) throw error;
-    });
+  const token = newWriteToken();
+  await settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes, ${A.uncounted} = :token`,
+            ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot) AND (attribute_not_exists(${A.uncounted}) OR ${A.uncounted} <> :token)`,
+            ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+            ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        // Gone (revoked) or pruned meanwhile, or this request's own repeat: nothing more to take back.
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: async (signal) => ((await readKeyForSettling(keyHash, signal))?.uncounted === token ? undefined : NOT_APPLIED),
+  });
 }
 
 /**
