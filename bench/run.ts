@@ -12,7 +12,8 @@ import { measureDeliveryMs, measureFanOutMs } from './pipeline-handlers';
 import { renderReport } from './report';
 import { measureReceiptCosts } from './receipts';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
-import { measureSignInCost } from './sign-in-cost';
+import { measureSignInCalls, renderSignInCalls, type SignInCallsRow } from './sign-in-calls';
+import { measureSignInCost, renderSignInCost, type SignInCost } from './sign-in-cost';
 import { prepareWarmLatency, warmUp } from './warm-latency';
 
 /**
@@ -66,6 +67,23 @@ async function storedRuns(): Promise<{ runs?: BenchRun[] } | undefined> {
   return text === undefined ? undefined : (JSON.parse(text) as { runs?: BenchRun[] });
 }
 
+/** What createAccess=signed-in costs: the token's verification, and DynamoDB calls against an open deployment's. */
+async function measureSignIn(environment: BenchEnvironment): Promise<{ signIn: SignInCost; signInCalls: SignInCallsRow[] }> {
+  const signIn = await step('sign-in token verification', () => measureSignInCost());
+  const signInCalls = await step('DynamoDB calls, open and signed-in', () =>
+    measureSignInCalls((createAccess) => environment.startLocalMode({ requestLog: true, createAccess })),
+  );
+  return { signIn, signInCalls };
+}
+
+/** `npm run bench -- --only sign-in`: the signed-in section alone, printed rather than written to docs/. */
+export async function runSignInBench(environment: BenchEnvironment): Promise<void> {
+  const { signIn, signInCalls } = await measureSignIn(environment);
+  console.log(`\n${renderSignInCost(signIn)}\n${renderSignInCalls(signInCalls)}`);
+  const adding = signInCalls.filter((row) => row.signedIn !== row.open);
+  if (adding.length > 0) throw new Error(`signed-in changes the DynamoDB calls of ${adding.map((row) => row.name).join(', ')}`);
+}
+
 /** `started` and `loadAtStart`: when the bench began, before its environment was started. */
 export async function runBench(environment: BenchEnvironment, started: Date, loadAtStart: number[]): Promise<void> {
   // Before measuring: the code measured is the code at the start.
@@ -109,7 +127,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   }));
   const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
   const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
-  const signIn = await step('sign-in token verification', () => measureSignInCost());
+  const { signIn, signInCalls } = await measureSignIn(environment);
 
   const deletionUnits = (size: string): number =>
     roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
@@ -145,6 +163,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     ...timed,
     costs,
     signIn,
+    signInCalls,
   };
   await mkdir(DOCS, { recursive: true });
   const history = withRun(await storedRuns(), results);
