@@ -5,7 +5,7 @@ import { api, dataFilling, freshClientAddress } from '../test/support/api';
 import { startLocalServer, type LocalServer } from '../test/support/local-server';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { readProcessTable } from '../test/support/process-table';
-import { percentile } from './stats';
+import { percentile } from '../bench/stats';
 
 /**
  * `npm run soak`: a steady, bounded load on local mode (its own DynamoDB Local, webhooks to a
