@@ -6,8 +6,8 @@ import { MAX_FAN_OUT_DELETION_WAIT_MS } from '../definitions/webhooks';
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '../store/receipt-store';
-import { deleteConsumedSecret } from '../store/secret-store';
-import { consumedSecretOf } from '../stream/consumed-secrets';
+import { deleteChunks, deleteConsumedSecret } from '../store/secret-store';
+import { consumedSecretOf, revokedAnswerChunksOf } from '../stream/consumed-secrets';
 import { receiptOfRemoval } from '../stream/receipts';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 import { logger } from '../telemetry/powertools';
@@ -16,7 +16,8 @@ import { webhookJobsOf } from '../webhooks/fan-out';
 /**
  * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets
  * whose last view was taken (claims leave that to this function, to spare the request a call),
- * and keeps the receipt of each deleted head (docs/decisions/receipts.md).
+ * deletes a revoked answer's chunks once more (revokedAnswerChunksOf), and keeps the receipt of
+ * each deleted head (docs/decisions/receipts.md).
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
  * re-sent by a retry carry the same event id, and deleting again is a no-op.
@@ -38,6 +39,8 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     if (job) await enqueueWebhookJob(job);
     const removed = receiptOfRemoval(record);
     if (removed) await putReceipt(removed.id, removed.owner, removed.receipt);
+    const revokedAnswer = revokedAnswerChunksOf(record);
+    if (revokedAnswer) await deleteChunks(revokedAnswer.chunkId, revokedAnswer.chunks);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
     const { deletableAt, ...secret } = consumed;

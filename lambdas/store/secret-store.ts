@@ -491,7 +491,7 @@ export async function revokeSecret(id: string, owner: string, now: number, repea
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
-        // The head that named an answer's chunk id is gone: its chunks go at their ttl.
+        // The head that named an answer's chunk id is gone: the stream consumer deletes those from its last image.
         return { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id };
       }
     },

@@ -10,6 +10,7 @@ import {
   type FulfilOutcome,
   type StoredRequest,
 } from '../store/request-store';
+import { hasReceipt } from '../store/receipt-store';
 import { mayDoTheWork, type IdempotentRequest } from './idempotency';
 import { STILL_IN_FLIGHT } from './secrets';
 
@@ -26,7 +27,8 @@ export interface NewRequestInput {
 
 /**
  * With an Idempotency-Key the id, the creation time and so the expiry are the scope's first
- * request's (rules/idempotency): every repeat writes, and answers, the very same request.
+ * request's (rules/idempotency): every repeat writes, and answers, the very same request, unless
+ * the request was answered and that answer is gone since (its receipt is there).
  */
 export async function createRequest(
   input: NewRequestInput,
@@ -40,8 +42,11 @@ export async function createRequest(
   const lifetime = SECRET_TTLS[input.ttl];
   const expires = created + lifetime;
   const request = { id, owner, publicKey: input.publicKey, ...(input.note !== undefined ? { note: input.note } : {}), created, expires, lifetime };
+  const answer = { id, url: `${siteUrl}${REQUEST_PAGE_PREFIX}${id}`, expires };
+  // An answered request whose answer was read or revoked since has left only its receipt: not written again.
+  if (idempotent && idempotent.standing.kind !== 'first' && (await hasReceipt(id))) return answer;
   await putRequest(request, idempotent?.claimToken);
-  return { id, url: `${siteUrl}${REQUEST_PAGE_PREFIX}${id}`, expires };
+  return answer;
 }
 
 export type SenderView = { outcome: 'open'; publicKey: string; note?: string; expires: number } | { outcome: 'fulfilled' } | { outcome: 'not-found' };

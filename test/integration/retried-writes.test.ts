@@ -2,7 +2,7 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
+import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
 import { startLocalServer, type LocalServer } from '../support/local-server';
@@ -251,6 +251,22 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ deleted: true });
       expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
+    });
+
+    test("a request's chunked answer, its head: 200 {deleted: true}, and head and chunks are gone", async () => {
+      const { key: requester } = await createKey(undefined, baseUrl);
+      const { key: sender } = await createKey(undefined, baseUrl);
+      const { id } = await createRequest(requester, {}, baseUrl);
+      expect((await api('POST', `/requests/${id}`, { key: sender, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl })).status).toBe(201);
+      // An answer's chunks are stored under an id that only its head names.
+      const chunkId = String((await headOf(id))?.chunkId);
+      expect(await itemsOfSecret(chunkId, SECRETS)).toHaveLength(2);
+      const headDeletion = (call: DynamoDbCall) => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === id;
+      const response = await withFault(kind, headDeletion, () => api('DELETE', `/secrets/${id}`, { key: requester, baseUrl }));
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ deleted: true });
+      expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
+      await eventually(async () => expect(await itemsOfSecret(chunkId, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
     });
   });
 
