@@ -1,3 +1,4 @@
+import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '../lambdas/definitions/create-access';
 import { ENV } from '../lambdas/definitions/env';
 import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
@@ -24,7 +25,7 @@ export interface BenchEnvironment {
    * its x-local-* headers). Run one at a time: each reads the secrets stream and would deliver
    * every webhook.
    */
-  startLocalMode(options: { requestLog: boolean }): Promise<LocalServer>;
+  startLocalMode(options: { requestLog: boolean; createAccess?: CreateAccessMode }): Promise<LocalServer>;
   stop(): Promise<void>;
 }
 
@@ -53,10 +54,11 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     return {
       handlerEnv,
       reference,
-      startLocalMode: ({ requestLog }) =>
+      startLocalMode: ({ requestLog, createAccess = DEFAULT_CREATE_ACCESS }) =>
         startLocalServer({
           ...handlerEnv,
           [ENV.keysPerIpPerHour]: String(BENCH_KEYS_PER_IP_PER_HOUR),
+          [ENV.createAccess]: createAccess,
           LOCAL_REQUEST_LOG: requestLog ? 'on' : 'off',
         }),
       stop: async () => {

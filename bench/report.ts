@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { renderSignInCalls, type SignInCallsRow } from './sign-in-calls';
 import { renderSignInCost, type SignInCost } from './sign-in-cost';
 import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
 import { ROUND_TRIP_BUDGET } from '../test/support/round-trip-cases';
@@ -30,6 +31,7 @@ export interface BenchResults {
   largePayloads: LargePayloadResult;
   costs: CostReport;
   signIn: SignInCost;
+  signInCalls: SignInCallsRow[];
 }
 
 const mark = (pass: boolean | null): string => (pass === null ? '—' : pass ? 'pass' : '**miss**');
@@ -182,5 +184,6 @@ export function renderReport(results: BenchResults): string {
     renderCosts(results.costs),
     '',
     renderSignInCost(results.signIn),
+    renderSignInCalls(results.signInCalls),
   ].join('\n');
 }

@@ -11,7 +11,8 @@ import type { RepeatedMeasurement } from './repeated-measurement';
 import { renderReport, type BenchResults } from './report';
 import { measureReceiptCosts } from './receipts';
 import { measureRoundTrips, type RoundTripResult } from './round-trips';
-import { measureSignInCost } from './sign-in-cost';
+import { measureSignInCalls, renderSignInCalls, type SignInCallsRow } from './sign-in-calls';
+import { measureSignInCost, renderSignInCost, type SignInCost } from './sign-in-cost';
 import { prepareWarmLatency, warmUp } from './warm-latency';
 
 /**
@@ -52,6 +53,23 @@ function costRequest(roundTrips: readonly RoundTripResult[], caseName: string, c
     requestBytes: /^(POST|PATCH)/.test(caseName) ? measured.payloadBytes : 0,
     responseBytes: measured.responseBytes,
   };
+}
+
+/** What createAccess=signed-in costs: the token's verification, and DynamoDB calls against an open deployment's. */
+async function measureSignIn(environment: BenchEnvironment): Promise<{ signIn: SignInCost; signInCalls: SignInCallsRow[] }> {
+  const signIn = await step('sign-in token verification', () => measureSignInCost());
+  const signInCalls = await step('DynamoDB calls, open and signed-in', () =>
+    measureSignInCalls((createAccess) => environment.startLocalMode({ requestLog: true, createAccess })),
+  );
+  return { signIn, signInCalls };
+}
+
+/** `npm run bench -- --only sign-in`: the signed-in section alone, printed rather than written to docs/. */
+export async function runSignInBench(environment: BenchEnvironment): Promise<void> {
+  const { signIn, signInCalls } = await measureSignIn(environment);
+  console.log(`\n${renderSignInCost(signIn)}\n${renderSignInCalls(signInCalls)}`);
+  const adding = signInCalls.filter((row) => row.signedIn !== row.open);
+  if (adding.length > 0) throw new Error(`signed-in changes the DynamoDB calls of ${adding.map((row) => row.name).join(', ')}`);
 }
 
 /** `started` and `loadAtStart`: when the bench began, before its environment was started. */
@@ -95,7 +113,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   }));
   const fanOutMs = await step('fan-out handler time', () => measureFanOutMs(FAN_OUT_INVOCATIONS));
   const deliveryMs = await step('delivery handler time', () => measureDeliveryMs(DELIVERY_INVOCATIONS));
-  const signIn = await step('sign-in token verification', () => measureSignInCost());
+  const { signIn, signInCalls } = await measureSignIn(environment);
 
   const deletionUnits = (size: string): number =>
     roundTripNamed(roundTrips, `DELETE /secrets/:id ${size}`).usage.writeUnits - roundTripNamed(roundTrips, 'GET /keys').usage.writeUnits;
@@ -130,6 +148,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
     ...timed,
     costs,
     signIn,
+    signInCalls,
   };
   await mkdir(DOCS, { recursive: true });
   await writeFile(path.join(DOCS, 'performance.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -10,8 +10,7 @@ import { elapsedMs, hundredths, median, percentile } from './stats';
  * fetches the issuer's discovery document and key set, then verifies. Warm: a later token, the key
  * set cached. The issuer is served on this machine's loopback, so a cold figure here lacks the
  * network round trips to a real issuer (two HTTPS requests from Lambda; Cognito's JWKS is named
- * by the stack, one). Verifying makes no DynamoDB call: the integration tests count them
- * (test/integration/signed-in.test.ts).
+ * by the stack, one). Verifying makes no DynamoDB call: bench/sign-in-calls.ts counts them.
  */
 
 export interface SignInCost {
@@ -75,7 +74,7 @@ export const renderSignInCost = (cost: SignInCost): string =>
   [
     '## Signed-in deployments: the sign-in token on POST /keys',
     '',
-    `createAccess=signed-in adds no DynamoDB call to any route (test/integration/signed-in.test.ts counts them against the open server's); it adds the token's verification to POST /keys with a token, measured with the function's own code (bench/sign-in-cost.ts), the issuer on this machine's loopback:`,
+    `createAccess=signed-in adds the token's verification to POST /keys with a token, measured with the function's own code (bench/sign-in-cost.ts), the issuer on this machine's loopback; it adds no DynamoDB call (counted per request in the next table):`,
     '',
     '| POST /keys with a token | median ms | p95 ms | samples |',
     '|---|---|---|---|',

@@ -13,6 +13,9 @@ import { WEBHOOK_RETRY_BASE_MS } from '../lambdas/definitions/webhooks';
 const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 const US_EAST_1_CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
+/** An https origin (scheme, host, optional port; no path), as a Content-Security-Policy source names it. */
+const HTTPS_ORIGIN = String.raw`https://([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?`;
+const HTTPS_ORIGINS = new RegExp(`^${HTTPS_ORIGIN}(,${HTTPS_ORIGIN}){0,9}$`);
 
 /**
  * What a deployment may choose, read from CDK context (`cdk.json` or `-c key=value`): one line per
@@ -64,13 +67,29 @@ const CONTEXT = z
     oidcIssuer: z.optional(httpUrl()),
     oidcAudience: z.optional(text()),
     oidcClientId: z.optional(text()),
-    /** POST /secrets' daily byte quotas (STORED_BYTES_LIMIT). */
+    /**
+     * The team's issuer only: other origins the share page reaches when it signs in, such as
+     * Google's token endpoint (https://oauth2.googleapis.com), which discovery names and the
+     * issuer's origin does not cover. Given here because synth runs offline and cannot read the
+     * discovery document.
+     */
+    oidcConnectOrigins: z.optional(
+      matching(HTTPS_ORIGINS, 'up to 10 https origins, comma-separated, lowercase, without a path (https://oauth2.googleapis.com)'),
+    ),
+    /** The daily byte quotas of POST /secrets and POST /requests/{id} (STORED_BYTES_LIMIT). */
     storedMiBPerKeyPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
     storedMiBPerAddressPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
     /** The tables' consumed write units in an hour past which the cost alarm fires (lib/monitoring.ts). */
     writeUnitsAlarmPerHour: z._default(integer({ min: 1 }), DEFAULT_WRITE_UNITS_ALARM_PER_HOUR),
   })
-  .check(together('domainName', 'certificateArn'), together('oidcIssuer', 'oidcAudience'), together('oidcIssuer', 'oidcClientId'));
+  .check(
+    together('domainName', 'certificateArn'),
+    together('oidcIssuer', 'oidcAudience'),
+    together('oidcIssuer', 'oidcClientId'),
+    z.refine((settings) => settings.oidcConnectOrigins === undefined || settings.oidcIssuer !== undefined, {
+      error: "oidcConnectOrigins goes with oidcIssuer: the stack's own Cognito pool needs none",
+    }),
+  );
 
 /** The settings, with the ones that only make sense together grouped. */
 const toStackConfig = ({
@@ -84,6 +103,7 @@ const toStackConfig = ({
   oidcIssuer,
   oidcAudience,
   oidcClientId,
+  oidcConnectOrigins,
   ...settings
 }: z.output<typeof CONTEXT>) => ({
   ...settings,
@@ -93,7 +113,12 @@ const toStackConfig = ({
       ? {
           issuer:
             oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined
-              ? { issuer: oidcIssuer, audience: oidcAudience, clientId: oidcClientId }
+              ? {
+                  issuer: oidcIssuer,
+                  audience: oidcAudience,
+                  clientId: oidcClientId,
+                  connectOrigins: oidcConnectOrigins === undefined ? [] : oidcConnectOrigins.split(','),
+                }
               : undefined,
         }
       : undefined,

@@ -14,9 +14,15 @@ export interface SignInIssuer {
   readonly jwksUri?: string;
 }
 
+/** The team's own provider, as the deployment names it. */
+export interface TeamIssuer extends Omit<SignInIssuer, 'jwksUri'> {
+  /** Origins besides the issuer's that the share page reaches when it signs in (its token endpoint's, say). */
+  readonly connectOrigins: readonly string[];
+}
+
 export interface SignInProps {
   /** The team's own provider; unset: a Cognito user pool this construct creates. */
-  readonly issuer: Omit<SignInIssuer, 'jwksUri'> | undefined;
+  readonly issuer: TeamIssuer | undefined;
   /** Where the share page is: the pool's app client sends the browser back there. */
   readonly siteUrl: string;
 }
@@ -26,11 +32,11 @@ const hostedDomainPrefix = (stack: Stack): string => `${stack.stackName.toLowerC
 
 /**
  * The origins the share page reaches when it signs in (discovery and token endpoint), for its
- * Content-Security-Policy: the team's issuer's, or Cognito's issuer and hosted sign-in domain.
- * An issuer whose token endpoint is on another origin than itself is not covered.
+ * Content-Security-Policy: the team's issuer's and those the deployment adds (a token endpoint
+ * on another origin, as Google's), or Cognito's issuer and hosted sign-in domain.
  */
 export function signInOrigins(scope: Construct, issuer: SignInProps['issuer']): string[] {
-  if (issuer) return [new URL(issuer.issuer).origin];
+  if (issuer) return [...new Set([new URL(issuer.issuer).origin, ...issuer.connectOrigins])];
   const stack = Stack.of(scope);
   return [`https://cognito-idp.${stack.region}.${stack.urlSuffix}`, `https://${hostedDomainPrefix(stack)}.auth.${stack.region}.amazoncognito.com`];
 }

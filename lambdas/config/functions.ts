@@ -33,7 +33,7 @@ export interface ServiceConfig {
   webhookAllowLoopback: boolean;
   /** Set by the stack on routes that read the client's address (EDGE_HEADERS); never logged. */
   originSecret: string | undefined;
-  /** POST /secrets' daily byte quotas. */
+  /** The daily byte quotas of POST /secrets and POST /requests/{id}. */
   storedBytes: { perKeyPerDayMiB: number; perAddressPerDayMiB: number };
 }
 

@@ -64,7 +64,7 @@ export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
-/** POST /secrets: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+/** POST /secrets and POST /requests/{id}: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
 export const COUNT_SECRET_CREATE: TableGrant = {
   ...COUNT_IDEMPOTENT_REQUEST,
   attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
@@ -103,17 +103,17 @@ export const PUT_KEY: TableGrant = {
   returnValues: ['NONE'],
 };
 
-/** POST /secrets refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
+/** POST /secrets or /requests/{id} refused for its bytes: takes them back from the key's hour slot, reading nothing back. */
 export const UNCOUNT_KEY_BYTES: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.storedBytes],
+  attributes: [KEY.pk, KEY.storedBytes, KEY.uncounted],
   returnValues: ['NONE'],
 };
 
-/** POST /secrets above STORED_BYTES_LIMIT.addressCountedAbove: counts the bytes against the client's address. */
+/** POST /secrets and /requests/{id} above STORED_BYTES_LIMIT.addressCountedAbove: count the bytes against the client's address. */
 export const COUNT_ADDRESS_BYTES: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.ttl, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
+  attributes: [KEY.pk, KEY.ttl, KEY.counted, KEY.uncounted, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
@@ -181,6 +181,8 @@ export const KEY_SETTLING_ATTRIBUTES = [
   KEY.storedBytes,
   KEY.access,
   KEY.subject,
+  // Whether a request's bytes were taken back (store/key-store.ts uncountKeyBytes).
+  KEY.uncounted,
 ] as const;
 export const NEW_KEY_SETTLING_ATTRIBUTES = [KEY.pk, KEY.webhookSecret] as const;
 export const CREATION_LOG_SETTLING_ATTRIBUTES = [KEY.pk, KEY.creationLog, KEY.logged] as const;
@@ -211,6 +213,15 @@ export const ATTEMPT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.attempt
 
 /** Every authenticated route: settles its rate-limit count (and PATCH and DELETE /keys their writes) by the key item. */
 export const SETTLE_KEY: TableGrant = { actions: ['dynamodb:GetItem'], attributes: KEY_SETTLING_ATTRIBUTES };
+/**
+ * POST /secrets and POST /requests/{id}: SETTLE_KEY, and also the address's byte count and its
+ * taking back, by their tokens and the day's hours (store/address-bytes.ts). One statement: the
+ * same GetItem on the same table.
+ */
+export const SETTLE_KEY_AND_ADDRESS_BYTES: TableGrant = {
+  actions: ['dynamodb:GetItem'],
+  attributes: [...KEY_SETTLING_ATTRIBUTES, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
+};
 /** POST /keys: settles its attempt log append and its key put, reading no key but the one it makes. */
 export const SETTLE_KEY_CREATION: TableGrant = {
   actions: ['dynamodb:GetItem'],

@@ -15,7 +15,7 @@ export const ENV = {
    * in one account count apart. Unset (local mode, tests): SERVICE_NAME.
    */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
-  /** MiB a key, and a client address, may send to POST /secrets in a sliding day (STORED_BYTES_LIMIT). */
+  /** MiB a key, and a client address, may send to POST /secrets and POST /requests/{id} in a sliding day (STORED_BYTES_LIMIT). */
   storedMiBPerKeyPerDay: 'STORED_MIB_PER_KEY_PER_DAY',
   storedMiBPerAddressPerDay: 'STORED_MIB_PER_ADDRESS_PER_DAY',
   /** Who may create secrets: one of CREATE_ACCESS_MODES (definitions/create-access.ts). */

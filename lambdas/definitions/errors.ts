@@ -24,8 +24,9 @@ export const ERRORS = {
   invalidApiKey: 'invalid API key',
   expiredApiKey: 'API key expired',
   rateLimited: 'rate limit exceeded: 100 requests per minute per API key',
-  storedBytesPerKeyLimited: 'this API key has sent its bytes for the day to POST /secrets; try again later',
-  storedBytesPerAddressLimited: 'this address has sent its bytes for the day to POST /secrets; try again later',
+  /** POST /secrets and POST /requests/{id}: what they store counts against one day's bytes (STORED_BYTES_LIMIT). */
+  storedBytesPerKeyLimited: 'this API key has sent its bytes for the day to store (secrets and answers to requests); try again later',
+  storedBytesPerAddressLimited: 'this address has sent its bytes for the day to store (secrets and answers to requests); try again later',
   keyCreationLimited: 'too many API keys created from this address; try again later',
   /** The web ACL's per-address rate rule (lib/waf.ts), in front of the API. */
   addressRateLimited: 'too many requests from this address; try again in a few minutes',

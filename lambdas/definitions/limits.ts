@@ -56,7 +56,7 @@ export const ADDRESS_RATE_LIMIT = {
 } as const;
 
 /**
- * Bytes a key, and a client address, may send to POST /secrets in a sliding day, counted in hour
+ * Bytes a key, and a client address, may send to POST /secrets and POST /requests/{id} in a sliding day, counted in hour
  * slots (rules/stored-bytes-window.ts). A person sharing secrets never meets either: a key's
  * 1 GiB is 200 of the largest files a day, an address's 4 GiB that for a small office behind one
  * NAT. An address is counted only for bodies above `addressCountedAbove`, the ones that are

@@ -14,6 +14,7 @@ import {
   SETTLE_CLAIM,
   SETTLE_FULFILMENT,
   SETTLE_KEY,
+  SETTLE_KEY_AND_ADDRESS_BYTES,
   SETTLE_KEY_CREATION,
   SETTLE_SECRET_HEAD,
   SET_WEBHOOK,
@@ -71,7 +72,7 @@ export const ROUTES = routeTable([
     access: {
       // The count also adds the body's bytes to the key's day; the address's daily bytes
       // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
-      keys: [COUNT_SECRET_CREATE, SETTLE_KEY, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
       secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
@@ -125,7 +126,12 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/requests/{id}',
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT] },
+    // The answer's bytes count against the key's and the address's day as POST /secrets's do.
+    access: {
+      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],
+    },
+    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },

@@ -54,9 +54,11 @@ export const KEY_ATTRIBUTES = {
   subject: 'subject',
   /** Request counts per rate-limit slot (core/sliding-window). */
   rateLimitSlots: 'rl',
-  /** The write token of the request counted last. */
+  /** The write token of the request counted last (on a key's item, and on an address's bytes item). */
   counted: 'counted',
-  /** Bytes sent to POST /secrets per hour slot (rules/stored-bytes-window.ts), a map on a key's item. */
+  /** The write token of the request whose bytes were taken back last (store/address-bytes.ts, key-store.ts). */
+  uncounted: 'uncounted',
+  /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot (rules/stored-bytes-window.ts), a map on a key's item. */
   storedBytes: 'sb',
   /** A client address's key-creation attempts (store/key-creation-log). */
   creationLog: 'log',
@@ -173,7 +175,7 @@ export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
 /** An address's bytes sent in an hour (store/address-bytes.ts): `sb:<hour index>`, one attribute an hour. */
 export const ADDRESS_BYTE_SLOT_PREFIX = 'sb:';
-/** A client address's bytes sent to POST /secrets: an item apart from its key-creation log, which lives an hour, not a day. */
+/** A client address's bytes sent to POST /secrets and POST /requests/{id}: an item apart from its key-creation log, which lives an hour, not a day. */
 export const addressBytesPk = (ipHash: string): string => `bytes#${ipHash}`;
 
 export interface CreateTableInputShape {

@@ -229,7 +229,7 @@ interface RouteOptions<TBody> {
   body?: { schema: ZodMiniType<TBody>; required: boolean };
   /** Refused (403) to a reveal-only key: the route creates secrets or changes the key. */
   fullKeyOnly?: boolean;
-  /** POST /secrets: the body's bytes count against the key's daily quota, in the authenticating write. */
+  /** POST /secrets and POST /requests/{id}: the body's bytes count against the key's daily quota, in the authenticating write. */
   storedBytes?: StoredBytesQuota;
 }
 

@@ -1,15 +1,26 @@
+import { readConfig } from '../config/functions';
 import { ERRORS } from '../definitions/errors';
 import { fulfil } from '../use-cases/requests';
 import { STILL_IN_FLIGHT } from '../use-cases/secrets';
+import { guardAddressBytes } from '../http/address-bytes-guard';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
 import { fulfilRequestBody } from '../http/schemas';
 
-/** Any key, once: the answer becomes the requester's secret, under the request's id. */
-export const handler = authenticatedRoute({ body: { schema: fulfilRequestBody, required: true } }, async ({ event, body, now, idempotent }) => {
-  const outcome = await fulfil(event.pathParameters?.id ?? '', body, now, idempotent);
-  if (outcome === STILL_IN_FLIGHT) throw stillInFlight();
-  if (outcome === 'not-found') throw new HttpError(404, ERRORS.requestNotFound);
-  if (outcome === 'already-fulfilled') throw new HttpError(409, ERRORS.requestFulfilled);
-  return { statusCode: 201, body: { fulfilled: true } };
-});
+const config = readConfig();
+
+/**
+ * Any key, once: the answer becomes the requester's secret, under the request's id. Its bytes are
+ * stored as a secret's are, so they count against the key's and the address's day alike.
+ */
+export const handler = authenticatedRoute(
+  { body: { schema: fulfilRequestBody, required: true }, storedBytes: config.storedBytes },
+  async ({ event, body, bodyBytes, now, idempotent }) => {
+    await guardAddressBytes(event, now, bodyBytes, config);
+    const outcome = await fulfil(event.pathParameters?.id ?? '', body, now, idempotent);
+    if (outcome === STILL_IN_FLIGHT) throw stillInFlight();
+    if (outcome === 'not-found') throw new HttpError(404, ERRORS.requestNotFound);
+    if (outcome === 'already-fulfilled') throw new HttpError(409, ERRORS.requestFulfilled);
+    return { statusCode: 201, body: { fulfilled: true } };
+  },
+);

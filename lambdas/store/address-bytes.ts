@@ -2,14 +2,19 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_BYTES_LIMIT } from '../definitions/limits';
 import { ADDRESS_BYTE_SLOT_PREFIX, KEYS_TABLE, KEY_ATTRIBUTES as A, addressBytesPk } from '../definitions/tables';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } from '../rules/stored-bytes-window';
-import { dynamo, epochSeconds, isConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
+import { newWriteToken } from './write-token';
 
 /**
- * A client address's bytes sent to POST /secrets in hour slots, each a top-level attribute
- * (`sb:<hour>`) of an item of its own that lives a day past its last write: one UpdateItem adds
- * to the hour whether or not the item exists yet (a map could not be created and added to in one
- * write), and removes the hour leaving the day. Hours skipped while the address was idle stay
- * behind; when more than a day's worth are read back, they are removed in a second write.
+ * A client address's bytes sent to POST /secrets and POST /requests/{id} in hour slots, each a
+ * top-level attribute (`sb:<hour>`) of an item of its own that lives a day past its last write:
+ * one UpdateItem adds to the hour whether or not the item exists yet (a map could not be created
+ * and added to in one write), and removes the hour leaving the day. Hours skipped while the
+ * address was idle stay behind; when more than a day's worth are read back, they are removed in a
+ * second write. The count and the taking back each write the request's token (`counted`,
+ * `uncounted`), so that a lost answer is settled (docs/retried-writes.md): counted once, taken
+ * back once.
  */
 
 type AddressBytesItem = Record<string, unknown>;
@@ -25,48 +30,106 @@ const slotsOf = (item: AddressBytesItem): ByteSlots =>
       .map(([name, bytes]) => [name.slice(ADDRESS_BYTE_SLOT_PREFIX.length), Number(bytes)]),
   );
 
+/**
+ * What a settling read of the count needs: its token and the hours of the day it answers with. A
+ * read names its attributes (the role may read no others), so the day's hours are named one by one.
+ */
+const countSettlingAttributes = (now: number): string[] => {
+  const hours: string[] = [];
+  for (let index = expiredByteSlotIndex(now) + 1; index <= byteSlotIndex(now); index++) hours.push(slotName(index));
+  return [A.pk, A.counted, ...hours];
+};
+
+const readAddressItem = (ipHash: string, attributes: readonly string[], signal: AbortSignal | undefined) =>
+  readForSettling<AddressBytesItem>(tableName(KEYS_TABLE), { pk: addressBytesPk(ipHash) }, attributes, signal);
+
+/** Adds `bytes` to the address's hour; answers the day's slots with them (and, after a lost answer, the day's hours as read). */
+async function addToHour(ipHash: string, now: number, bytes: number): Promise<AddressBytesItem> {
+  const token = newWriteToken();
+  return settledWrite({
+    write: async (abortSignal) => {
+      try {
+        const { Attributes } = await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: addressBytesPk(ipHash) },
+            UpdateExpression: 'SET #slot = if_not_exists(#slot, :zero) + :bytes, #ttl = :ttl, #counted = :token REMOVE #expired',
+            ConditionExpression: 'attribute_not_exists(#counted) OR #counted <> :token',
+            ExpressionAttributeNames: {
+              '#slot': slotName(byteSlotIndex(now)),
+              '#expired': slotName(expiredByteSlotIndex(now)),
+              '#ttl': A.ttl,
+              '#counted': A.counted,
+            },
+            ExpressionAttributeValues: { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now), ':token': token },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        );
+        return Attributes ?? {};
+      } catch (error) {
+        // Only this request's own repeat fails the condition: the item is its count.
+        if (!isConditionFailure(error)) throw error;
+        return itemOfConditionFailure<AddressBytesItem>(error) ?? {};
+      }
+    },
+    settle: async (signal) => {
+      const item = await readAddressItem(ipHash, countSettlingAttributes(now), signal);
+      return item?.[A.counted] === token ? item : NOT_APPLIED;
+    },
+  });
+}
+
 export async function countAddressBytes(ipHash: string, now: number, bytes: number): Promise<ByteSlots> {
-  const key = { pk: addressBytesPk(ipHash) };
-  const { Attributes } = await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(KEYS_TABLE),
-      Key: key,
-      UpdateExpression: 'SET #slot = if_not_exists(#slot, :zero) + :bytes, #ttl = :ttl REMOVE #expired',
-      ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)), '#expired': slotName(expiredByteSlotIndex(now)), '#ttl': A.ttl },
-      ExpressionAttributeValues: { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now) },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const slots = slotsOf(Attributes ?? {});
+  const slots = slotsOf(await addToHour(ipHash, now, bytes));
   const stale = Object.keys(slots).filter((slot) => Number(slot) <= expiredByteSlotIndex(now));
   if (Object.keys(slots).length > MAX_BYTE_SLOTS && stale.length > 0) {
     const names = Object.fromEntries(stale.map((slot, i) => [`#stale${i}`, slotName(Number(slot))]));
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: key,
-        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-        ExpressionAttributeNames: names,
-      }),
-    );
+    // Removing the same hours again is the same outcome: a lost answer is sent again, unread.
+    await settledWrite({
+      write: async (abortSignal) => {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: addressBytesPk(ipHash) },
+            UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+            ExpressionAttributeNames: names,
+          }),
+          { abortSignal },
+        );
+      },
+      settle: repeatIt,
+    });
   }
   return slots;
 }
 
-/** Takes back the bytes of a request refused for them. */
+/** Takes back the bytes of a request refused for them, once: its token in `uncounted` tells its own repeat. */
 export async function uncountAddressBytes(ipHash: string, now: number, bytes: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: addressBytesPk(ipHash) },
-        UpdateExpression: 'SET #slot = #slot - :bytes',
-        ConditionExpression: 'attribute_exists(#slot)',
-        ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)) },
-        ExpressionAttributeValues: { ':bytes': bytes },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+  const token = newWriteToken();
+  await settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: addressBytesPk(ipHash) },
+            UpdateExpression: 'SET #slot = #slot - :bytes, #uncounted = :token',
+            ConditionExpression: 'attribute_exists(#slot) AND (attribute_not_exists(#uncounted) OR #uncounted <> :token)',
+            ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)), '#uncounted': A.uncounted },
+            ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        // The hour gone (its item expired), or this request's own repeat: nothing more to take back.
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: async (signal) => {
+      const item = await readAddressItem(ipHash, [A.pk, A.uncounted], signal);
+      return item?.[A.uncounted] === token ? undefined : NOT_APPLIED;
+    },
+  });
 }

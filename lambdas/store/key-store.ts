@@ -40,8 +40,10 @@ export interface KeyItem {
   counted?: string;
   /** Records of recent requests with an Idempotency-Key, by scope (rules/idempotency). */
   idem?: Record<string, IdempotencyRecord>;
-  /** Bytes sent to POST /secrets per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
+  /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
   sb?: ByteSlots;
+  /** The write token of the request whose bytes were taken back last: its repeat takes nothing more. */
+  uncounted?: string;
 }
 
 /** A request with an Idempotency-Key: the scope it records itself under, and its body's digest (POST). */
@@ -126,13 +128,13 @@ export async function putKey(key: StoredKey): Promise<void> {
 export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope, bytes = 0): Promise<Authentication> =>
   countOnce(keyHash, now, newWriteToken(), 3, { scope, bytes });
 
-/** What a request adds to its count write: its idempotency scope, and for POST /secrets its bytes. */
+/** What a request adds to its count write: its idempotency scope, and for a route that stores its body, its bytes. */
 interface Counted {
   scope: IdempotencyScope | undefined;
   bytes: number;
 }
 
-/** POST /secrets: the body's bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
+/** Stored bodies (POST /secrets, POST /requests/{id}): the bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
 interface ByteCounting {
   set: string;
   remove: string;
@@ -503,23 +505,33 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
   });
 }
 
-/** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
+/**
+ * Takes back the bytes of a request refused for its bytes, so that asking again does not push the
+ * wait further; once, whatever is repeated: its token in `uncounted` tells its own repeat.
+ */
 export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: tableName(KEYS_TABLE),
-        Key: { pk: keyItemPk(keyHash) },
-        UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes`,
-        ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot)`,
-        ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
-        ExpressionAttributeValues: { ':bytes': bytes },
-      }),
-    )
-    .catch((error: unknown) => {
-      // Gone (revoked) or pruned meanwhile: nothing left to take back.
-      if (!isConditionFailure(error)) throw error;
-    });
+  const token = newWriteToken();
+  await settledWrite({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new UpdateCommand({
+            TableName: tableName(KEYS_TABLE),
+            Key: { pk: keyItemPk(keyHash) },
+            UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes, ${A.uncounted} = :token`,
+            ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot) AND (attribute_not_exists(${A.uncounted}) OR ${A.uncounted} <> :token)`,
+            ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+            ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        // Gone (revoked) or pruned meanwhile, or this request's own repeat: nothing more to take back.
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    settle: async (signal) => ((await readKeyForSettling(keyHash, signal))?.uncounted === token ? undefined : NOT_APPLIED),
+  });
 }
 
 /**

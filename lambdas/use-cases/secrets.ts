@@ -75,9 +75,10 @@ export async function createSecret(
 
 /**
  * Whether a keyed create's secret was made: its head is there, or, once the head is deleted, its
- * receipt. Between a head's deletion and its receipt (the stream consumer's next batch, well under
- * a second) neither is: a repeat then answers 409 while its first may be at work, and only a
- * repeat later than that, and within that moment, would make the secret again.
+ * receipt. A used-up head's receipt is written before the head is deleted; a revoked head's right
+ * after (the stream consumer's next batch, well under a second). In that moment neither is: a
+ * repeat then answers 409 while its first may be at work, and only a repeat later than that, and
+ * within that moment, would make the secret again.
  */
 const wasMade = async (id: string): Promise<boolean> => (await headExists(id)) || hasReceipt(id);
 

@@ -6,23 +6,23 @@ import { uncountKeyBytes } from '../store/key-store';
 import { isStoreFault } from '../store/settled-write';
 
 /**
- * The daily byte quotas of POST /secrets (definitions/limits.ts STORED_BYTES_LIMIT). The key's
- * bytes are counted in the write that authenticates the request (use-cases/authentication.ts);
- * the address's, for large bodies only, here. A request refused for its bytes takes them back.
+ * The daily byte quotas of POST /secrets and POST /requests/{id} (definitions/limits.ts
+ * STORED_BYTES_LIMIT). The key's bytes are counted in the write that authenticates the request
+ * (use-cases/authentication.ts); the address's, for large bodies only, here. A request refused
+ * for its bytes takes them back.
  *
- * The address's count and every taking back are a quota's, not a ledger's: when DynamoDB's answer
- * to one is lost, the request goes on as if it had not been counted (or taken back) rather than
- * fail; an SDK retry of a count may count it twice. Only the key's count, part of the request's
- * own settled count write, is exact.
+ * Every count and taking back is settled after a lost answer (docs/retried-writes.md): counted
+ * once and taken back once. A count the store never settles fails the request (503) before
+ * anything is stored; a taking back that is never settled leaves the bytes counted (the quota
+ * errs high) and the request is still refused for them.
  */
 
-/** Runs a write of the quotas' own; a lost answer leaves it as it may be. */
-async function quietly<T>(write: () => Promise<T>): Promise<T | undefined> {
+/** Takes back a refused request's bytes; a store that never answers leaves them counted. */
+async function quietly(write: () => Promise<void>): Promise<void> {
   try {
-    return await write();
+    await write();
   } catch (error) {
-    if (isStoreFault(error)) return undefined;
-    throw error;
+    if (!isStoreFault(error)) throw error;
   }
 }
 
@@ -42,8 +42,7 @@ export async function keyBytesWindow(keyHash: string, slots: ByteSlots, now: num
 export async function addressBytesWindow(sourceIp: string, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow | undefined> {
   if (bytes <= STORED_BYTES_LIMIT.addressCountedAbove) return undefined;
   const ipHash = sha256Hex(sourceIp);
-  const slots = await quietly(() => countAddressBytes(ipHash, now, bytes));
-  if (slots === undefined) return undefined;
+  const slots = await countAddressBytes(ipHash, now, bytes);
   const window = byteWindow(slots, now, quota.perAddressPerDayMiB * MIB, bytes);
   if (window.limited) await quietly(() => uncountAddressBytes(ipHash, now, bytes));
   return window;

@@ -170,6 +170,10 @@ const REVEAL_ONLY_REFUSED = error(
 const SECRET_GONE = error('The secret does not exist, was used up, expired or was revoked (revoking: or belongs to another key).');
 
 const REQUEST_NOT_FOUND = error("No such request, it expired, or (status) it is not this key's or its answer was read.");
+/** POST /secrets and POST /requests/{id}: what they store counts against one daily byte quota. */
+const STORED_BYTES_REFUSED = error(
+  `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of the bodies of POST /secrets and POST /requests/{id} together in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
+);
 const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
@@ -232,9 +236,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
       },
       403: REVEAL_ONLY_REFUSED,
       422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
-      429: error(
-        `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of POST /secrets bodies in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
-      ),
+      429: STORED_BYTES_REFUSED,
     },
   },
   'secrets-claim': {
@@ -290,7 +292,12 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
     authenticated: true,
     request: { schema: fulfilRequestBody, required: true },
-    outcomes: { 201: { description: 'Fulfilled.', schema: fulfilRequestResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+    outcomes: {
+      201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
+      404: REQUEST_NOT_FOUND,
+      409: REQUEST_FULFILLED,
+      429: STORED_BYTES_REFUSED,
+    },
   },
   'requests-status': {
     summary: "The state of a request (its requester's key only) and, once fulfilled, the id to claim its answer with.",

@@ -53,8 +53,9 @@ describe('the writes each role may send, by condition', () => {
     },
   );
 
-  it('secrets-create may also record an Idempotency-Key and count its bytes in the count, naming only pk, rl, counted, idem and sb', () => {
-    expectStatement(routeRole('secrets-create'), {
+  const STORING: RouteName[] = ['secrets-create', 'requests-fulfil'];
+  it.each(STORING)('%s may also record an Idempotency-Key and count its bytes in the count, naming only pk, rl, counted, idem and sb', (name) => {
+    expectStatement(routeRole(name), {
       Action: 'dynamodb:UpdateItem',
       Resource: tableArn(KEYS_TABLE),
       Condition: {
@@ -64,7 +65,7 @@ describe('the writes each role may send, by condition', () => {
     });
   });
 
-  it.each(IDEMPOTENT.filter((name) => name !== 'secrets-create'))(
+  it.each(IDEMPOTENT.filter((name) => !STORING.includes(name)))(
     '%s may also record an Idempotency-Key in the count, naming only pk, rl, counted and idem',
     (name) => {
       expectStatement(routeRole(name), {

@@ -127,7 +127,43 @@ describe("signed-in with the team's own issuer", () => {
     expect(pagesCsp(template)).toContain("connect-src 'self' https://login.example.com;");
   });
 
+  it('refuses origins to connect to without an issuer of its own, or that are no https origins', () => {
+    expect(() => synthesize({ createAccess: 'signed-in', oidcConnectOrigins: 'https://oauth2.googleapis.com' })).toThrow(
+      /oidcConnectOrigins goes with oidcIssuer/,
+    );
+    for (const origins of [
+      'http://oauth2.googleapis.com',
+      'https://oauth2.googleapis.com/token',
+      'https://oauth2.googleapis.com https://evil.example',
+      "https://a.example;script-src 'unsafe-inline'",
+      'https://a.example,',
+      '*',
+    ]) {
+      expect(() => synthesize({ createAccess: 'signed-in', ...issuer, oidcConnectOrigins: origins })).toThrow(
+        /context oidcConnectOrigins must be up to 10 https origins/,
+      );
+    }
+  });
+
   it('refuses an issuer without its audience and client id', () => {
     expect(() => synthesize({ createAccess: 'signed-in', oidcIssuer: issuer.oidcIssuer })).toThrow(/oidcIssuer and oidcAudience go together/);
+  });
+});
+
+describe('signed-in with an issuer whose token endpoint is on another origin (Google)', () => {
+  const google = {
+    oidcIssuer: 'https://accounts.google.com',
+    oidcAudience: '1234-abc.apps.googleusercontent.com',
+    oidcClientId: '1234-abc.apps.googleusercontent.com',
+  };
+  const { template } = synthesize({ createAccess: 'signed-in', ...google, oidcConnectOrigins: 'https://oauth2.googleapis.com' });
+
+  it("lets the share page reach the issuer's origin and the token endpoint's, and no other", () => {
+    expect(pagesCsp(template)).toContain("connect-src 'self' https://accounts.google.com https://oauth2.googleapis.com;");
+  });
+
+  it('tells the pages and POST /keys only the issuer: the extra origins are for the CSP alone', () => {
+    expect(keysCreateVariables(template)).toMatchObject({ [ENV.oidcIssuer]: google.oidcIssuer, [ENV.oidcAudience]: google.oidcAudience });
+    expect(JSON.stringify(keysCreateVariables(template))).not.toContain('oauth2.googleapis.com');
   });
 });

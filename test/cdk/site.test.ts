@@ -126,7 +126,7 @@ describe('the distribution', () => {
     const [, secret] = only('AWS::SecretsManager::Secret');
     expect(secret.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     const readers = ROUTES.filter((route) => route.readsClientAddress);
-    expect(readers.map((route) => route.name)).toEqual(['keys-create', 'secrets-create']);
+    expect(readers.map((route) => route.name)).toEqual(['keys-create', 'secrets-create', 'requests-fulfil']);
     for (const route of readers) {
       expect(at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables', ENV.originSecret)).toEqual(
         secretReference,

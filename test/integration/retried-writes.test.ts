@@ -2,11 +2,11 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress, type ApiResponse } from '../support/api';
+import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
 import { startLocalServer, type LocalServer } from '../support/local-server';
-import { closeStore, itemsOfSecret, storedKeyCreationLog, storedKeyItem } from './support/store';
+import { closeStore, itemsOfSecret, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
 
 /**
  * Every write of every route, and the stream consumer's, repeated by the SDK after DynamoDB
@@ -126,6 +126,31 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       expect((await api('GET', '/keys', { key, baseUrl })).headers['x-ratelimit-remaining']).toBe('98');
       const slots = (await storedKeyItem(key, KEYS))?.rl as Record<string, number>;
       expect(Object.values(slots).reduce((sum, count) => sum + count, 0)).toBe(2);
+    });
+  });
+
+  describe("POST /secrets and POST /requests/:id above 300 KB: the address's byte count", () => {
+    const addressCount = (call: DynamoDbCall) => on('UpdateItem', KEYS)(call) && keyPkOf(call)?.startsWith('bytes#') === true;
+    const LARGE_BODY = 400_000;
+
+    // Once: the SDK's repeat finds its own token. Three times: the SDK gives up, and the settling read finds it.
+    test.each([1, 3])('lost %i time(s): 201, and the bytes are counted once', async (times) => {
+      const from = freshClientAddress();
+      const { key } = await createKey(undefined, baseUrl);
+      const body = { data: dataFilling(LARGE_BODY) };
+      const created = await withFault(kind, addressCount, () => api('POST', '/secrets', { key, json: body, localAddress: from, baseUrl }), times);
+      expect(created.status).toBe(201);
+      expect(await storedAddressBytes(from, KEYS)).toBe(Buffer.byteLength(JSON.stringify(body)));
+
+      const { id } = await createRequest((await createKey(undefined, baseUrl)).key, {}, baseUrl);
+      const answered = await withFault(
+        kind,
+        addressCount,
+        () => api('POST', `/requests/${id}`, { key, json: body, localAddress: from, baseUrl }),
+        times,
+      );
+      expect(answered.status).toBe(201);
+      expect(await storedAddressBytes(from, KEYS)).toBe(2 * Buffer.byteLength(JSON.stringify(body)));
     });
   });
 

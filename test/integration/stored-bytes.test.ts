@@ -2,10 +2,10 @@ import { ERRORS } from '../../lambdas/definitions/errors';
 import { MIB, STORED_BYTES_LIMIT } from '../../lambdas/definitions/limits';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';
-import { api, dataFilling, freshClientAddress } from '../support/api';
+import { api, createRequest, dataFilling, freshClientAddress } from '../support/api';
 
 /**
- * The daily byte quotas of POST /secrets, on local mode with the smallest quotas a deployment may
+ * The daily byte quotas of POST /secrets and POST /requests/{id} (an answer is stored as a secret is), on local mode with the smallest quotas a deployment may
  * set (5 MiB a key, so that the largest body always fits once; 10 MiB an address), sharing the
  * run's DynamoDB Local.
  */
@@ -64,6 +64,62 @@ test('an address: its large bodies across keys are held to its bytes for the day
   const elsewhere = freshClientAddress();
   expect((await post(await keyFrom(elsewhere), 2_000_000, elsewhere)).status).toBe(201);
   expect((await post(keys[2] ?? '', STORED_BYTES_LIMIT.addressCountedAbove - 1_000, address)).status).toBe(201);
+});
+
+/** An open request of a key from an address of its own: answering it is what is counted. */
+async function openRequestId(): Promise<string> {
+  const requester = await keyFrom(freshClientAddress());
+  return (await createRequest(requester, {}, server.baseUrl)).id;
+}
+
+const answer = (key: string, id: string, bodyBytes: number, localAddress: string) =>
+  api('POST', `/requests/${id}`, { key, json: { data: dataFilling(bodyBytes) }, baseUrl: server.baseUrl, localAddress });
+
+const requestState = async (id: string): Promise<unknown> => {
+  const requester = await keyFrom(freshClientAddress());
+  return (await api<{ state?: string }>('GET', `/requests/${id}`, { key: requester, baseUrl: server.baseUrl })).body;
+};
+
+test("an answer to a request counts against the key's day, shared with its secrets: past it 429, and the request stays open", async () => {
+  const address = freshClientAddress();
+  const key = await keyFrom(address);
+  // 2 secrets and 2 answers of 1.2 MB: 4.8 MB of the key's 5 MiB.
+  for (let i = 0; i < 2; i++) expect((await post(key, 1_200_000, address)).status).toBe(201);
+  for (let i = 0; i < 2; i++) expect((await answer(key, await openRequestId(), 1_200_000, address)).status).toBe(201);
+
+  const id = await openRequestId();
+  const refused = await answer(key, id, 1_200_000, address);
+  expect(refused.status).toBe(429);
+  expect(refused.body).toEqual({ error: ERRORS.storedBytesPerKeyLimited });
+  const retryAfter = Number(refused.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual((STORED_BYTES_LIMIT.windowMs + STORED_BYTES_LIMIT.slotMs) / 1000);
+  // Nothing was stored: the request is still open to an answer.
+  expect(await requestState(id)).toMatchObject({ publicKey: expect.any(String) as unknown });
+  expect((await post(key, 1_200_000, address)).status).toBe(429);
+
+  // What is left still fits, and answers it.
+  expect((await answer(key, id, 300_000, address)).status).toBe(201);
+});
+
+test("large answers count against the address's day across keys, with its secrets", async () => {
+  const address = freshClientAddress();
+  const keys = [await keyFrom(address), await keyFrom(address), await keyFrom(address)];
+  // 2 MB each, two a key: 5 fit in the address's 10 MiB.
+  expect((await post(keys[0] ?? '', 2_000_000, address)).status).toBe(201);
+  for (const key of [keys[0], keys[1], keys[1], keys[2]]) {
+    expect((await answer(key ?? '', await openRequestId(), 2_000_000, address)).status).toBe(201);
+  }
+  const id = await openRequestId();
+  const refused = await answer(keys[2] ?? '', id, 2_000_000, address);
+  expect(refused.status).toBe(429);
+  expect(refused.body).toEqual({ error: ERRORS.storedBytesPerAddressLimited });
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  expect(await requestState(id)).toMatchObject({ publicKey: expect.any(String) as unknown });
+
+  // From another address the same request is answered.
+  const elsewhere = freshClientAddress();
+  expect((await answer(await keyFrom(elsewhere), id, 2_000_000, elsewhere)).status).toBe(201);
 });
 
 test('a bad quota setting stops local mode before it starts, naming the variable', async () => {

@@ -82,10 +82,11 @@ export interface CreatedKey {
   webhookSecret: string;
 }
 
-/** `baseUrl`: another local server than the shared one. */
-export async function createKey(json?: { webhook?: string }, baseUrl?: string): Promise<CreatedKey> {
+/** `baseUrl`: another local server than the shared one; `headers`: a signed-in client's token, say. */
+export async function createKey(json?: { webhook?: string }, baseUrl?: string, headers: Record<string, string> = {}): Promise<CreatedKey> {
   const response = await api<CreatedKey>('POST', '/keys', {
     localAddress: freshClientAddress(),
+    headers,
     ...(json ? { json } : {}),
     ...(baseUrl ? { baseUrl } : {}),
   });

@@ -17,15 +17,22 @@ export interface RoundTripCase {
   payloadBytes: number;
   /** The calls the request makes with today's design. */
   calls: number;
-  /** Sets up what the request needs (not measured), then sends it. */
-  send(baseUrl: string): Promise<ApiResponse>;
+  /**
+   * Sets up what the request needs (not measured), then sends it. `signInToken`: a signed-in
+   * deployment's token, with which every key the case mints is a full key.
+   */
+  send(baseUrl: string, signInToken?: string): Promise<ApiResponse>;
 }
 
 const KB = 1024;
 const SIZES = { '1 KB': KB, '300 KB': 300 * KB, '1 MB': 1_000_000, '5 MiB': MAX_BODY_BYTES } as const;
 type Size = keyof typeof SIZES;
 
-const freshKey = async (baseUrl: string): Promise<string> => (await createKey(undefined, baseUrl)).key;
+/** The token a signed-in client sends to POST /keys; none on an open deployment. */
+const signInHeaders = (signInToken: string | undefined): Record<string, string> => (signInToken ? { authorization: `Bearer ${signInToken}` } : {});
+
+const freshKey = async (baseUrl: string, signInToken: string | undefined): Promise<string> =>
+  (await createKey(undefined, baseUrl, signInHeaders(signInToken))).key;
 
 /** A passphrase gate as a client makes one: a proof (random here; derived from the passphrase there) and its SHA-256. */
 function newGate(): { proof: string; gate: string } {
@@ -33,8 +40,14 @@ function newGate(): { proof: string; gate: string } {
   return { proof: proof.toString('base64url'), gate: createHash('sha256').update(proof).digest('base64url') };
 }
 
-async function secretOf(baseUrl: string, size: Size, views: number, gate?: string): Promise<{ key: string; id: string }> {
-  const key = await freshKey(baseUrl);
+async function secretOf(
+  baseUrl: string,
+  signInToken: string | undefined,
+  size: Size,
+  views: number,
+  gate?: string,
+): Promise<{ key: string; id: string }> {
+  const key = await freshKey(baseUrl, signInToken);
   const fields = { views, ...(gate === undefined ? {} : { gate }) };
   const { id } = await createSecret(key, { data: dataFilling(SIZES[size], 7, fields), ...fields }, baseUrl);
   return { key, id };
@@ -44,8 +57,8 @@ const create = (size: Size, calls: number): RoundTripCase => ({
   name: `POST /secrets ${size}`,
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const key = await freshKey(baseUrl);
+  send: async (baseUrl, signInToken) => {
+    const key = await freshKey(baseUrl, signInToken);
     return api('POST', '/secrets', { key, json: { data: dataFilling(SIZES[size]) }, baseUrl });
   },
 });
@@ -54,8 +67,8 @@ const claim = (size: Size, views: 1 | 2, calls: number): RoundTripCase => ({
   name: `GET /secrets/:id ${size}, ${views === 1 ? 'last view' : 'views remain'}`,
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, size, views);
+  send: async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, size, views);
     return api('GET', `/secrets/${id}`, { key, baseUrl });
   },
 });
@@ -65,9 +78,9 @@ const gatedClaim = (size: Size, calls: number): RoundTripCase => ({
   name: `GET /secrets/:id ${size}, passphrase gate, right proof`,
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
+  send: async (baseUrl, signInToken) => {
     const { proof, gate } = newGate();
-    const { key, id } = await secretOf(baseUrl, size, 1, gate);
+    const { key, id } = await secretOf(baseUrl, signInToken, size, 1, gate);
     return api('GET', `/secrets/${id}`, { key, baseUrl, headers: { [GATE.proofHeader]: proof } });
   },
 });
@@ -77,8 +90,8 @@ const revoke = (size: Size, calls: number): RoundTripCase => ({
   // No body, but what it deletes is that large.
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, size, 1);
+  send: async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, size, 1);
     return api('DELETE', `/secrets/${id}`, { key, baseUrl });
   },
 });
@@ -88,8 +101,8 @@ const status = (size: Size, calls: number): RoundTripCase => ({
   // No view taken and no data read back, but the head read is billed by its whole size.
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, size, 2);
+  send: async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, size, 2);
     return api('GET', `/secrets/${id}/status`, { key, baseUrl });
   },
 });
@@ -99,8 +112,8 @@ const receiptOnly: RoundTripCase = {
   name: 'GET /secrets/:id/status, receipt only (revoked)',
   payloadBytes: 0,
   calls: 2,
-  send: async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, '1 KB', 1);
+  send: async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, '1 KB', 1);
     await api('DELETE', `/secrets/${id}`, { key, baseUrl });
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -112,18 +125,18 @@ const receiptOnly: RoundTripCase = {
 };
 
 /** An open request of a fresh key, and another fresh key to act as its sender. */
-async function openRequest(baseUrl: string): Promise<{ requester: string; sender: string; id: string }> {
-  const requester = await freshKey(baseUrl);
+async function openRequest(baseUrl: string, signInToken: string | undefined): Promise<{ requester: string; sender: string; id: string }> {
+  const requester = await freshKey(baseUrl, signInToken);
   const { id } = await createRequest(requester, { note: 'the database password, please' }, baseUrl);
-  return { requester, sender: await freshKey(baseUrl), id };
+  return { requester, sender: await freshKey(baseUrl, signInToken), id };
 }
 
 const fulfilRequest = (size: Size, calls: number): RoundTripCase => ({
   name: `POST /requests/:id ${size}`,
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const { sender, id } = await openRequest(baseUrl);
+  send: async (baseUrl, signInToken) => {
+    const { sender, id } = await openRequest(baseUrl, signInToken);
     return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES[size]) }, baseUrl });
   },
 });
@@ -132,8 +145,8 @@ const claimAnswer = (size: Size, calls: number): RoundTripCase => ({
   name: `GET /secrets/:id ${size}, a request's answer`,
   payloadBytes: SIZES[size],
   calls,
-  send: async (baseUrl) => {
-    const { requester, sender, id } = await openRequest(baseUrl);
+  send: async (baseUrl, signInToken) => {
+    const { requester, sender, id } = await openRequest(baseUrl, signInToken);
     await api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES[size]) }, baseUrl });
     return api('GET', `/secrets/${id}`, { key: requester, baseUrl });
   },
@@ -144,26 +157,28 @@ const REQUEST_CASES: readonly RoundTripCase[] = [
     name: 'POST /requests',
     payloadBytes: 200,
     calls: 2,
-    send: async (baseUrl) => api('POST', '/requests', { key: await freshKey(baseUrl), json: { publicKey: requestPublicKey() }, baseUrl }),
+    send: async (baseUrl, signInToken) =>
+      api('POST', '/requests', { key: await freshKey(baseUrl, signInToken), json: { publicKey: requestPublicKey() }, baseUrl }),
   },
   {
     name: 'GET /requests/:id',
     payloadBytes: 0,
     calls: 2,
-    send: async (baseUrl) => {
-      const { sender, id } = await openRequest(baseUrl);
+    send: async (baseUrl, signInToken) => {
+      const { sender, id } = await openRequest(baseUrl, signInToken);
       return api('GET', `/requests/${id}`, { key: sender, baseUrl });
     },
   },
   fulfilRequest('1 KB', 2),
   fulfilRequest('300 KB', 2),
-  fulfilRequest('1 MB', 3),
+  // Above 300 KB an answer's bytes are counted against the client's address, as a secret's are.
+  fulfilRequest('1 MB', 4),
   {
     name: 'GET /requests/:id/status',
     payloadBytes: 0,
     calls: 2,
-    send: async (baseUrl) => {
-      const { requester, id } = await openRequest(baseUrl);
+    send: async (baseUrl, signInToken) => {
+      const { requester, id } = await openRequest(baseUrl, signInToken);
       return api('GET', `/requests/${id}/status`, { key: requester, baseUrl });
     },
   },
@@ -174,7 +189,7 @@ const REQUEST_CASES: readonly RoundTripCase[] = [
 /** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
 const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
 
-const keyed = (roundTripCase: RoundTripCase, send: (baseUrl: string) => Promise<ApiResponse>): RoundTripCase => ({
+const keyed = (roundTripCase: RoundTripCase, send: RoundTripCase['send']): RoundTripCase => ({
   ...roundTripCase,
   name: `${roundTripCase.name}, with Idempotency-Key`,
   send,
@@ -187,25 +202,26 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     payloadBytes: 0,
     calls: 2,
     // From an address of its own: 127.0.0.1 has made the warm-latency runs' key creations this hour.
-    send: (baseUrl) => api('POST', '/keys', { baseUrl, localAddress: freshClientAddress() }),
+    send: (baseUrl, signInToken) => api('POST', '/keys', { baseUrl, localAddress: freshClientAddress(), headers: signInHeaders(signInToken) }),
   },
   {
     name: 'GET /keys',
     payloadBytes: 0,
     calls: 1,
-    send: async (baseUrl) => api('GET', '/keys', { key: await freshKey(baseUrl), baseUrl }),
+    send: async (baseUrl, signInToken) => api('GET', '/keys', { key: await freshKey(baseUrl, signInToken), baseUrl }),
   },
   {
     name: 'PATCH /keys',
     payloadBytes: 40,
     calls: 2,
-    send: async (baseUrl) => api('PATCH', '/keys', { key: await freshKey(baseUrl), json: { webhook: 'https://hooks.example.com/x' }, baseUrl }),
+    send: async (baseUrl, signInToken) =>
+      api('PATCH', '/keys', { key: await freshKey(baseUrl, signInToken), json: { webhook: 'https://hooks.example.com/x' }, baseUrl }),
   },
   {
     name: 'DELETE /keys',
     payloadBytes: 0,
     calls: 2,
-    send: async (baseUrl) => api('DELETE', '/keys', { key: await freshKey(baseUrl), baseUrl }),
+    send: async (baseUrl, signInToken) => api('DELETE', '/keys', { key: await freshKey(baseUrl, signInToken), baseUrl }),
   },
   create('1 KB', 2),
   create('300 KB', 2),
@@ -226,26 +242,36 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
   status('1 KB', 2),
   status('300 KB', 2),
   receiptOnly,
-  keyed(create('1 KB', 2), async (baseUrl) =>
-    api('POST', '/secrets', { key: await freshKey(baseUrl), json: { data: dataFilling(SIZES['1 KB']) }, headers: idempotencyHeader(), baseUrl }),
+  keyed(create('1 KB', 2), async (baseUrl, signInToken) =>
+    api('POST', '/secrets', {
+      key: await freshKey(baseUrl, signInToken),
+      json: { data: dataFilling(SIZES['1 KB']) },
+      headers: idempotencyHeader(),
+      baseUrl,
+    }),
   ),
-  keyed(claim('300 KB', 1, 2), async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, '300 KB', 1);
+  keyed(claim('300 KB', 1, 2), async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, '300 KB', 1);
     return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
-  keyed(claim('1 MB', 2, 4), async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, '1 MB', 2);
+  keyed(claim('1 MB', 2, 4), async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, '1 MB', 2);
     return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
-  keyed(REQUEST_CASES[0]!, async (baseUrl) =>
-    api('POST', '/requests', { key: await freshKey(baseUrl), json: { publicKey: requestPublicKey() }, headers: idempotencyHeader(), baseUrl }),
+  keyed(REQUEST_CASES[0]!, async (baseUrl, signInToken) =>
+    api('POST', '/requests', {
+      key: await freshKey(baseUrl, signInToken),
+      json: { publicKey: requestPublicKey() },
+      headers: idempotencyHeader(),
+      baseUrl,
+    }),
   ),
-  keyed(fulfilRequest('300 KB', 2), async (baseUrl) => {
-    const { sender, id } = await openRequest(baseUrl);
+  keyed(fulfilRequest('300 KB', 2), async (baseUrl, signInToken) => {
+    const { sender, id } = await openRequest(baseUrl, signInToken);
     return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES['300 KB']) }, headers: idempotencyHeader(), baseUrl });
   }),
-  keyed(revoke('1 KB', 2), async (baseUrl) => {
-    const { key, id } = await secretOf(baseUrl, '1 KB', 1);
+  keyed(revoke('1 KB', 2), async (baseUrl, signInToken) => {
+    const { key, id } = await secretOf(baseUrl, signInToken, '1 KB', 1);
     return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
   }),
   ...REQUEST_CASES,

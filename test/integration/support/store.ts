@@ -2,7 +2,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, pag
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '../../../lambdas/rules/api-keys';
 import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
+import { ADDRESS_BYTE_SLOT_PREFIX, SECRET_HEAD_SK, addressBytesPk, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
 import { testEnv } from '../../support/environment';
 
 /**
@@ -91,6 +91,14 @@ export const storedKeyItem = (key: string, table = testEnv('keysTable')): Promis
 /** The log of POST /keys attempts from a client address. */
 export const storedKeyCreationLog = (sourceIp: string, table = testEnv('keysTable')): Promise<Record<string, unknown> | undefined> =>
   storedKeysTableItem(ipItemPk(sha256Hex(sourceIp)), table);
+
+/** The bytes a client address has sent to be stored, summed over its hour slots. */
+export async function storedAddressBytes(sourceIp: string, table = testEnv('keysTable')): Promise<number> {
+  const item = (await storedKeysTableItem(addressBytesPk(sha256Hex(sourceIp)), table)) ?? {};
+  return Object.entries(item)
+    .filter(([name]) => name.startsWith(ADDRESS_BYTE_SLOT_PREFIX))
+    .reduce((sum, [, bytes]) => sum + Number(bytes), 0);
+}
 
 async function storedKeysTableItem(pk: string, table: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true }));

@@ -1,0 +1,24 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { ServiceConfig } from '../config/functions';
+import { ERRORS } from '../definitions/errors';
+import { addressBytesWindow } from '../use-cases/stored-bytes';
+import { clientAddress } from './client-address';
+import { HttpError } from './http-error';
+import { retryAfterSeconds } from './route';
+
+/**
+ * The routes that store what they are sent (POST /secrets, POST /requests/{id}): a large body
+ * counts against its client address's bytes of the day; past them, 429 with retry-after, before
+ * anything is stored. The key's bytes were counted by authentication (route option `storedBytes`).
+ */
+export async function guardAddressBytes(
+  event: APIGatewayProxyEvent,
+  now: number,
+  bodyBytes: number,
+  config: Pick<ServiceConfig, 'originSecret' | 'storedBytes'>,
+): Promise<void> {
+  const addressDay = await addressBytesWindow(clientAddress(event, config.originSecret), now, bodyBytes, config.storedBytes);
+  if (addressDay?.limited) {
+    throw new HttpError(429, ERRORS.storedBytesPerAddressLimited, { 'retry-after': retryAfterSeconds(addressDay.retryAt, now) });
+  }
+}
