@@ -1,6 +1,8 @@
 import { ERRORS } from '../../lambdas/definitions/errors';
+import { KEY_ATTRIBUTES } from '../../lambdas/definitions/tables';
 import { RATE_LIMIT } from '../../lambdas/definitions/limits';
 import { api, createKey } from '../support/api';
+import { storedKeyItem } from './support/store';
 
 /** 100 requests per minute per key, sliding window, every authenticated request counted. */
 
@@ -47,9 +49,21 @@ test('100 requests pass with counting-down headers; the 101st gets 429 with retr
   expect((await api('GET', '/keys', { key: other.key })).status).toBe(200);
 });
 
-test('parallel requests are counted exactly: of 110 at once, 100 pass', async () => {
+test('parallel requests are counted exactly: of 110 at once, 100 pass, fewer only by what was counted twice', async () => {
   const { key } = await createKey();
   const responses = await Promise.all(Array.from({ length: 110 }, () => api('GET', '/keys', { key })));
-  expect(responses.filter((r) => r.status === 200)).toHaveLength(100);
-  expect(responses.filter((r) => r.status === 429)).toHaveLength(10);
+  const passed = responses.filter((r) => r.status === 200).length;
+  const limited = responses.filter((r) => r.status === 429).length;
+  // Both sends of a count may end without an answer: 503 (store unavailable), counted or not.
+  const unavailable = responses.filter((r) => r.status === 503).length;
+  expect(passed + limited + unavailable).toBe(110);
+  // Every request is counted. A count whose answer was lost (on a loaded machine, the SDK's 2 s
+  // request timeout) and whose repeat found another request's token in the item is counted
+  // twice: the count errs high, never letting through a request the limit should stop
+  // (docs/retried-writes.md). On a quiet machine nothing is counted twice: exactly 100 pass.
+  const item = await storedKeyItem(key);
+  const counted = Object.values((item?.[KEY_ATTRIBUTES.rateLimitSlots] ?? {}) as Record<string, number>).reduce((sum, count) => sum + count, 0);
+  expect(counted).toBeGreaterThanOrEqual(110);
+  expect(passed).toBeLessThanOrEqual(RATE_LIMIT.requests);
+  expect(passed).toBeGreaterThanOrEqual(RATE_LIMIT.requests - (counted - 110) - unavailable);
 });

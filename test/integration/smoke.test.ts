@@ -6,6 +6,8 @@ import path from 'node:path';
 import { ERRORS } from '../../lambdas/definitions/errors';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { testEnv } from '../support/environment';
+import { startLocalServer } from '../support/local-server';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * `npm run smoke` as CI runs it after a deploy: against local mode it passes, and against a broken
@@ -58,6 +60,23 @@ test('passes against local mode, printing no key, secret or id', async () => {
   expect(run.stdout).toMatch(/^all \d+ checks passed$/m);
   // A key, a webhook secret or a secret's id (22 URL-safe characters) would show here.
   expect(run.stdout + run.stderr).not.toMatch(/svc_[A-Za-z0-9]|whsec_|[A-Za-z0-9_-]{22}/);
+});
+
+test("with --webhook, the receiver named gets the checks' events, each signed", async () => {
+  // A server of its own: the shared one refuses loopback webhooks, as a deployment does.
+  const receiver = await startWebhookReceiver();
+  const server = await startLocalServer({ WEBHOOK_ALLOW_LOOPBACK: '1' });
+  try {
+    const run = await smoke(new URL(server.baseUrl).origin, '--webhook', receiver.url('/smoke'), '--webhook-wait', '10');
+    expect({ code: run.code, failures: failLines(run) }).toEqual({ code: 0, failures: [] });
+    const deliveries = receiver.received('/smoke');
+    const events = new Set(deliveries.map((delivery) => (JSON.parse(delivery.body) as { event: string }).event));
+    expect([...events].sort()).toEqual(expect.arrayContaining(['secret.created', 'secret.expired', 'secret.viewed']));
+    expect(deliveries.every((delivery) => /^t=\d+,v1=[0-9a-f]{64}$/.test(String(delivery.headers['x-svc-signature'])))).toBe(true);
+  } finally {
+    await server.stop();
+    await receiver.stop();
+  }
 });
 
 test('a deployment answering 500 everywhere fails with one line per check, naming it', async () => {
