@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Stops local mode when a process that launched it ends. `npm start` runs npm → sh → tsx → node
- * (this process); npm killed outright, or sent SIGTERM or SIGHUP, which it does not pass on to tsx,
- * leaves tsx and this process serving on the port. Linux tells a process of no ancestor's end but
+ * Stops local mode when a process that launched it ends. `npm start` runs npm → sh → node (this
+ * process, with tsx as its loader); npm killed outright, or sent SIGTERM or SIGHUP, which sh does
+ * not pass on, leaves this process serving on the port. Linux tells a process of no ancestor's end but
  * its parent's, and even that Node cannot ask for (prctl, pidfd), so a timer compares each
  * launcher's parent with the one it had at start: a process whose parent ends gets another one
  * at once (init or a subreaper). No pid reuse can fool this: a launcher is read only while the
@@ -34,7 +34,7 @@ function readLink(pid: number): { parent: number; group: number } | undefined {
 
 /**
  * This process and its launchers: its ancestors in its own process group, which is the job a
- * shell started (npm, sh, tsx) and the processes Ctrl-C reaches. The shell itself, in a group of
+ * shell started (npm, sh) and the processes Ctrl-C reaches. The shell itself, in a group of
  * its own, may end without ending local mode (`npm start &` then `exit`, under nohup). Without
  * /proc (macOS), only this process's parent is watched.
  */

@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   };
   // SIGHUP: the terminal was closed.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(`${signal} received`));
-  watchLaunchers(() => void stop('the process that started local mode (npm, tsx) ended'));
+  watchLaunchers(() => void stop('the process that started local mode (npm) ended'));
 
   const queues = `${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.deadLetters.envVar}=${webhooks.deadLetterQueueUrl}`;
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);

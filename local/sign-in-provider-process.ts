@@ -4,7 +4,7 @@ import type { LocalSignInOptions, LocalSignInProvider } from './sign-in-provider
 
 /**
  * Runs the local OpenID provider in a process of its own, as a deployment's issuer is a service
- * of its own. It also runs without tsx's `--conditions=import` (which local mode needs for Middy):
+ * of its own. It also runs without local mode's `--conditions=import` (which Middy needs):
  * under it, tsx hands the JSON files that oidc-provider's dependencies require (koa's `statuses`)
  * to Node as JavaScript, and the provider cannot load.
  */

@@ -19,7 +19,7 @@ export const STOP_PIPELINE = 'stop';
 const ENTRY = path.join(__dirname, 'webhook-pipeline-entry.ts');
 
 export function startWebhookPipelineProcess(options: PipelineProcessOptions): Promise<LocalWebhookPipeline> {
-  // The same loader flags as this process (tsx's), so the entry runs from TypeScript as local mode does.
+  // The same flags as this process (tsx as its loader), so the entry runs from TypeScript as local mode does.
   const child = fork(ENTRY, [JSON.stringify(options)], { execArgv: process.execArgv, env: environmentBeforeScopes(process.env) });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let ready = false;

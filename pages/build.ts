@@ -8,8 +8,8 @@ import { placeholdersOf, type MessageKey } from './src/i18n/format';
  * `npm run build -w pages` (and `npm ci`, through prepare): both pages' scripts into dist/, split
  * so that the code they share and each language's catalogue are chunks of their own (a page loads
  * English with its code, another language only when chosen), the stylesheet and icon, and the
- * HTML with its `data-i18n` elements filled from the English catalogue, which a page without
- * JavaScript, and any page before its script runs, shows.
+ * HTML: each template with the parts every page shares, and its `data-i18n` elements filled from
+ * the English catalogue, which a page without JavaScript, and any page before its script runs, shows.
  */
 
 const ROOT = __dirname;
@@ -27,9 +27,50 @@ function staticText(key: string, page: string): string {
   return escapeHtml(message);
 }
 
-/** Fills each empty `<tag … data-i18n="key" …></tag>` of our own two templates (no general HTML parsing needed). */
+/**
+ * What every page shares, written once: its <head> around the page's own <title> and <script>
+ * (which are all a template's head holds), and the language switch in its empty top header.
+ */
+const HEAD_BEFORE_TITLE = [
+  '<meta charset="utf-8" />',
+  '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+  '<meta name="robots" content="noindex" />',
+];
+const HEAD_AFTER_TITLE = ['<link rel="icon" href="/favicon.svg" type="image/svg+xml" />', '<link rel="stylesheet" href="/site.css" />'];
+const LANGUAGE_SWITCH = [
+  '<div class="language" hidden>',
+  '  <label for="language" data-i18n="language.label"></label>',
+  '  <select id="language" data-testid="language"></select>',
+  '</div>',
+];
+const TEMPLATE_HEAD = /^( *)<head>\n *(<title\b[^>]*><\/title>)\n *(<script\b[^>]*><\/script>)\n *<\/head>$/m;
+const TEMPLATE_TOP = /^( *)<header class="top"><\/header>$/m;
+
+const indented = (lines: readonly string[], indent: string): string => lines.map((line) => indent + line).join('\n');
+
+function withSharedParts(html: string, page: string): string {
+  const head = TEMPLATE_HEAD.exec(html);
+  const top = TEMPLATE_TOP.exec(html);
+  if (!head || !top)
+    throw new Error(`${page}: a template's <head> holds its <title> and <script> only, and its top is an empty <header class="top">`);
+  const [, headIndent = '', title = '', script = ''] = head;
+  const inner = `${headIndent}  `;
+  const fullHead = [
+    `${headIndent}<head>`,
+    indented(HEAD_BEFORE_TITLE, inner),
+    inner + title,
+    indented(HEAD_AFTER_TITLE, inner),
+    inner + script,
+    `${headIndent}</head>`,
+  ];
+  const topIndent = top[1] ?? '';
+  const fullTop = [`${topIndent}<header class="top">`, indented(LANGUAGE_SWITCH, `${topIndent}  `), `${topIndent}</header>`];
+  return html.replace(TEMPLATE_HEAD, () => fullHead.join('\n')).replace(TEMPLATE_TOP, () => fullTop.join('\n'));
+}
+
+/** Fills each empty `<tag … data-i18n="key" …></tag>` of our own templates (no general HTML parsing needed). */
 const renderPage = (html: string, page: string): string =>
-  html.replace(
+  withSharedParts(html, page).replace(
     /(<(\w+)\b[^>]*\sdata-i18n="([^"]+)"[^>]*>)(<\/\2>)/g,
     (_, open: string, _tag: string, key: string, close: string) => open + staticText(key, page) + close,
   );

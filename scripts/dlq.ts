@@ -1,12 +1,12 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ENV } from '../lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
 import { localSqsClient } from '../local/queue-service';
+import { exitWithUsage, parseCommandLine } from './command-line';
 import { type DlqEnv, readDlqEnv } from './dlq-env';
 import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from './dlq-commands';
 import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
@@ -41,32 +41,14 @@ WebhookFanOutFailureQueueUrl, and region and credentials come from the usual AWS
 for replay, ${ENV.dynamodbEndpoint} to DynamoDB Local; \`npm start\` prints both commands.`;
 
 function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
+  return exitWithUsage(USAGE, message);
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        'dlq-url': { type: 'string' },
-        'queue-url': { type: 'string' },
-        'failures-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(USAGE, { 'dlq-url': { type: 'string' }, 'queue-url': { type: 'string' }, 'failures-url': { type: 'string' } }, 1);
+  if (!parsed) return;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const [command, ...extra] = positionals;
-  if (extra.length > 0) fail(`unexpected arguments: ${extra.join(' ')}`);
+  const [command] = positionals;
   let env: DlqEnv;
   try {
     env = readDlqEnv();

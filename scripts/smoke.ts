@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { exitWithUsage, parseCommandLine } from './command-line';
 import { runSmoke } from './smoke-checks';
 
 const USAGE = `Usage: npm run smoke -- <SiteUrl> [--webhook URL] [--webhook-wait SECONDS]
@@ -19,32 +19,15 @@ FAIL and names the check, and the exit code is 1.
 const DEFAULT_WEBHOOK_WAIT_S = 20;
 
 function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
+  return exitWithUsage(USAGE, message);
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        webhook: { type: 'string' },
-        'webhook-wait': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(USAGE, { webhook: { type: 'string' }, 'webhook-wait': { type: 'string' } }, 1);
+  if (!parsed) return;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const [siteUrl, ...extra] = positionals;
+  const [siteUrl] = positionals;
   if (!siteUrl) fail('no SiteUrl given');
-  if (extra.length > 0) fail(`unexpected arguments: ${extra.join(' ')}`);
   if (!URL.canParse(siteUrl) || !/^https?:$/.test(new URL(siteUrl).protocol)) fail(`not an http(s) URL: ${siteUrl}`);
   const waitS = Number(values['webhook-wait'] ?? DEFAULT_WEBHOOK_WAIT_S);
   if (!Number.isFinite(waitS) || waitS < 0) fail(`--webhook-wait must be a number of seconds, got ${values['webhook-wait']}`);

@@ -94,7 +94,6 @@ const SESSION_STEPS: readonly Step[] = [
 function roleOf(command: string): string {
   if (command.includes('webhook-pipeline-entry')) return 'pipeline';
   if (command.startsWith('java')) return 'DynamoDB Local';
-  if (command.includes('/.bin/tsx')) return 'tsx';
   return 'local mode';
 }
 

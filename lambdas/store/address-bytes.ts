@@ -43,10 +43,17 @@ const countSettlingAttributes = (now: number): string[] => {
 const readAddressItem = (ipHash: string, attributes: readonly string[], signal: AbortSignal | undefined) =>
   readForSettling<AddressBytesItem>(tableName(KEYS_TABLE), { pk: addressBytesPk(ipHash) }, attributes, signal);
 
+/**
+ * A quota's count, not the request's own write: the most time it and its settling may take, so
+ * that a slow store leaves the request's own writes their budget (the route then goes on uncounted).
+ */
+const COUNT_WITHIN_MS = 3_000;
+
 /** Adds `bytes` to the address's hour; answers the day's slots with them (and, after a lost answer, the day's hours as read). */
 async function addToHour(ipHash: string, now: number, bytes: number): Promise<AddressBytesItem> {
   const token = newWriteToken();
   return settledWrite({
+    withinMs: COUNT_WITHIN_MS,
     write: async (abortSignal) => {
       try {
         const { Attributes } = await dynamo.send(

@@ -1,5 +1,5 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { sdkClientSettings } from '../aws/sdk-settings';
 import { ENV } from '../definitions/env';
@@ -40,3 +40,38 @@ export const isRetriedConditionFailure = (error: unknown): error is ConditionalC
   isConditionFailure(error) && (error.$metadata.attempts ?? 1) > 1;
 
 export const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);
+
+/** A write whose condition may fail on purpose (docs/retried-writes.md). */
+type ConditionalWrite = PutCommand | UpdateCommand | DeleteCommand;
+
+/** What a conditional write's outcome means to its caller: the item it wrote, or the one its condition failed on. */
+export interface ConditionalOutcome<TItem, TResult> {
+  /** The attributes the write returned (ReturnValues), if it asked for any. */
+  applied: (attributes: TItem | undefined) => TResult;
+  /** The item the condition failed on (ReturnValuesOnConditionCheckFailure), undefined when there is none or none was asked for. */
+  refused: (old: TItem | undefined) => TResult | Promise<TResult>;
+}
+
+/** One send for the three kinds of write (the client's overloads take one kind at a time). */
+const sendWrite = (command: ConditionalWrite, abortSignal: AbortSignal | undefined): Promise<{ Attributes?: Record<string, unknown> }> =>
+  command instanceof UpdateCommand
+    ? dynamo.send(command, { abortSignal })
+    : command instanceof PutCommand
+      ? dynamo.send(command, { abortSignal })
+      : dynamo.send(command, { abortSignal });
+
+/** Sends a conditional write and answers what `outcome` makes of it; any error but a failed condition is thrown. */
+export async function sendConditional<TItem, TResult>(
+  command: ConditionalWrite,
+  abortSignal: AbortSignal | undefined,
+  outcome: ConditionalOutcome<TItem, TResult>,
+): Promise<TResult> {
+  let attributes: Record<string, unknown> | undefined;
+  try {
+    ({ Attributes: attributes } = await sendWrite(command, abortSignal));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return outcome.refused(itemOfConditionFailure<TItem>(error));
+  }
+  return outcome.applied(attributes as TItem | undefined);
+}

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ATTEMPT_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { ATTEMPT_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { dynamo, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -30,27 +30,21 @@ interface AttemptsItem {
 export async function countWrongProof(id: string, now: number): Promise<number | undefined> {
   const attempt = `${ATTEMPT_ATTRIBUTE_PREFIX}${newWriteToken()}`;
   const counted = await settledWrite<number | undefined | typeof BURN>({
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(SECRETS_TABLE),
-            Key: { pk: id, sk: SECRET_HEAD_SK },
-            UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
-            ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-            ExpressionAttributeNames: { '#attempt': attempt },
-            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
-            ReturnValues: 'UPDATED_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return (Attributes as AttemptsItem).attempts;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        return outcomeOf(itemOfConditionFailure<AttemptsItem & Record<string, unknown>>(error), attempt, now);
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional<AttemptsItem & Record<string, unknown>, number | undefined | typeof BURN>(
+        new UpdateCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
+          ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+          ExpressionAttributeNames: { '#attempt': attempt },
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        { applied: (attributes) => (attributes as AttemptsItem).attempts, refused: (old) => outcomeOf(old, attempt, now) },
+      ),
     settle: async (signal) => {
       const item = await readAttempts(id, attempt, signal);
       // Not applied while the count's condition still holds: sent again.
@@ -81,26 +75,20 @@ const readAttempts = (id: string, attempt: string, signal: AbortSignal | undefin
 /** The wrong proof that takes the last attempt: 0, or undefined when another took it first. */
 async function burn(id: string, now: number, attempt: string): Promise<number | undefined> {
   return settledWrite<number | undefined>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(SECRETS_TABLE),
-            Key: { pk: id, sk: SECRET_HEAD_SK },
-            UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
-            ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-            ExpressionAttributeNames: { '#attempt': attempt },
-            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return 0;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        return typeof itemOfConditionFailure<Record<string, unknown>>(error)?.[attempt] === 'number' ? 0 : undefined;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional<Record<string, unknown>, number | undefined>(
+        new UpdateCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
+          ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
+          ExpressionAttributeNames: { '#attempt': attempt },
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        { applied: () => 0, refused: (old) => (typeof old?.[attempt] === 'number' ? 0 : undefined) },
+      ),
     settle: async (signal): Promise<Settled<number | undefined>> => {
       const item = await readAttempts(id, attempt, signal);
       if (typeof item?.[attempt] === 'number') return 0;

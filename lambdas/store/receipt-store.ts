@@ -55,6 +55,14 @@ export async function putReceipt(id: string, owner: string, receipt: Receipt): P
   });
 }
 
+/**
+ * Whether a secret's head was deleted (revoked, its last view taken, burned, expired): the stream
+ * consumer keeps its receipt then. Read by the key only, as the create routes' head-settling grant
+ * allows: a keyed create's repeat tells by it a secret its first made from one never made.
+ */
+export const hasReceipt = async (id: string): Promise<boolean> =>
+  (await readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_RECEIPT_SK }, RECEIPT_SETTLING_ATTRIBUTES, undefined)) !== undefined;
+
 /** A secret's head (its facts only) and its receipt item, each if stored, in one strongly consistent read. */
 export async function readHeadAndReceipt(id: string): Promise<{ head?: HeadFactsItem; receipt?: ReceiptItem }> {
   const items = await batchGetAll<HeadFactsItem | ReceiptItem>(

@@ -12,7 +12,7 @@ import {
 } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
-import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from '../aws/time-budget';
 import { newWriteToken } from './write-token';
@@ -294,46 +294,40 @@ async function claimAs(
   const key = { pk: id, sk: SECRET_HEAD_SK };
   const outcome = await settledWrite<ClaimUpdateOutcome>({
     withinMs: CLAIM_RETRY_WINDOW_MS,
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: key,
-            // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
-            // viewedAt gives the stream record of this claim the time its webhook event reports;
-            // `viewed` keeps every view's time for the secret's receipt (rules/receipt).
-            UpdateExpression:
-              `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, ` +
-              `${A.viewed} = list_append(if_not_exists(${A.viewed}, :noViews), :thisView), #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-            // Without takeView the condition never holds: the update only reads the head back.
-            ConditionExpression:
-              `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
-              // An answer to a request (`reader`) is claimed by its requester's key only.
-              `(attribute_not_exists(${A.reader}) OR ${A.reader} = :caller) AND ` +
-              (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
-              (takeView ? '' : ' AND attribute_exists(#claim)'),
-            ExpressionAttributeNames: { '#claim': claim },
-            ExpressionAttributeValues: {
-              ':one': 1,
-              ':zero': 0,
-              ':now': now,
-              ':caller': caller,
-              ':noViews': [],
-              ':thisView': [now],
-              ...(gate === undefined ? {} : { ':gate': gate }),
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return { taken: Attributes as HeadItem };
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        return { refusedBy: itemOfConditionFailure<HeadItem & Record<string, unknown>>(error) };
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional<HeadItem & Record<string, unknown>, ClaimUpdateOutcome>(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          // `readers` matters only for chunked data (see readChunksAsClaimant); adding it is free.
+          // viewedAt gives the stream record of this claim the time its webhook event reports;
+          // `viewed` keeps every view's time for the secret's receipt (rules/receipt).
+          UpdateExpression:
+            `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, ` +
+            `${A.viewed} = list_append(if_not_exists(${A.viewed}, :noViews), :thisView), #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
+          // Without takeView the condition never holds: the update only reads the head back.
+          ConditionExpression:
+            `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
+            // An answer to a request (`reader`) is claimed by its requester's key only.
+            `(attribute_not_exists(${A.reader}) OR ${A.reader} = :caller) AND ` +
+            (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
+            (takeView ? '' : ' AND attribute_exists(#claim)'),
+          ExpressionAttributeNames: { '#claim': claim },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':zero': 0,
+            ':now': now,
+            ':caller': caller,
+            ':noViews': [],
+            ':thisView': [now],
+            ...(gate === undefined ? {} : { ':gate': gate }),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        { applied: (taken) => ({ taken: taken as HeadItem }), refused: (refusedBy) => ({ refusedBy }) },
+      ),
     settle: async (signal) => {
       const attributes = [...CLAIM_SETTLING_ATTRIBUTES, claim, ...(isKeyedClaim(claim) ? [readMarkOf(claim)] : [])];
       const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
@@ -491,7 +485,7 @@ export async function revokeSecret(id: string, owner: string, now: number, repea
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
-        // The head that named an answer's chunk id is gone: its chunks go at their ttl.
+        // The head that named an answer's chunk id is gone: the stream consumer deletes those from its last image.
         return { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id };
       }
     },

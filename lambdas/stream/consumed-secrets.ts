@@ -52,3 +52,20 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
     deletableAt: viewedAt + (lastViewKeyed ? REPLAY_RETENTION_MS : CLAIM_RETRY_WINDOW_MS + RETRY_WINDOW_MARGIN_MS),
   };
 }
+
+/**
+ * The chunks of a request's answer whose head a revocation deleted (views left, not DynamoDB
+ * TTL): they are stored under an id that only the head named. A revocation whose answer was lost
+ * after its deletion applied finds no head to name it, so this record, which still holds the
+ * head's last image, is where they are deleted from; after a revocation that did delete them,
+ * deleting again changes nothing.
+ */
+export function revokedAnswerChunksOf(record: DynamoDBRecord): Required<ConsumedSecret> | undefined {
+  if (record.eventName !== 'REMOVE' || !isHeadChange(record)) return undefined;
+  const before = record.dynamodb?.OldImage;
+  const id = stringOf(before?.[SECRETS_TABLE.partitionKey]);
+  const chunkId = stringOf(before?.chunkId);
+  const chunks = numberOf(before?.chunks);
+  if (id === undefined || chunkId === undefined || chunks === undefined || (numberOf(before?.remaining) ?? 0) <= 0) return undefined;
+  return { id, chunks, chunkId };
+}

@@ -10,6 +10,8 @@ import {
   type FulfilOutcome,
   type StoredRequest,
 } from '../store/request-store';
+import { settleIdempotencyRecord } from '../store/key-store';
+import { hasReceipt } from '../store/receipt-store';
 import { mayDoTheWork, type IdempotentRequest } from './idempotency';
 import { STILL_IN_FLIGHT } from './secrets';
 
@@ -26,7 +28,8 @@ export interface NewRequestInput {
 
 /**
  * With an Idempotency-Key the id, the creation time and so the expiry are the scope's first
- * request's (rules/idempotency): every repeat writes, and answers, the very same request.
+ * request's (rules/idempotency): every repeat writes, and answers, the very same request, unless
+ * the request was answered and that answer is gone since (its receipt is there).
  */
 export async function createRequest(
   input: NewRequestInput,
@@ -40,8 +43,11 @@ export async function createRequest(
   const lifetime = SECRET_TTLS[input.ttl];
   const expires = created + lifetime;
   const request = { id, owner, publicKey: input.publicKey, ...(input.note !== undefined ? { note: input.note } : {}), created, expires, lifetime };
+  const answer = { id, url: `${siteUrl}${REQUEST_PAGE_PREFIX}${id}`, expires };
+  // An answered request whose answer was read or revoked since has left only its receipt: not written again.
+  if (idempotent && idempotent.standing.kind !== 'first' && (await hasReceipt(id))) return answer;
   await putRequest(request, idempotent?.claimToken);
-  return { id, url: `${siteUrl}${REQUEST_PAGE_PREFIX}${id}`, expires };
+  return answer;
 }
 
 export type SenderView = { outcome: 'open'; publicKey: string; note?: string; expires: number } | { outcome: 'fulfilled' } | { outcome: 'not-found' };
@@ -58,7 +64,10 @@ export async function requestForSender(id: string, now: number): Promise<SenderV
 /**
  * With an Idempotency-Key a repeat answers as its first did: 201 when the first's fulfilment is
  * there, else what the request's state says; a repeat whose first may still be at work and finds
- * the request open writes nothing (STILL_IN_FLIGHT).
+ * the request open writes nothing (STILL_IN_FLIGHT). Once the answer is read (or revoked) its
+ * head is deleted, and the table can no longer tell whose it was: a first that did not fulfil
+ * notes its 404 or 409 on its record, and a repeat that finds no head but the answer's receipt
+ * answers the first's 201.
  */
 export async function fulfil(
   id: string,
@@ -67,12 +76,20 @@ export async function fulfil(
   idempotent?: IdempotentRequest,
 ): Promise<Exclude<FulfilOutcome, typeof NOT_FULFILLED_YET> | typeof STILL_IN_FLIGHT> {
   if (!SECRET_ID_PATTERN.test(id)) return 'not-found';
+  const first = idempotent?.standing.kind === 'first';
+  if (idempotent && !first && idempotent.status !== undefined) return idempotent.status === 409 ? 'already-fulfilled' : 'not-found';
   const keyed = idempotent && {
     token: idempotent.claimToken,
-    as: idempotent.standing.kind === 'first' ? ('first' as const) : mayDoTheWork(idempotent) ? ('repeat' as const) : ('probe' as const),
+    as: first ? ('first' as const) : mayDoTheWork(idempotent) ? ('repeat' as const) : ('probe' as const),
   };
   const outcome = await fulfilRequest(id, answer, now, keyed);
-  return outcome === NOT_FULFILLED_YET ? STILL_IN_FLIGHT : outcome;
+  if (outcome === NOT_FULFILLED_YET) return STILL_IN_FLIGHT;
+  if (!idempotent) return outcome;
+  if (first && outcome !== 'fulfilled') {
+    await settleIdempotencyRecord(idempotent.keyHash, idempotent.scope, idempotent.token, outcome === 'already-fulfilled' ? 409 : 404);
+  }
+  if (!first && outcome === 'not-found' && (await hasReceipt(id))) return 'fulfilled';
+  return outcome;
 }
 
 export interface RequestStatus {

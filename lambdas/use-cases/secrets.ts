@@ -13,6 +13,7 @@ import {
   isGateRefusal,
 } from '../store/secret-store';
 import { settleIdempotencyRecord } from '../store/key-store';
+import { hasReceipt } from '../store/receipt-store';
 import { gateOfProof } from '../rules/gate';
 import { randomUrlSafeId } from '../rules/random';
 import { mayDoTheWork, type IdempotentRequest } from './idempotency';
@@ -43,8 +44,9 @@ export interface SecretRequest {
 
 /**
  * With an Idempotency-Key the id is the one the scope's first request made (rules/idempotency):
- * a repeat answers it once that secret's head exists, and makes it itself once the first is
- * surely over without having made it (it failed).
+ * a repeat answers it once that secret's head exists, or its receipt (the secret was made, then
+ * revoked or used up: it is not made again), and makes it itself once the first is surely over
+ * without having made it (it failed).
  */
 export async function createSecret(request: SecretRequest, owner: string, siteUrl: string, now: number): Promise<CreatedSecret>;
 export async function createSecret(
@@ -64,12 +66,21 @@ export async function createSecret(
   const id = idempotent ? idempotent.secretId : randomUrlSafeId(SECRET_ID_BYTES);
   const answer = { id, url: `${siteUrl}/${id}` };
   if (idempotent && idempotent.standing.kind !== 'first') {
-    if (await headExists(id)) return answer;
+    if (await wasMade(id)) return answer;
     if (!mayDoTheWork(idempotent)) return STILL_IN_FLIGHT;
   }
   await putSecret({ ...request, id, owner, created: now, expires: now + SECRET_TTLS[request.ttl] });
   return answer;
 }
+
+/**
+ * Whether a keyed create's secret was made: its head is there, or, once the head is deleted, its
+ * receipt. A used-up head's receipt is written before the head is deleted; a revoked head's right
+ * after (the stream consumer's next batch, well under a second). In that moment neither is: a
+ * repeat then answers 409 while its first may be at work, and only a repeat later than that, and
+ * within that moment, would make the secret again.
+ */
+const wasMade = async (id: string): Promise<boolean> => (await headExists(id)) || hasReceipt(id);
 
 /**
  * undefined for every id that is not a live secret, malformed ones included, alike; an answer to

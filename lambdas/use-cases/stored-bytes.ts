@@ -12,17 +12,18 @@ import { isStoreFault } from '../store/settled-write';
  * for its bytes takes them back.
  *
  * Every count and taking back is settled after a lost answer (docs/retried-writes.md): counted
- * once and taken back once. A count the store never settles fails the request (503) before
- * anything is stored; a taking back that is never settled leaves the bytes counted (the quota
- * errs high) and the request is still refused for them.
+ * once and taken back once. They are a quota's writes, not a ledger's: one the store never
+ * settles leaves the request as it may be (uncounted by the address, or its refused bytes still
+ * counted) rather than fail it, and the request's own writes go on.
  */
 
-/** Takes back a refused request's bytes; a store that never answers leaves them counted. */
-async function quietly(write: () => Promise<void>): Promise<void> {
+/** Runs a write of the quotas' own; a store that never settles it leaves it as it may be. */
+async function quietly<T>(write: () => Promise<T>): Promise<T | undefined> {
   try {
-    await write();
+    return await write();
   } catch (error) {
-    if (!isStoreFault(error)) throw error;
+    if (isStoreFault(error)) return undefined;
+    throw error;
   }
 }
 
@@ -42,7 +43,8 @@ export async function keyBytesWindow(keyHash: string, slots: ByteSlots, now: num
 export async function addressBytesWindow(sourceIp: string, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow | undefined> {
   if (bytes <= STORED_BYTES_LIMIT.addressCountedAbove) return undefined;
   const ipHash = sha256Hex(sourceIp);
-  const slots = await countAddressBytes(ipHash, now, bytes);
+  const slots = await quietly(() => countAddressBytes(ipHash, now, bytes));
+  if (slots === undefined) return undefined;
   const window = byteWindow(slots, now, quota.perAddressPerDayMiB * MIB, bytes);
   if (window.limited) await quietly(() => uncountAddressBytes(ipHash, now, bytes));
   return window;

@@ -1,12 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { encode } from 'uqr';
 import { OnetimeClient, makeLink, parseLink } from '../../client/src';
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
-import { startLocalServer, type LocalServer } from '../support/local-server';
 import { total, weigh, type FileWeight } from '../support/page-weight';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * The pages for everyone (docs/pages.md): axe-core finds no WCAG 2.1 A/AA violation in any state
@@ -15,32 +13,20 @@ import { total, weigh, type FileWeight } from '../support/page-weight';
  * 200% loses nothing; each page stays under its byte budget, from its own origin only.
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
 });
 
-const api = (): OnetimeClient => new OnetimeClient({ baseUrl: server.baseUrl });
+const api = (): OnetimeClient => new OnetimeClient({ baseUrl: pages.baseUrl });
 
 /** A browser whose preferred language is `locale`. */
-async function person(locale = 'en-US', options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, ...options });
-  watchForProblems(context, problems);
-  return context;
-}
+const person = (locale = 'en-US', options: BrowserContextOptions = {}): Promise<BrowserContext> => pages.person({ locale, ...options });
 
 /** Opens `url` and waits until the page shows itself in `language` (its catalogue may load after the page). */
 async function open(context: BrowserContext, url: string, language: string): Promise<Page> {
@@ -103,7 +89,7 @@ describe.each([
 ])('axe in %s', (locale, language) => {
   test('the share page: empty, filled, an error, the link ready', async () => {
     const context = await person(locale);
-    const page = await open(context, `${siteUrl}/`, language);
+    const page = await open(context, `${pages.siteUrl}/`, language);
     await checkBothThemes(page, language, 'share: empty');
     await page.getByTestId('share-submit').click();
     await page.getByTestId('error').waitFor();
@@ -144,7 +130,7 @@ describe.each([
     await checkBothThemes(gonePage, language, 'reveal: gone');
 
     const { link: other } = await api().share('not for you');
-    const wrongKey = makeLink(`${siteUrl}/${parseLink(other).id}`, crypto.getRandomValues(new Uint8Array(32)));
+    const wrongKey = makeLink(`${pages.siteUrl}/${parseLink(other).id}`, crypto.getRandomValues(new Uint8Array(32)));
     const errorPage = await open(context, wrongKey, language);
     await errorPage.getByTestId('reveal-button').click();
     await errorPage.getByTestId('error').waitFor();
@@ -178,7 +164,7 @@ describe.each([
   });
   test('the request pages: asking, links ready; answering, empty, sent, gone; receiving, waiting, answered, revealed', async () => {
     const context = await person(locale);
-    const page = await open(context, `${siteUrl}/request`, language);
+    const page = await open(context, `${pages.siteUrl}/request`, language);
     await page.getByTestId('request-submit').waitFor();
     await checkBothThemes(page, language, 'request: empty');
     await page.getByTestId('request-note').fill('The staging database password, please');
@@ -218,7 +204,7 @@ describe.each([
 
 test('the whole share → reveal flow works with the keyboard alone, moving focus to each result and announcing it', async () => {
   const sender = await person('en-US', { permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await open(sender, `${siteUrl}/`, 'en');
+  const page = await open(sender, `${pages.siteUrl}/`, 'en');
   const focused = (target = page): Promise<string> => target.evaluate<string>(FOCUSED_ID);
   /** Tab until `id` has focus: the page's own order, however many stops it has. */
   const tabTo = async (target: Page, id: string): Promise<void> => {
@@ -259,7 +245,7 @@ test('the whole share → reveal flow works with the keyboard alone, moving focu
 
 test('a secret request works with the keyboard alone, moving focus to each result and announcing it', async () => {
   const requester = await person('en-US', { permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await open(requester, `${siteUrl}/request`, 'en');
+  const page = await open(requester, `${pages.siteUrl}/request`, 'en');
   const focused = (target: Page): Promise<string> => target.evaluate<string>(FOCUSED_ID);
   const tabTo = async (target: Page, id: string): Promise<void> => {
     for (let stops = 0; stops < 12; stops++) {
@@ -308,7 +294,7 @@ test('a secret request works with the keyboard alone, moving focus to each resul
 describe('languages', () => {
   test("the page speaks the browser's language, with its title, lang and dates", async () => {
     const context = await person('pl-PL');
-    const page = await open(context, `${siteUrl}/`, 'pl');
+    const page = await open(context, `${pages.siteUrl}/`, 'pl');
     await expect(page.title()).resolves.toBe('Udostępnij sekret');
     await expect(page.locator('h1').textContent()).resolves.toBe('Udostępnij sekret');
     await expect(page.getByTestId('share-views').locator('option').allTextContents()).resolves.toEqual([
@@ -329,7 +315,7 @@ describe('languages', () => {
 
   test('the switch rewrites every text already shown, and is remembered', async () => {
     const context = await person('en-US');
-    const page = await open(context, `${siteUrl}/`, 'en');
+    const page = await open(context, `${pages.siteUrl}/`, 'en');
     await page.getByTestId('share-submit').click();
     await expect(page.getByTestId('error').textContent()).resolves.toBe('Type a secret or choose a file to share.');
     await page.getByTestId('language').selectOption('fr');
@@ -338,7 +324,7 @@ describe('languages', () => {
     await expect(page.title()).resolves.toBe('Partager un secret');
     await expect(page.getByLabel('Texte secret').count()).resolves.toBe(1);
 
-    const reveal = await open(context, `${siteUrl}/${'A'.repeat(22)}`, 'fr');
+    const reveal = await open(context, `${pages.siteUrl}/${'A'.repeat(22)}`, 'fr');
     await expect(reveal.getByTestId('error').textContent()).resolves.toMatch(/^Ce lien est incomplet/);
     await expect(reveal.getByTestId('language').inputValue()).resolves.toBe('fr');
     await context.close();
@@ -346,7 +332,7 @@ describe('languages', () => {
 
   test("the QR code is the link's, drawn in the page, with a text alternative and a note that it carries the key", async () => {
     const context = await person('en-US');
-    const page = await open(context, `${siteUrl}/`, 'en');
+    const page = await open(context, `${pages.siteUrl}/`, 'en');
     await page.getByTestId('share-text').fill('scan me');
     await page.getByTestId('share-submit').click();
     await page.getByTestId('share-link').waitFor();
@@ -392,7 +378,7 @@ describe('layout', () => {
     ['en-US', 'en'],
   ])('at 320 px with text at 200%% (%s), nothing scrolls sideways or is cut off', async (locale, language) => {
     const context = await person(locale, { viewport: { width: 320, height: 640 } });
-    const page = await open(context, `${siteUrl}/`, language);
+    const page = await open(context, `${pages.siteUrl}/`, language);
     await doubleText(page);
     expect(await page.evaluate<string>('getComputedStyle(document.body).fontSize')).toBe('32px');
     expect(await overflow(page)).toEqual([]);
@@ -427,7 +413,7 @@ describe('weight', () => {
       origins.add(url.origin);
       bodies.push(response.body().then((body) => weigh(url.pathname, body)));
     });
-    await page.goto(`${siteUrl}${path}`, { waitUntil: 'networkidle' });
+    await page.goto(`${pages.siteUrl}${path}`, { waitUntil: 'networkidle' });
     await page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
     const files = await Promise.all(bodies);
     await context.close();
@@ -444,7 +430,7 @@ describe('weight', () => {
     ['request', 'en-US', 'en', '/request'],
   ])('the %s page in %s loads under 60 KB compressed, all of it from its own origin', async (name, locale, language, path) => {
     const { files, origins } = await load(locale, language, path);
-    expect([...origins]).toEqual([siteUrl]);
+    expect([...origins]).toEqual([pages.siteUrl]);
     const sum = total(files);
     weights[`${name} ${language}`] = { ...sum, files: files.length };
     expect(sum.gzip).toBeLessThan(PAGE_BUDGET_BYTES);
@@ -460,5 +446,5 @@ describe('weight', () => {
 });
 
 test('no page broke its Content-Security-Policy or threw', () => {
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });

@@ -1,9 +1,7 @@
-import type { Browser } from 'playwright-core';
 import { OnetimeClient, parseLink } from '../../client/src';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { launchChromium } from '../support/browser';
 import { startDroppedAnswerProxy, type DroppedAnswerProxy } from '../support/dropped-answer-proxy';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * The reveal page in Chromium, through a proxy that drops the claim's first answer after the
@@ -11,32 +9,27 @@ import { startLocalServer, type LocalServer } from '../support/local-server';
  * the claim with its Idempotency-Key, shows the secret, and exactly one view is used.
  */
 
-let server: LocalServer;
-let browser: Browser;
+let pages: PagesUnderTest;
 let proxy: DroppedAnswerProxy;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  proxy = await startDroppedAnswerProxy(new URL(server.baseUrl).origin);
+  pages = await startPagesUnderTest();
+  proxy = await startDroppedAnswerProxy(pages.siteUrl);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
   await proxy?.stop();
-  await server?.stop();
+  await pages?.stop();
 });
 
 test('a reveal whose answer is lost still shows the secret, with one view used', async () => {
-  const api = new OnetimeClient({ baseUrl: server.baseUrl });
+  const api = new OnetimeClient({ baseUrl: pages.baseUrl });
   const text = 'the answer came back the second time';
   const shared = await api.share(text, { views: 2 });
   const { id } = parseLink(shared.link);
   const linkViaProxy = `${proxy.origin}/${id}${shared.link.slice(shared.link.indexOf('#'))}`;
 
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await pages.browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(linkViaProxy);
   proxy.dropNext((method, path) => method === 'GET' && path === `${API_BASE_PATH}/secrets/${id}`);

@@ -1,56 +1,34 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { OnetimeClient, makeLink, parseLink } from '../../client/src';
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * The share and reveal pages (docs/client.md §4) in Chromium, against local mode: what a sender and a
  * recipient see, and what link previews and page loads must not do (use up a view).
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-let baseUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  // A server of its own: its SITE_URL defaults to its own origin, so its links open its pages.
-  // The key limit is raised because every context that shares or reveals mints a key from 127.0.0.1.
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  baseUrl = server.baseUrl;
-  siteUrl = baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest();
   // A fresh DynamoDB Local JVM compiles its code on its first large writes (the bench warms it up
   // for a minute): on a busy machine its first 3 MB batch can outlast the functions' 2 s DynamoDB
   // request timeout. One large secret first, whatever its outcome, keeps that out of the tests.
   await api()
     .share({ name: 'warm-up', bytes: new Uint8Array(3_000_000) })
     .catch(() => undefined);
-  // Its own DynamoDB Local and Chromium start together: on a busy machine, well over a minute.
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
 });
 
-/** A browser of its own, as a second person on another machine would have. */
-async function person(): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  watchForProblems(context, problems);
-  return context;
-}
-
-const api = (): OnetimeClient => new OnetimeClient({ baseUrl });
+const api = (): OnetimeClient => new OnetimeClient({ baseUrl: pages.baseUrl });
 
 async function shareInPage(context: BrowserContext, fill: (page: Page) => Promise<void>): Promise<string> {
   const page = await context.newPage();
-  await page.goto(`${siteUrl}/`);
+  await page.goto(`${pages.siteUrl}/`);
   await fill(page);
   await page.getByTestId('share-submit').click();
   const link = page.getByTestId('share-link');
@@ -77,9 +55,9 @@ async function openAndReveal(context: BrowserContext, link: string): Promise<Pag
 const LINK_PATTERN = /^(http:\/\/localhost:\d+)\/([A-Za-z0-9_-]{22})#([A-Za-z0-9_-]{43})$/;
 
 test('the share page carries the security headers, and every control has a label', async () => {
-  const context = await person();
+  const context = await pages.person();
   const page = await context.newPage();
-  const response = await page.goto(`${siteUrl}/`);
+  const response = await page.goto(`${pages.siteUrl}/`);
   const headers = response?.headers() ?? {};
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(headers['content-security-policy']).toContain("script-src 'self'");
@@ -95,23 +73,23 @@ test('the share page carries the security headers, and every control has a label
 
 test('text shared in the page opens in another browser, and only a click on Reveal uses a view', async () => {
   const text = 'correct horse battery staple\n  ünïcødé ✓\n\n';
-  const sender = await person();
+  const sender = await pages.person();
   const link = await shareInPage(sender, async (page) => {
     await page.getByTestId('share-text').fill(text);
     await page.getByTestId('share-ttl').selectOption('1h');
     await page.getByTestId('share-views').selectOption('2');
   });
   const [, origin, id] = LINK_PATTERN.exec(link) ?? [];
-  expect(origin).toBe(siteUrl);
+  expect(origin).toBe(pages.siteUrl);
 
   // Link previews fetch the page itself: it is the same HTML for every secret, and sends nothing.
   for (const userAgent of ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'facebookexternalhit/1.1']) {
-    const preview = await fetch(`${siteUrl}/${id}`, { headers: { 'user-agent': userAgent } });
+    const preview = await fetch(`${pages.siteUrl}/${id}`, { headers: { 'user-agent': userAgent } });
     expect(preview.status).toBe(200);
     expect(await preview.text()).not.toContain('correct horse');
   }
   // A person opening the link, without clicking.
-  const recipient = await person();
+  const recipient = await pages.person();
   const loaded = await recipient.newPage();
   await loaded.goto(link);
   await expect(loaded.getByTestId('reveal-button').isVisible()).resolves.toBe(true);
@@ -125,7 +103,7 @@ test('text shared in the page opens in another browser, and only a click on Reve
   await expect(page.getByTestId('secret-text').textContent()).resolves.toBe(text);
   await expect(page.getByText('That was its last view').isVisible()).resolves.toBe(true);
   // The key has done its work and leaves the address bar.
-  expect(page.url()).toBe(`${siteUrl}/${id}`);
+  expect(page.url()).toBe(`${pages.siteUrl}/${id}`);
 
   const again = await openAndReveal(recipient, link);
   await again.getByTestId('secret-gone').waitFor();
@@ -136,12 +114,12 @@ test('text shared in the page opens in another browser, and only a click on Reve
 test('a 3 MB file shared in the page downloads under its name in another browser', async () => {
   const bytes = Buffer.alloc(3_000_000);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >> 11)) & 0xff;
-  const sender = await person();
+  const sender = await pages.person();
   const link = await shareInPage(sender, (page) =>
     page.getByTestId('share-file').setInputFiles({ name: 'quarterly report.pdf', mimeType: 'application/pdf', buffer: bytes }),
   );
 
-  const recipient = await person();
+  const recipient = await pages.person();
   const page = await openAndReveal(recipient, link);
   const fileLink = page.getByTestId('secret-file');
   await fileLink.waitFor();
@@ -153,7 +131,7 @@ test('a 3 MB file shared in the page downloads under its name in another browser
 
 test('a file is offered under the last segment of its name, without control characters', async () => {
   const { link } = await api().share({ name: '../../etc/pass\u0007wd', bytes: new Uint8Array([1, 2, 3]) });
-  const recipient = await person();
+  const recipient = await pages.person();
   const page = await openAndReveal(recipient, link);
   await page.getByTestId('secret-file').waitFor();
   await expect(page.getByTestId('secret-file').getAttribute('download')).resolves.toBe('passwd');
@@ -163,8 +141,8 @@ test('a file is offered under the last segment of its name, without control char
 test('a wrong key shows the error and nothing of the plaintext', async () => {
   const { link } = await api().share('not for you');
   const { id } = parseLink(link);
-  const wrong = makeLink(`${siteUrl}/${id}`, crypto.getRandomValues(new Uint8Array(32)));
-  const recipient = await person();
+  const wrong = makeLink(`${pages.siteUrl}/${id}`, crypto.getRandomValues(new Uint8Array(32)));
+  const recipient = await pages.person();
   const page = await openAndReveal(recipient, wrong);
   await page.getByTestId('error').waitFor();
   await expect(page.getByTestId('error').textContent()).resolves.toMatch(/could not be decrypted/);
@@ -178,7 +156,7 @@ test.each([
   ['with a cut-off key', '#abc', /damaged/],
 ])('a link %s says so, offers no Reveal and uses no view', async (_, fragment, sentence) => {
   const { link } = await api().share('still here');
-  const recipient = await person();
+  const recipient = await pages.person();
   const page = await recipient.newPage();
   await page.goto(link.slice(0, link.indexOf('#')) + fragment);
   await page.getByTestId('error').waitFor();
@@ -189,5 +167,5 @@ test.each([
 });
 
 test('no page broke its Content-Security-Policy or threw', () => {
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });

@@ -1,9 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import vectors from '../../client/test-vectors-v2.json';
 import { OnetimeClient, parseLink } from '../../client/src';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * The pages with a passphrase (docs/pages.md), in Chromium against local mode: the share page's
@@ -11,30 +10,19 @@ import { launchChromium, watchForProblems, type PageProblems } from '../support/
  * that a mail scanner pressing every button uses neither a view nor an attempt.
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-let baseUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  baseUrl = server.baseUrl;
-  siteUrl = baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
 });
 
-/** A browser of its own, and every request it sends to the API. */
+/** A browser of its own (the browser's default locale), and every request it sends to the API. */
 async function person(): Promise<{ context: BrowserContext; apiRequests: string[] }> {
-  const context = await browser.newContext();
-  watchForProblems(context, problems);
+  const context = await pages.person({});
   const apiRequests: string[] = [];
   context.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith(API_BASE_PATH)) apiRequests.push(`${request.method()} ${new URL(request.url()).pathname}`);
@@ -42,11 +30,11 @@ async function person(): Promise<{ context: BrowserContext; apiRequests: string[
   return { context, apiRequests };
 }
 
-const api = (): OnetimeClient => new OnetimeClient({ baseUrl });
+const api = (): OnetimeClient => new OnetimeClient({ baseUrl: pages.baseUrl });
 
 async function shareInPage(context: BrowserContext, text: string, passphrase: string): Promise<{ link: string; page: Page }> {
   const page = await context.newPage();
-  await page.goto(`${siteUrl}/`);
+  await page.goto(`${pages.siteUrl}/`);
   await page.getByTestId('share-text').fill(text);
   await page.getByTestId('share-passphrase').fill(passphrase);
   await page.getByTestId('share-submit').click();
@@ -154,7 +142,7 @@ test('the reveal page opens a secret made from the v2 test vectors (node:crypto)
   const [text] = vectors.envelopes;
   const [derivation] = vectors.derivations;
   const { key } = await api().createKey();
-  const response = await fetch(`${baseUrl}/secrets`, {
+  const response = await fetch(`${pages.baseUrl}/secrets`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ data: text?.sent, gate: derivation?.gateBase64Url }),
@@ -162,7 +150,7 @@ test('the reveal page opens a secret made from the v2 test vectors (node:crypto)
   const { id } = (await response.json()) as { id: string };
   const { context } = await person();
   const page = await context.newPage();
-  await revealInPage(page, `${siteUrl}/${id}${new URL(vectors.link.link).hash}`, derivation?.passphrase ?? '');
+  await revealInPage(page, `${pages.siteUrl}/${id}${new URL(vectors.link.link).hash}`, derivation?.passphrase ?? '');
   await page.getByTestId('secret-text').waitFor();
   await expect(page.getByTestId('secret-text').textContent()).resolves.toBe(text?.plaintextUtf8);
   await context.close();
@@ -181,7 +169,7 @@ test('a passphrase typed decomposed in the page opens with its NFC form elsewher
 test('every control has a label, and no page broke its Content-Security-Policy or threw', async () => {
   const { link } = await api().share('labels', { passphrase: 'x' });
   const { context } = await person();
-  for (const url of [`${siteUrl}/`, link]) {
+  for (const url of [`${pages.siteUrl}/`, link]) {
     const page = await context.newPage();
     await page.goto(url);
     const unlabelled = await page.$$eval('input, select, textarea', (controls: { id: string; labels: ArrayLike<unknown> }[]) =>
@@ -190,5 +178,5 @@ test('every control has a label, and no page broke its Content-Security-Policy o
     expect(unlabelled).toEqual([]);
   }
   await context.close();
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });

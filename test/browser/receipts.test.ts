@@ -1,8 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * The share page's list of this session's links (docs/pages.md) in Chromium, against local mode:
@@ -11,29 +9,15 @@ import { startLocalServer, type LocalServer } from '../support/local-server';
  * change is announced in the list's live region.
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
 });
-
-async function person(): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  watchForProblems(context, problems);
-  return context;
-}
 
 async function share(page: Page, text: string): Promise<string> {
   await page.getByTestId('share-text').fill(text);
@@ -53,9 +37,9 @@ const comeBack = async (page: Page): Promise<void> => {
 };
 
 test('two links, one revealed elsewhere: used and active on coming back; Revoke makes the other revoked', async () => {
-  const sender = await person();
+  const sender = await pages.person();
   const page = await sender.newPage();
-  await page.goto(`${siteUrl}/`);
+  await page.goto(`${pages.siteUrl}/`);
   const first = await share(page, 'the first secret');
   await page.getByRole('button', { name: 'Share another secret' }).click();
   const second = await share(page, 'the second secret');
@@ -68,7 +52,7 @@ test('two links, one revealed elsewhere: used and active on coming back; Revoke 
   const listed = (await page.getByTestId('sent').innerText()) + (await page.evaluate<string>('JSON.stringify(sessionStorage)'));
   for (const link of [first, second]) expect(listed).not.toContain(new URL(link).hash.slice(1));
 
-  const recipient = await person();
+  const recipient = await pages.person();
   const reveal = await recipient.newPage();
   await reveal.goto(first);
   await reveal.getByTestId('reveal-button').click();
@@ -113,5 +97,5 @@ test('two links, one revealed elsewhere: used and active on coming back; Revoke 
 });
 
 test('no page broke its Content-Security-Policy or threw', () => {
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });

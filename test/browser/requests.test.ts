@@ -1,9 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import vectors from '../../client/request-test-vectors.json';
 import { api, createKey } from '../support/api';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * A secret request's pages in Chromium, against local mode: the requester, the sender and the
@@ -11,38 +10,21 @@ import { launchChromium, watchForProblems, type PageProblems } from '../support/
  * the receive page opening the envelope version 3 vectors made with node:crypto.
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-let baseUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  // Every context mints keys from 127.0.0.1: the per-address limit is raised.
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', KEYS_PER_IP_PER_HOUR: '1000', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  baseUrl = server.baseUrl;
-  siteUrl = baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
   // No page broke its Content-Security-Policy or threw.
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });
-
-async function person(): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  watchForProblems(context, problems);
-  return context;
-}
 
 async function askInPage(context: BrowserContext, note: string): Promise<{ requestLink: string; receiveLink: string; page: Page }> {
   const page = await context.newPage();
-  await page.goto(`${siteUrl}/request`);
+  await page.goto(`${pages.siteUrl}/request`);
   await page.getByTestId('request-note').fill(note);
   await page.getByTestId('request-ttl').selectOption('1h');
   await page.getByTestId('request-submit').click();
@@ -51,10 +33,10 @@ async function askInPage(context: BrowserContext, note: string): Promise<{ reque
 }
 
 test('requester, sender and the requester again, each in a browser of their own', async () => {
-  const requester = await person();
+  const requester = await pages.person();
   const { requestLink, receiveLink, page: asked } = await askInPage(requester, 'The staging database password, please');
-  expect(requestLink).toMatch(new RegExp(`^${siteUrl}/r/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}$`));
-  expect(receiveLink).toMatch(new RegExp(`^${siteUrl}/r/[A-Za-z0-9_-]{22}/receive#[A-Za-z0-9_-]{43}\\.svc_[A-Za-z0-9]{32}$`));
+  expect(requestLink).toMatch(new RegExp(`^${pages.siteUrl}/r/[A-Za-z0-9_-]{22}#[A-Za-z0-9_-]{43}$`));
+  expect(receiveLink).toMatch(new RegExp(`^${pages.siteUrl}/r/[A-Za-z0-9_-]{22}/receive#[A-Za-z0-9_-]{43}\\.svc_[A-Za-z0-9]{32}$`));
   // Every control is labelled; the page says which link to send and which to keep.
   const unlabelled = await asked.$$eval('input:not([hidden]), select, textarea', (controls: { id: string; labels: ArrayLike<unknown> }[]) =>
     controls.filter((control) => control.labels.length === 0).map((control) => control.id),
@@ -64,14 +46,14 @@ test('requester, sender and the requester again, each in a browser of their own'
   await expect(asked.getByText('Keep this link to yourself').isVisible()).resolves.toBe(true);
 
   // Before anyone answers, the receive link says so (in a fresh browser: the link carries all it needs).
-  const later = await person();
+  const later = await pages.person();
   const waiting = await later.newPage();
   await waiting.goto(receiveLink);
   await waiting.getByTestId('receive-check').waitFor();
   await expect(waiting.getByTestId('receive-state').textContent()).resolves.toMatch(/^Not answered yet/);
   await expect(waiting.getByTestId('receive-reveal').isVisible()).resolves.toBe(false);
 
-  const sender = await person();
+  const sender = await pages.person();
   const answering = await sender.newPage();
   await answering.goto(requestLink);
   await answering.getByTestId('fulfil-note').waitFor();
@@ -101,10 +83,10 @@ test('requester, sender and the requester again, each in a browser of their own'
 });
 
 test("the sender's page refuses to encrypt when the service's answer carries another public key", async () => {
-  const requester = await person();
+  const requester = await pages.person();
   const { requestLink } = await askInPage(requester, 'swap me');
   const id = new URL(requestLink).pathname.split('/').pop() ?? '';
-  const sender = await person();
+  const sender = await pages.person();
   const page = await sender.newPage();
   const posted: string[] = [];
   page.on('request', (request) => {
@@ -130,14 +112,18 @@ test.each(
     .filter((vector) => vector.field === 'data' && vector.plaintextUtf8 !== undefined && vector.plaintextUtf8 !== '')
     .map((vector) => [vector.name, vector] as const),
 )('the receive page opens the node:crypto vector "%s"', async (_, vector) => {
-  const { key } = await createKey(undefined, baseUrl);
-  const created = await api<{ id: string }>('POST', '/requests', { key, json: { publicKey: vectors.recipientPublicKeyBase64Url }, baseUrl });
+  const { key } = await createKey(undefined, pages.baseUrl);
+  const created = await api<{ id: string }>('POST', '/requests', {
+    key,
+    json: { publicKey: vectors.recipientPublicKeyBase64Url },
+    baseUrl: pages.baseUrl,
+  });
   const id = created.body.id;
-  expect((await api('POST', `/requests/${id}`, { key, json: { data: vector.sent }, baseUrl })).status).toBe(201);
+  expect((await api('POST', `/requests/${id}`, { key, json: { data: vector.sent }, baseUrl: pages.baseUrl })).status).toBe(201);
   const scalar = Buffer.from(vectors.recipientScalarHex, 'hex').toString('base64url');
-  const context = await person();
+  const context = await pages.person();
   const page = await context.newPage();
-  await page.goto(`${siteUrl}/r/${id}/receive#${scalar}.${key}`);
+  await page.goto(`${pages.siteUrl}/r/${id}/receive#${scalar}.${key}`);
   await page.getByTestId('receive-reveal').click();
   await page.getByTestId('secret-text').waitFor();
   await expect(page.getByTestId('secret-text').textContent()).resolves.toBe(vector.plaintextUtf8);

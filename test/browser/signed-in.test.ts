@@ -1,9 +1,6 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
-import { launchChromium, watchForProblems, type PageProblems } from '../support/browser';
 import { eventually } from '../support/eventually';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 
 /**
  * A `signed-in` local mode (CREATE_ACCESS=signed-in, its real OpenID provider) in Chromium: the
@@ -11,34 +8,20 @@ import { startLocalServer, type LocalServer } from '../support/local-server';
  * code flow and PKCE, shares; the recipient reveals in another browser that never signs in.
  */
 
-let server: LocalServer;
-let browser: Browser;
-let siteUrl: string;
-const problems: PageProblems = { cspViolations: [], errors: [] };
+let pages: PagesUnderTest;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startLocalServer({ DYNAMODB_ENDPOINT: '', SITE_URL: '', CREATE_ACCESS: 'signed-in', LOCAL_REQUEST_LOG: 'off' }),
-    launchChromium(),
-  ]);
-  siteUrl = server.baseUrl.slice(0, -API_BASE_PATH.length);
+  pages = await startPagesUnderTest({ CREATE_ACCESS: 'signed-in' });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await pages?.stop();
 });
 
-async function person(): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  watchForProblems(context, problems);
-  return context;
-}
-
 test('sign in on the share page, share, and reveal in a browser that never signs in', async () => {
-  const sender = await person();
+  const sender = await pages.person();
   const page = await sender.newPage();
-  await page.goto(`${siteUrl}/`);
+  await page.goto(`${pages.siteUrl}/`);
 
   // Before signing in there is no form to create with.
   const signIn = page.getByTestId('sign-in');
@@ -59,7 +42,7 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   // Back on the share page, signed in: the form, and an address bar without the code. The page
   // takes the code out of the address once its settings have loaded; until it has a key, its
   // submit button stays disabled.
-  await page.waitForURL(`${siteUrl}/`);
+  await page.waitForURL(`${pages.siteUrl}/`);
   await eventually(async () => expect(await page.getByTestId('share-submit').isEnabled()).toBe(true));
   await expect(page.getByTestId('sign-in').isVisible()).resolves.toBe(false);
 
@@ -67,7 +50,7 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   await page.getByTestId('share-submit').click();
   await page.getByTestId('share-link').waitFor({ timeout: 30_000 });
   const link = await page.getByTestId('share-link').inputValue();
-  expect(link.startsWith(`${siteUrl}/`)).toBe(true);
+  expect(link.startsWith(`${pages.siteUrl}/`)).toBe(true);
 
   // A second secret in the same session needs no second sign-in.
   await page.getByRole('button', { name: 'Share another secret' }).click();
@@ -75,7 +58,7 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   await page.getByTestId('share-submit').click();
   await page.getByTestId('share-link').waitFor();
 
-  const recipient = await person();
+  const recipient = await pages.person();
   const reveal = await recipient.newPage();
   await reveal.goto(link);
   await reveal.getByTestId('reveal-button').click();
@@ -83,5 +66,5 @@ test('sign in on the share page, share, and reveal in a browser that never signs
   await expect(reveal.getByTestId('secret-text').textContent()).resolves.toBe('the team’s deploy password');
   await expect(reveal.getByTestId('sign-in').count()).resolves.toBe(0);
 
-  expect(problems).toEqual({ cspViolations: [], errors: [] });
+  expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });

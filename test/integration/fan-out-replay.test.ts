@@ -18,7 +18,7 @@ import { localSqsClient } from '../../local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';
-import { startLocalServer, TSX_ARGS, type LocalServer } from '../support/local-server';
+import { LOCAL_MODE_NODE_ARGS, startLocalServer, type LocalServer } from '../support/local-server';
 
 /**
  * `npm run dlq -- replay` against local mode: a fan-out failure record, shaped as Lambda's
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 function runDlq(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [...TSX_ARGS, 'scripts/dlq.ts', ...args], {
+  const child = spawn(process.execPath, [...LOCAL_MODE_NODE_ARGS, 'scripts/dlq.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...replayEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

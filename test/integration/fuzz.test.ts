@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ERRORS } from '../../lambdas/definitions/errors';
 import { MAX_BODY_BYTES, RATE_LIMIT, SECRET_TTLS } from '../../lambdas/definitions/limits';
 import { ROUTES } from '../../lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '../../lambdas/http/headers';
@@ -155,7 +156,13 @@ class Credentials {
 
 function expectContractAnswer(response: ApiResponse<unknown>, request: FuzzRequest): void {
   const shown = `${request.method} ${request.path.slice(0, 200)} → ${response.status} ${response.raw.slice(0, 200)}`;
-  if (response.status >= 500) throw new Error(`5xx: ${shown}`);
+  // The one 5xx the contract has: DynamoDB did not answer within the request's budget (on a loaded
+  // machine, DynamoDB Local). It says so, with retry-after; any other 5xx is a bug.
+  const storeUnavailable =
+    response.status === 503 &&
+    (response.body as { error?: unknown } | undefined)?.error === ERRORS.storeUnavailable &&
+    /^\d+$/.test(response.headers['retry-after'] ?? '');
+  if (response.status >= 500 && !storeUnavailable) throw new Error(`5xx: ${shown}`);
   for (const [name, value] of Object.entries(STANDARD_HEADERS)) {
     if (!response.headers[name]?.startsWith(value)) throw new Error(`${name} is ${response.headers[name]}: ${shown}`);
   }
@@ -164,7 +171,7 @@ function expectContractAnswer(response: ApiResponse<unknown>, request: FuzzReque
 }
 
 test(
-  `${RUNS} made-up requests: never a 5xx, always JSON with the standard headers, healthy after`,
+  `${RUNS} made-up requests: never a 5xx but the store's 503, always JSON with the standard headers, healthy after`,
   async () => {
     console.log(`fuzz: ${RUNS} runs, seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
     const credentials = new Credentials();

@@ -11,7 +11,7 @@ import { api, createKey } from '../support/api';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 
 /**
- * Local mode with DATA_DIR, killed outright (its whole process tree: tsx, local mode, the webhook
+ * Local mode with DATA_DIR, killed outright (its whole process tree: local mode, the webhook
  * pipeline's process, DynamoDB Local) while webhooks are being delivered, then started again on the
  * same directory: every event arrives at least once. Duplicates are allowed (same event id).
  */

@@ -8,21 +8,20 @@ import { npmStart } from './support/npm-start';
 import { portIsOpen, processTree, survivors, type LiveProcess } from './support/processes';
 
 /**
- * However `npm start` is stopped, nothing it started goes on running: npm, sh, tsx, local mode's
- * node, DynamoDB Local's java and the webhook pipeline's process. And what a new user gets wrong
- * first (a taken port, a relative DATA_DIR) gets a plain answer.
+ * However `npm start` is stopped, nothing it started goes on running: npm, sh, local mode's node,
+ * DynamoDB Local's java and the webhook pipeline's process. And what a new user gets wrong first
+ * (a taken port, a relative DATA_DIR) gets a plain answer.
  */
 
 jest.setTimeout(180_000);
 
-/** Each part of the tree by what runs in it; `node` is local mode's own, tsx's child. */
-function parts(tree: readonly LiveProcess[]): Record<'npm' | 'sh' | 'tsx' | 'node' | 'java' | 'pipeline', LiveProcess | undefined> {
-  const tsx = tree.find((each) => each.command.includes('.bin/tsx'));
+/** Each part of the tree by what runs in it; `node` is local mode's own, sh's child, with tsx as its loader (no tsx process). */
+function parts(tree: readonly LiveProcess[]): Record<'npm' | 'sh' | 'node' | 'java' | 'pipeline', LiveProcess | undefined> {
+  const sh = tree.find((each) => each.command.startsWith('sh -c node'));
   return {
     npm: tree[0],
-    sh: tree.find((each) => each.command.startsWith('sh -c tsx')),
-    tsx,
-    node: tree.find((each) => each.parent === tsx?.pid),
+    sh,
+    node: tree.find((each) => each.parent === sh?.pid && each.command.includes('local/main.ts')),
     java: tree.find((each) => each.command.includes('DynamoDBLocal.jar')),
     pipeline: tree.find((each) => each.command.includes('webhook-pipeline-entry')),
   };
@@ -30,7 +29,7 @@ function parts(tree: readonly LiveProcess[]): Record<'npm' | 'sh' | 'tsx' | 'nod
 
 const dynamoDbPortOf = (java: LiveProcess | undefined): number => Number(/-port (\d+)/.exec(java?.command ?? '')?.[1]);
 
-const STOPPED_BY_LAUNCHER = 'the process that started local mode (npm, tsx) ended: stopping';
+const STOPPED_BY_LAUNCHER = 'the process that started local mode (npm) ended: stopping';
 
 const WAYS_TO_STOP = [
   { way: 'Ctrl-C (SIGINT to the process group)', target: 'group', signal: 'SIGINT', says: 'SIGINT received: stopping' },
@@ -46,8 +45,8 @@ test.each(WAYS_TO_STOP)('$way stops every process npm start started and frees it
   try {
     const baseUrl = await started.ready;
     tree = processTree(started.npm.pid as number);
-    const { npm, sh, tsx, node, java, pipeline } = parts(tree);
-    for (const part of [npm, sh, tsx, node, java, pipeline]) expect(part).toBeDefined();
+    const { npm, sh, node, java, pipeline } = parts(tree);
+    for (const part of [npm, sh, node, java, pipeline]) expect(part).toBeDefined();
     const ports = [Number(new URL(baseUrl).port), dynamoDbPortOf(java)];
 
     const pid = { group: -(npm?.pid as number), npm: npm?.pid, node: node?.pid }[target] as number;

@@ -28,7 +28,7 @@ test('runs the webhook pipeline in a process of its own, which ends when local m
     const killed = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint });
     const orphan = pipelineProcessUnder(killed.child.pid as number);
     expect(orphan).toBeDefined();
-    // Local mode's own node process, beneath tsx's: killed outright, it cannot stop anything itself.
+    // Local mode's own node process: killed outright, it cannot stop anything itself.
     process.kill(orphan?.parent as number, 'SIGKILL');
     await killed.stop();
     await eventually(() => expect(isLive(orphan?.pid as number)).toBe(false));

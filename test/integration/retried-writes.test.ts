@@ -277,6 +277,22 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       expect(response.body).toEqual({ deleted: true });
       expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
     });
+
+    test("a request's chunked answer, its head: 200 {deleted: true}, and head and chunks are gone", async () => {
+      const { key: requester } = await createKey(undefined, baseUrl);
+      const { key: sender } = await createKey(undefined, baseUrl);
+      const { id } = await createRequest(requester, {}, baseUrl);
+      expect((await api('POST', `/requests/${id}`, { key: sender, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl })).status).toBe(201);
+      // An answer's chunks are stored under an id that only its head names.
+      const chunkId = String((await headOf(id))?.chunkId);
+      expect(await itemsOfSecret(chunkId, SECRETS)).toHaveLength(2);
+      const headDeletion = (call: DynamoDbCall) => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === id;
+      const response = await withFault(kind, headDeletion, () => api('DELETE', `/secrets/${id}`, { key: requester, baseUrl }));
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ deleted: true });
+      expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
+      await eventually(async () => expect(await itemsOfSecret(chunkId, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
+    });
   });
 
   describe('the stream consumer deleting a consumed chunked secret', () => {

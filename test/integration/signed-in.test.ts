@@ -5,7 +5,7 @@ import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
 import { USAGE_HEADERS } from '../../local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';
 import { testEnv } from '../support/environment';
-import { startLocalServer, startTsxServer, type LocalServer } from '../support/local-server';
+import { TSX_LOADER, startLocalServer, startTsxServer, type LocalServer } from '../support/local-server';
 import { signIn } from '../support/sign-in';
 
 /**
@@ -37,7 +37,7 @@ beforeAll(async () => {
     {
       LOCAL_OIDC_OPTIONS: JSON.stringify({ port: 0, pageOrigins: [pageOrigin()] }),
     },
-    [],
+    TSX_LOADER,
   );
   issuer = /OpenID provider at (\S+),/.exec(server.output())?.[1] ?? '';
   expect(issuer).toMatch(/^http:\/\/localhost:\d+$/);

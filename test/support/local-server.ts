@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 
-/** A server script run by tsx as a child process: local mode (`local/main.ts`, what `npm start` runs) or a bench helper. */
+/** A server script run from TypeScript as a child process: local mode (`local/main.ts`, what `npm start` runs) or a bench helper. */
 export interface LocalServer {
   baseUrl: string;
   child: ChildProcess;
@@ -13,14 +13,19 @@ export interface LocalServer {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 /** A busy machine can take over a minute to bring up a JVM for DynamoDB Local (it is given 120 s). */
 const START_TIMEOUT_MS = 150_000;
 /**
- * As package.json's scripts run tsx: Middy ships ESM only, exported under the `import` condition,
+ * tsx as a loader of this node process, not its CLI: the CLI is a process of its own above the
+ * server's, whose signal relay SIGKILLs the server when it is slow to confirm a SIGTERM
+ * (docs/decisions/local-mode-process-tree.md).
+ */
+export const TSX_LOADER = ['--import', 'tsx'];
+/**
+ * As `npm start` runs local mode: Middy ships ESM only, exported under the `import` condition,
  * which tsx's CommonJS output otherwise cannot resolve (Node 24 then loads it with require(esm)).
  */
-export const TSX_ARGS = ['--conditions=import'];
+export const LOCAL_MODE_NODE_ARGS = ['--conditions=import', ...TSX_LOADER];
 
 export const startLocalServer = (env: Record<string, string>): Promise<LocalServer> => startTsxServer('local/main.ts', /API ready at (\S+)/, env);
 
@@ -38,12 +43,12 @@ export async function startTsxServer(
   entry: string,
   ready: RegExp,
   env: Record<string, string>,
-  tsxArgs: readonly string[] = TSX_ARGS,
+  nodeArgs: readonly string[] = LOCAL_MODE_NODE_ARGS,
 ): Promise<LocalServer> {
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-server-'));
   const outputFile = path.join(outputDir, 'output.log');
   const fd = fs.openSync(outputFile, 'a');
-  const child = spawn(TSX, [...tsxArgs, entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', fd, fd],

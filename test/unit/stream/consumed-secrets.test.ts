@@ -1,6 +1,6 @@
 import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
 import { CLAIM_RETRY_WINDOW_MS } from '../../../lambdas/definitions/limits';
-import { consumedSecretOf } from '../../../lambdas/stream/consumed-secrets';
+import { consumedSecretOf, revokedAnswerChunksOf } from '../../../lambdas/stream/consumed-secrets';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
 
 const viewedAt = CREATED + 60_000;
@@ -68,5 +68,28 @@ describe('which head updates leave a secret to be deleted', () => {
       userIdentity: { type: 'Service', principalId: TTL_DELETION_PRINCIPAL },
     };
     expect(consumedSecretOf(byTtl)).toBeUndefined();
+  });
+});
+
+describe("which removals leave a request's answer's chunks to delete", () => {
+  const answer = { chunks: 3, chunkId: `${SECRET_ID}.token`, reader: 'requester' };
+
+  test('a revoked chunked answer (views left): its chunks, under the id its head named', () => {
+    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 1 }) }))).toEqual({
+      id: SECRET_ID,
+      chunks: 3,
+      chunkId: answer.chunkId,
+    });
+  });
+
+  test('an answer whose view was taken (its deletion deletes the chunks), a plain secret, an inline answer, a TTL deletion: nothing', () => {
+    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 0 }) }))).toBeUndefined();
+    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, chunks: 3 }) }))).toBeUndefined();
+    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, reader: 'requester' }) }))).toBeUndefined();
+    const byTtl = {
+      ...streamRecord('REMOVE', { old: head({ ...answer, remaining: 1 }) }),
+      userIdentity: { type: 'Service', principalId: TTL_DELETION_PRINCIPAL },
+    };
+    expect(revokedAnswerChunksOf(byTtl)).toBeUndefined();
   });
 });
