@@ -83,6 +83,8 @@ test('every key the pages use is in English, and English has no key the pages do
     ...readdirSync(path.join(PAGES, 'static'))
       .filter((file) => file.endsWith('.html'))
       .map((file) => readFileSync(path.join(PAGES, 'static', file), 'utf8')),
+    // The parts every page shares (the language switch among them), which the build writes.
+    readFileSync(path.join(PAGES, 'build.ts'), 'utf8'),
   ].join('\n');
   const used = new Set([...sources.matchAll(/(?:key: |message: |data-i18n=")['"]?([a-z]+\.[A-Za-z.]+|noscript)['"]/g)].map((match) => match[1]));
   // A key chosen in a conditional expression: `{ key: cond ? 'a' : 'b' }`.
