@@ -8,7 +8,7 @@ import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '../store/receipt-store';
 import { deleteChunks, deleteConsumedSecret } from '../store/secret-store';
 import { consumedSecretOf, revokedAnswerChunksOf } from '../stream/consumed-secrets';
-import { receiptOfConsumption, receiptOfRemoval } from '../stream/receipts';
+import { receiptOfRemoval } from '../stream/receipts';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 import { logger } from '../telemetry/powertools';
 import { webhookJobsOf } from '../webhooks/fan-out';
@@ -17,8 +17,7 @@ import { webhookJobsOf } from '../webhooks/fan-out';
  * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets
  * whose last view was taken (claims leave that to this function, to spare the request a call),
  * deletes a revoked answer's chunks once more (revokedAnswerChunksOf), and keeps the receipt of
- * each deleted head (docs/decisions/receipts.md): of a consumed one before deleting it, so that
- * its receipt never answers 404 in between, and of every head again when its removal comes through.
+ * each deleted head (docs/decisions/receipts.md).
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
  * re-sent by a retry carry the same event id, and deleting again is a no-op.
@@ -44,8 +43,6 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     if (revokedAnswer) await deleteChunks(revokedAnswer.chunkId, revokedAnswer.chunks);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
-    const receipt = receiptOfConsumption(record);
-    if (receipt) await putReceipt(receipt.id, receipt.owner, receipt.receipt);
     const { deletableAt, ...secret } = consumed;
     if (deletableAt - Date.now() > MAX_FAN_OUT_DELETION_WAIT_MS) return deleteConsumedSecretLater(secret, deletableAt - Date.now());
     await untilTime(deletableAt);

@@ -22,31 +22,20 @@ const numbersOf = (value: AttributeValue | undefined): number[] =>
  */
 export function receiptOfRemoval(record: DynamoDBRecord): RemovedSecretReceipt | undefined {
   if (record.eventName !== 'REMOVE' || !passesStreamEventFilter(record)) return undefined;
-  const deletedByTtl = (record.userIdentity as StreamUserIdentity | undefined)?.principalId === TTL_DELETION_PRINCIPAL;
-  return receiptOfHeadImage(record.dynamodb?.OldImage, deletedByTtl);
-}
-
-/**
- * The receipt of a head whose last view (or passphrase attempt) this update took, for the stream
- * consumer to write before it deletes the head: the receipt then answers from the moment the head
- * is gone, with no 404 in between. Its state (used or burned) is final; the removal writes it again.
- */
-export const receiptOfConsumption = (record: DynamoDBRecord): RemovedSecretReceipt | undefined =>
-  receiptOfHeadImage(record.dynamodb?.NewImage, false);
-
-function receiptOfHeadImage(image: Record<string, AttributeValue> | undefined, deletedByTtl: boolean): RemovedSecretReceipt | undefined {
+  const before = record.dynamodb?.OldImage;
   // A secret request that was never answered held no secret: it leaves no receipt.
-  if (stringOf(image?.[A.requestState]) === OPEN_REQUEST) return undefined;
-  const id = stringOf(image?.[SECRETS_TABLE.partitionKey]);
-  const owner = stringOf(image?.[A.owner]);
-  const views = numberOf(image?.[A.views]);
-  const remaining = numberOf(image?.[A.remaining]);
-  const created = numberOf(image?.[A.created]);
-  const expires = numberOf(image?.[A.expires]);
+  if (stringOf(before?.[A.requestState]) === OPEN_REQUEST) return undefined;
+  const id = stringOf(before?.[SECRETS_TABLE.partitionKey]);
+  const owner = stringOf(before?.[A.owner]);
+  const views = numberOf(before?.[A.views]);
+  const remaining = numberOf(before?.[A.remaining]);
+  const created = numberOf(before?.[A.created]);
+  const expires = numberOf(before?.[A.expires]);
   if (id === undefined || owner === undefined || views === undefined || remaining === undefined || created === undefined || expires === undefined) {
     return undefined;
   }
-  const burnedAt = numberOf(image?.[A.burnedAt]);
-  const facts = { views, remaining, created, expires, viewed: numbersOf(image?.[A.viewed]), ...(burnedAt === undefined ? {} : { burnedAt }) };
+  const burnedAt = numberOf(before?.[A.burnedAt]);
+  const facts = { views, remaining, created, expires, viewed: numbersOf(before?.[A.viewed]), ...(burnedAt === undefined ? {} : { burnedAt }) };
+  const deletedByTtl = (record.userIdentity as StreamUserIdentity | undefined)?.principalId === TTL_DELETION_PRINCIPAL;
   return { id, owner, receipt: receiptOf(facts, stateOfRemovedHead(facts, deletedByTtl)) };
 }

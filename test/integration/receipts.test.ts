@@ -119,7 +119,9 @@ describe('GET /secrets/{id}/status', () => {
     const { id } = await createSecret(owner.key, { data: 'aGk=', gate });
     const wrong = randomBytes(32).toString('base64url');
     for (let attempt = 0; attempt < GATE.attempts; attempt++) expect((await claim(id, { [GATE.proofHeader]: wrong })).status).toBe(403);
-    expect((await status(id)).body).toMatchObject({ state: 'burned', remaining: 0, viewed: [] });
+    // Off the head, or off the receipt once the consumer has deleted it; for the moment between
+    // the two, 404 (docs/decisions/receipts.md, Limits).
+    await eventually(async () => expect((await status(id)).body).toMatchObject({ state: 'burned', remaining: 0, viewed: [] }), 20_000);
     await headGoneReceiptKept(id);
     expect((await status(id)).body).toMatchObject({ state: 'burned', views: 1, remaining: 0, viewed: [] });
   });

@@ -2,7 +2,7 @@ import { RECEIPT_LIFETIME_MS } from '../../../lambdas/definitions/limits';
 import { SECRET_RECEIPT_SK } from '../../../lambdas/definitions/tables';
 import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
 import { receiptAnswersAt, stateOfHead } from '../../../lambdas/rules/receipt';
-import { receiptOfConsumption, receiptOfRemoval } from '../../../lambdas/stream/receipts';
+import { receiptOfRemoval } from '../../../lambdas/stream/receipts';
 import { webhookJobOf } from '../../../lambdas/webhooks/events';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
 
@@ -48,17 +48,6 @@ describe('the receipt a head removal leaves', () => {
     ];
     for (const record of records) expect(receiptOfRemoval(record)).toBeUndefined();
     for (const record of records.slice(0, 3)) expect(webhookJobOf(record)).toBeUndefined();
-  });
-});
-
-describe('the receipt the stream consumer writes before it deletes a consumed head', () => {
-  test.each([
-    ['the last view', head({ remaining: 1, views: 2, viewed: viewed.slice(0, 1) }), head({ remaining: 0, views: 2, viewed }), 'used'],
-    ['a burn', head({ remaining: 1, attempts: 1 }), head({ remaining: 0, attempts: 0, burnedAt: CREATED + 5 }), 'burned'],
-  ])('%s: the final state, as the removal will give it', (_, old, updated, state) => {
-    const kept = receiptOfConsumption(streamRecord('MODIFY', { old, new: updated }));
-    expect(kept).toEqual(receiptOfRemoval(streamRecord('REMOVE', { old: updated })));
-    expect(kept?.receipt.state).toBe(state);
   });
 });
 
