@@ -92,7 +92,11 @@ describe('POST /requests/{id}', () => {
     expect(await claim(requester, id)).toMatchObject({ status: 200, body: { data: answer.data, remaining: 0 } });
     // The answer's one view is gone, and then its head (the stream consumer deletes it): the
     // repeat must neither give it back nor answer the request again.
-    await eventually(async () => expect(await itemsOfSecret(id)).toEqual([]), 20_000);
+    // Its receipt is written right after (docs/api.md): from then on the table tells no more.
+    await eventually(async () => {
+      expect(await itemsOfSecret(id)).toEqual([]);
+      expect(await api('GET', `/secrets/${id}/status`, { key: requester })).toMatchObject({ status: 200, body: { state: 'used' } });
+    }, 20_000);
     expect(await fulfilWith(sender, id, answer, idempotencyKey)).toMatchObject({ status: 201, raw: first.raw });
     expect(await claim(requester, id)).toMatchObject({ status: 404 });
     expect(await itemsOfSecret(id)).toEqual([]);
