@@ -107,3 +107,14 @@ export async function startWebhookReceiver(statusOf: (path: string) => number = 
     },
   };
 }
+
+/**
+ * The events of `requests`, one per event id, sorted: delivery is at least once (docs/webhooks.md),
+ * and a receiver that treats a second request with the same `x-svc-event-id` as done sees these.
+ * A second event for the same change under another id would show here twice.
+ */
+export function distinctEvents(requests: readonly ReceivedRequest[]): string[] {
+  const byId = new Map<string, string>();
+  for (const request of requests) byId.set(String(request.headers['x-svc-event-id']), (JSON.parse(request.body) as { event: string }).event);
+  return [...byId.values()].sort();
+}
