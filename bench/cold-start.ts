@@ -17,7 +17,7 @@ export { renderColdStarts } from './cold-start/render';
 /**
  * Cold init per function: a fresh `node` imports the function's bundle, built as the stack builds
  * it, and handles one request; the same is timed for its floor, a bundle that builds the same SDK
- * clients and makes the same first call (bench/cold-start/targets.ts). Samples of the two
+ * clients and makes the same calls (bench/cold-start/targets.ts). Samples of the two
  * alternate, so that the noise of a shared machine falls on both alike. The budget judges the
  * child's CPU time, which other processes on the machine barely move; its elapsed time, which
  * they can double, is shown beside it.
