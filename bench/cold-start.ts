@@ -7,7 +7,7 @@ import { SAMPLE_FUNCTION_NAME } from './cold-start/protocol';
 import type { ColdStartResult } from './cold-start/result';
 import { runSample, type ColdStartSample } from './cold-start/sample';
 import { startColdStartServices, type ColdStartServices } from './cold-start/services';
-import { coldStartTargets, type ColdStartTarget } from './cold-start/targets';
+import { coldStartTargets, type ColdStartFloor, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
 import { judge, median, ratio, repeated, type RepeatedMeasurement } from './stats';
 
@@ -28,7 +28,7 @@ export const COLD_START_BUDGET = 1.1;
 /**
  * Per function and repetition. With 5, one repetition's ratio strayed by up to ±0.2 on a function
  * that loads next to nothing beyond its floor (keys-get, 0.98–1.27 at a load average of 5). A
- * sample is a process start of about 0.25 s, so 15 functions × 8 × 2 bundles take about 65 s.
+ * sample is a process start of about 0.25 s, so 15 functions × 8 × 3 bundles take about 100 s.
  */
 const SAMPLES_PER_REPETITION = 8;
 
@@ -84,28 +84,33 @@ export async function sampleFunction(bench: ColdStartBench, target: ColdStartTar
   return sample;
 }
 
-export const sampleFloor = (bench: ColdStartBench, target: ColdStartTarget, floor: BuiltBundle): Promise<ColdStartSample> =>
-  runSample(bench.runner, floor.file, target.floor.event, bench.env);
+export const sampleFloor = (bench: ColdStartBench, floor: ColdStartFloor, bundle: BuiltBundle): Promise<ColdStartSample> =>
+  runSample(bench.runner, bundle.file, floor.event, bench.env);
 
 interface Row {
   target: ColdStartTarget;
   bundle: BuiltBundle;
   floor: BuiltBundle;
+  houseFloor: BuiltBundle;
   /** Per repetition, the samples of each side. */
-  repetitions: { function: ColdStartSample[]; floor: ColdStartSample[] }[];
+  repetitions: { function: ColdStartSample[]; floor: ColdStartSample[]; houseFloor: ColdStartSample[] }[];
 }
 
-/** Per repetition, the median of a figure of its samples, for the function and its floor, and their ratio. */
-function compared(row: Row, figure: (sample: ColdStartSample) => number): { functionMs: number[]; floorMs: number[]; ratios: number[] } {
+/** Per repetition, the median of a figure of its samples, for the function and one of its floors, and their ratio. */
+function compared(
+  row: Row,
+  figure: (sample: ColdStartSample) => number,
+  floorSide: 'floor' | 'houseFloor' = 'floor',
+): { functionMs: number[]; floorMs: number[]; ratios: number[] } {
   const functionMs = row.repetitions.map((samples) => median(samples.function.map(figure)));
-  const floorMs = row.repetitions.map((samples) => median(samples.floor.map(figure)));
+  const floorMs = row.repetitions.map((samples) => median(samples[floorSide].map(figure)));
   return { functionMs, floorMs, ratios: functionMs.map((ms, index) => ratio(ms, floorMs[index] as number)) };
 }
 
 export async function prepareColdStarts(env: BenchEnvironment): Promise<RepeatedMeasurement<ColdStartResult>> {
   const bench = await startColdStartBench(env);
   try {
-    const floorEntries = [...new Set(bench.targets.map((target) => target.floor.entry))];
+    const floorEntries = [...new Set(bench.targets.flatMap((target) => [target.floor.entry, target.houseFloor.entry]))];
     const [bundles, floors] = await Promise.all([
       Promise.all(bench.targets.map((target, index) => buildBundle(target.entry, path.join(bench.outRoot, `function-${index}`)))),
       Promise.all(floorEntries.map((entry, index) => buildBundle(entry, path.join(bench.outRoot, `floor-${index}`)))),
@@ -115,24 +120,27 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       target,
       bundle: bundles[index] as BuiltBundle,
       floor: floorOf.get(target.floor.entry) as BuiltBundle,
+      houseFloor: floorOf.get(target.houseFloor.entry) as BuiltBundle,
       repetitions: [],
     }));
     // Untimed: a bundle's first start also reads it into the page cache.
     for (const row of rows) {
       await sampleFunction(bench, row.target, row.bundle);
-      await sampleFloor(bench, row.target, row.floor);
+      await sampleFloor(bench, row.target.floor, row.floor);
+      await sampleFloor(bench, row.target.houseFloor, row.houseFloor);
     }
 
     return {
       measureOnce: async () => {
         for (const row of rows) {
-          const samples = { function: [] as ColdStartSample[], floor: [] as ColdStartSample[] };
+          const samples = { function: [] as ColdStartSample[], floor: [] as ColdStartSample[], houseFloor: [] as ColdStartSample[] };
           for (let index = 0; index < SAMPLES_PER_REPETITION; index++) {
             // Alternating which goes first keeps any effect of order off one side.
             const functionFirst = (index + row.repetitions.length) % 2 === 0;
-            if (!functionFirst) samples.floor.push(await sampleFloor(bench, row.target, row.floor));
+            if (!functionFirst) samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor));
             samples.function.push(await sampleFunction(bench, row.target, row.bundle));
-            if (functionFirst) samples.floor.push(await sampleFloor(bench, row.target, row.floor));
+            samples.houseFloor.push(await sampleFloor(bench, row.target.houseFloor, row.houseFloor));
+            if (functionFirst) samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor));
           }
           row.repetitions.push(samples);
         }
@@ -142,6 +150,7 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
         samplesPerRepetition: SAMPLES_PER_REPETITION,
         rows: rows.map((row) => {
           const cpu = compared(row, (sample) => sample.cpuMs);
+          const house = compared(row, (sample) => sample.cpuMs, 'houseFloor');
           const elapsed = compared(row, (sample) => sample.totalMs);
           return {
             name: row.target.name,
@@ -149,6 +158,12 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
             floor: { entry: path.relative(path.resolve(__dirname, '..'), row.target.floor.entry), kb: row.floor.kb },
             cpu: { functionMs: repeated(cpu.functionMs), floorMs: repeated(cpu.floorMs), ratio: judge(cpu.ratios, COLD_START_BUDGET) },
             elapsed: { functionMs: repeated(elapsed.functionMs), floorMs: repeated(elapsed.floorMs), ratio: repeated(elapsed.ratios) },
+            house: {
+              entry: path.relative(path.resolve(__dirname, '..'), row.target.houseFloor.entry),
+              kb: row.houseFloor.kb,
+              floorMs: repeated(house.floorMs),
+              ratio: judge(house.ratios, COLD_START_BUDGET),
+            },
           };
         }),
       }),

@@ -19,10 +19,15 @@ export function renderColdStarts(result: ColdStartResult): string {
       `${result.samplesPerRepetition} samples of each bundle alternate; a repetition's ratio is of the two medians. ` +
       "The budget judges the child's CPU time until the response is in hand (Node's own start-up included), which " +
       'other processes on this shared machine barely move; the elapsed time from spawn to response, which they can double, ' +
-      'is shown beside it. Times in ms, median of the repetitions (min–max).',
+      'is shown beside it. Times in ms, median of the repetitions (min–max). ' +
+      "The last columns judge the same CPU time against the function's house floor (`bench/cold-start/floor/house*.ts`), " +
+      'the floor inside what the house rules give every function of its kind before its own work: middy with the ' +
+      "JSON body parser and Powertools' Logger and Metrics for a route, with the route's body checked by a zod " +
+      "schema when it takes one; Powertools' batch processor for a pipeline function. It is the measure proposed " +
+      'in docs/decisions/cold-start-module-evaluation.md: what our own code adds beyond the libraries we chose.',
     '',
-    '| function | KB | floor KB | CPU ms | floor CPU ms | ratio | budget | verdict | elapsed ms | floor elapsed ms | elapsed ratio |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    '| function | KB | floor KB | CPU ms | floor CPU ms | ratio | budget | verdict | elapsed ms | floor elapsed ms | elapsed ratio | house floor KB | house floor CPU ms | ÷ house floor | verdict |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...result.rows.map(
       (row) =>
         `| ${[
@@ -37,6 +42,10 @@ export function renderColdStarts(result: ColdStartResult): string {
           spread(row.elapsed.functionMs, 1),
           spread(row.elapsed.floorMs, 1),
           spread(row.elapsed.ratio, 2),
+          row.house.kb.toFixed(1),
+          spread(row.house.floorMs, 1),
+          spread(row.house.ratio, 2),
+          row.house.ratio.pass ? 'pass' : '**miss**',
         ].join(' | ')} |`,
     ),
     '',

@@ -12,6 +12,11 @@ export interface ColdStartRow {
   cpu: { functionMs: Repeated; floorMs: Repeated; ratio: Judged };
   /** Spawn-to-response as the bench clocks it, likewise. */
   elapsed: { functionMs: Repeated; floorMs: Repeated; ratio: Repeated };
+  /**
+   * Its house floor: the floor inside what the house rules give every function of its kind
+   * (middy, Powertools, zod for a body, the batch processor for a pipeline), CPU time as above.
+   */
+  house: { entry: string; kb: number; floorMs: Repeated; ratio: Judged };
 }
 
 export interface ColdStartResult {

@@ -13,6 +13,9 @@ import type { ColdStartServices } from './services';
 const FLOOR_ENTRIES = {
   dynamodb: path.join(__dirname, 'floor/dynamodb.ts'),
   dynamodbAndSqs: path.join(__dirname, 'floor/dynamodb-and-sqs.ts'),
+  house: path.join(__dirname, 'floor/house.ts'),
+  houseBody: path.join(__dirname, 'floor/house-body.ts'),
+  houseBatch: path.join(__dirname, 'floor/house-batch.ts'),
 } as const;
 
 /**
@@ -23,7 +26,7 @@ const FLOOR_ENTRIES = {
  */
 export interface ColdStartFloor {
   entry: string;
-  event: FloorEvent;
+  event: unknown;
 }
 
 const dynamoDbFloor = (dynamodb: readonly FloorDynamoDbCall[]): ColdStartFloor => ({ entry: FLOOR_ENTRIES.dynamodb, event: { dynamodb } });
@@ -34,6 +37,12 @@ export interface ColdStartTarget {
   /** Handler module, relative to the repository root or absolute. */
   entry: string;
   floor: ColdStartFloor;
+  /**
+   * The floor inside what the house rules give every function of its kind before its own work
+   * (bench/cold-start/floor/house*.ts): middy, Powertools' Logger and Metrics, zod for a body,
+   * Powertools' batch processor for a pipeline function.
+   */
+  houseFloor: ColdStartFloor;
   /** Writes a fresh fixture and returns the event of the sample's one request. */
   nextEvent(): Promise<unknown>;
   /** Throws unless the request just sent had its effect (a 2xx alone can hide a skipped step). */
@@ -51,32 +60,33 @@ async function ownSecret(): Promise<RouteRequest> {
   return { headers: bearer(key), pathParameters: { id: await freshSecret(key) } };
 }
 
+/** The body of each route's request below that sends one: its house floor parses the same. */
+const ROUTE_BODIES: Readonly<Record<string, string>> = {
+  'keys-create': '{}',
+  'keys-update': JSON.stringify({ webhook: 'https://hooks.bench.example/cold-start' }),
+  'secrets-create': JSON.stringify({ data: SECRET_DATA }),
+  'requests-create': JSON.stringify({ publicKey: REQUEST_PUBLIC_KEY }),
+  'requests-fulfil': JSON.stringify({ data: SECRET_DATA }),
+};
+const bodyOf = (name: string): string => ROUTE_BODIES[name] ?? '';
+
 /** A typical successful request of each route. */
 const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
   health: () => Promise.resolve({}),
-  'keys-create': () => Promise.resolve({ headers: JSON_CONTENT, body: '{}', sourceIp: freshSourceIp() }),
+  'keys-create': () => Promise.resolve({ headers: JSON_CONTENT, body: bodyOf('keys-create'), sourceIp: freshSourceIp() }),
   'keys-get': async () => ({ headers: bearer(await freshKey()) }),
-  'keys-update': async () => ({
-    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
-    body: JSON.stringify({ webhook: 'https://hooks.bench.example/cold-start' }),
-  }),
+  'keys-update': async () => ({ headers: { ...bearer(await freshKey()), ...JSON_CONTENT }, body: bodyOf('keys-update') }),
   'keys-delete': async () => ({ headers: bearer(await freshKey()) }),
-  'secrets-create': async () => ({
-    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
-    body: JSON.stringify({ data: SECRET_DATA }),
-  }),
+  'secrets-create': async () => ({ headers: { ...bearer(await freshKey()), ...JSON_CONTENT }, body: bodyOf('secrets-create') }),
   'secrets-claim': ownSecret,
   'secrets-revoke': ownSecret,
   'secrets-status': ownSecret,
-  'requests-create': async () => ({
-    headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
-    body: JSON.stringify({ publicKey: REQUEST_PUBLIC_KEY }),
-  }),
+  'requests-create': async () => ({ headers: { ...bearer(await freshKey()), ...JSON_CONTENT }, body: bodyOf('requests-create') }),
   'requests-get': async () => ({ headers: bearer(await freshKey()), pathParameters: { id: await freshRequest(await freshKey()) } }),
   'requests-fulfil': async () => ({
     headers: { ...bearer(await freshKey()), ...JSON_CONTENT },
     pathParameters: { id: await freshRequest(await freshKey()) },
-    body: JSON.stringify({ data: SECRET_DATA }),
+    body: bodyOf('requests-fulfil'),
   }),
   'requests-status': async () => {
     const requester = await freshKey();
@@ -115,20 +125,52 @@ function routeTarget(route: RouteDefinition): ColdStartTarget {
     name: route.name,
     entry: routeEntry(route),
     floor: dynamoDbFloor(calls),
+    houseFloor: houseRouteFloor(ROUTE_BODIES[route.name], { dynamodb: calls }),
     nextEvent: async () => routeEvent(route, await request()),
     confirm: nothingToConfirm,
   };
 }
 
+/** A route's house floor: its calls, with the route's body (if any) parsed and checked by zod. */
+function houseRouteFloor(body: string | undefined, floor: FloorEvent): ColdStartFloor {
+  return {
+    entry: body === undefined ? FLOOR_ENTRIES.house : FLOOR_ENTRIES.houseBody,
+    event: { headers: { 'content-type': 'application/json' }, body: body ?? null, floor },
+  };
+}
+
+/** A pipeline function's house floor: its calls, as the one record of an SQS batch. */
+const houseBatchFloor = (floor: FloorEvent): ColdStartFloor => ({
+  entry: FLOOR_ENTRIES.houseBatch,
+  event: {
+    floor,
+    Records: [
+      {
+        messageId: 'cold-start-floor',
+        receiptHandle: '',
+        body: '{}',
+        attributes: {},
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: '',
+        awsRegion: '',
+      },
+    ],
+  },
+});
+
 const pipelineName = (entry: string): string => path.basename(entry, '.ts');
 
 /** A secret's creation, owned by a key with a webhook: the fan-out reads the key and queues one job. */
 function fanOutTarget(services: ColdStartServices): ColdStartTarget {
+  const fanOutCalls: FloorEvent = { dynamodb: ['BatchGetItem'], sqsQueueUrl: services.floorQueueUrl };
   return {
     name: pipelineName(PIPELINE_ENTRIES.fanOut),
     entry: PIPELINE_ENTRIES.fanOut,
     // It reads the owners' keys in one batch, then queues the job.
-    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: ['BatchGetItem'], sqsQueueUrl: services.floorQueueUrl } },
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: fanOutCalls },
+    houseFloor: houseBatchFloor(fanOutCalls),
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url('/fan-out-fixture'));
       return headInsertEvent(unsavedSecretHead(owner));
@@ -143,12 +185,14 @@ function fanOutTarget(services: ColdStartServices): ColdStartTarget {
 /** A first attempt at one job whose owner's webhook is the bench's receiver, which answers 200. */
 function deliveryTarget(services: ColdStartServices): ColdStartTarget {
   const receiverPath = '/cold-start-delivery';
+  const deliveryCalls: FloorEvent = { dynamodb: ['GetItem'], postUrl: services.receiver.url('/cold-start-floor') };
   let sent = 0;
   return {
     name: pipelineName(PIPELINE_ENTRIES.delivery),
     entry: PIPELINE_ENTRIES.delivery,
     // It reads the owner's key, then posts to the receiver; its SQS client, built at load, only reschedules failures.
-    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: ['GetItem'], postUrl: services.receiver.url('/cold-start-floor') } },
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: deliveryCalls },
+    houseFloor: houseBatchFloor(deliveryCalls),
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url(receiverPath));
       sent += 1;
