@@ -24,8 +24,8 @@ import { elapsedMs, median } from './stats';
  */
 
 const CONTEXT_TIMEOUT_MS = 30_000;
-type FanOutHandler = (typeof import('../lambdas/consumers/webhook-fan-out'))['handler'];
-type DeliveryHandler = (typeof import('../lambdas/consumers/webhook-delivery'))['handler'];
+type FanOutHandler = (typeof import('../lambdas/webhooks/handlers/webhook-fan-out'))['handler'];
+type DeliveryHandler = (typeof import('../lambdas/webhooks/handlers/webhook-delivery'))['handler'];
 
 /**
  * The handler as the stack bundles it (lib/bundling.ts), imported into this process: Middy ships

@@ -134,7 +134,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     if (sdkCallLog) {
       // Loaded with the handlers, built from the endpoints set above.
       recordSdkCalls((await import('../lambdas/store/dynamo')).dynamo, 'dynamodb', sdkCallLog);
-      recordSdkCalls((await import('../lambdas/queue/sqs')).sqs, 'sqs', sdkCallLog);
+      recordSdkCalls((await import('../lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
     }
 
     streamPoller = await startStreamPoller({

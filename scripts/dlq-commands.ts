@@ -6,7 +6,7 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { parseWebhookJob } from '../lambdas/rules/webhook-job';
+import { parseWebhookJob } from '../lambdas/webhooks/rules/webhook-job';
 import { peekMessages } from '../local/queue/peek';
 
 /**

@@ -9,7 +9,7 @@ import { ChangeMessageVisibilityBatchCommand, DeleteMessageCommand, type SQSClie
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { FAN_OUT_BATCH_SIZE, FAN_OUT_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/webhooks';
-import { passesStreamEventFilter } from '../lambdas/stream/records';
+import { passesStreamEventFilter } from '../lambdas/webhooks/stream/records';
 import { fanOutFailureRecordSchema, type FanOutFailureRecord } from '../local/fan-out-failure-record';
 import { lambdaContext } from '../local/lambda-context';
 import { lambdaRecord } from '../local/lambda-stream-record';

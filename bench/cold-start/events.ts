@@ -5,7 +5,7 @@ import { API_BASE_PATH } from '../../lambdas/definitions/limits';
 import type { RouteDefinition } from '../../lambdas/definitions/routes';
 import { SECRETS_TABLE } from '../../lambdas/definitions/tables';
 import type { HeadItem } from '../../lambdas/store/secret-store';
-import type { WebhookJob } from '../../lambdas/rules/webhook-job';
+import type { WebhookJob } from '../../lambdas/webhooks/rules/webhook-job';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../../local/aws-account';
 import { proxyEvent } from '../../local/proxy-event';
 

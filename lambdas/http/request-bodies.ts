@@ -102,7 +102,7 @@ export const createRequestBody = z.strictObject({
 /** POST /requests/{id}: the answer, with the content fields and limits of POST /secrets. */
 export const fulfilRequestBody = z.strictObject(contentFields).check(fileFieldsOnlyForFiles);
 
-/** checkWebhookUrl (rules/webhook-url.ts) says what else a webhook URL must be; the length is told here too, for the document. */
+/** checkWebhookUrl (webhooks/rules/webhook-url.ts) says what else a webhook URL must be; the length is told here too, for the document. */
 const webhookUrl = (typeError: string) => z.string({ error: typeError }).check(z.maxLength(WEBHOOK_URL_MAX_LENGTH, { error: ERRORS.webhook }));
 
 export const createKeyBody = z.strictObject({

@@ -13,7 +13,7 @@ import {
 } from '../../lambdas/definitions/limits';
 import { TOKEN_CLOCK_SKEW_SECONDS } from '../../lambdas/definitions/create-access';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
-import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
+import { webhookPayloadSchema } from '../../lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
 import {
   claimSecretResponse,
