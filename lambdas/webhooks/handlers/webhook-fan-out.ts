@@ -1,11 +1,11 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { LOG_MESSAGES } from '../../definitions/observability';
+import { LOG_MESSAGES } from '#lambdas/definitions/observability';
 import { MAX_FAN_OUT_DELETION_WAIT_MS } from '../../definitions/webhooks';
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
-import { putReceipt } from '../../store/receipt-store';
+import { putReceipt } from '#lambdas/store/receipt-store';
 import { deleteChunks, deleteConsumedSecret } from '../../store/secret-store';
 import { consumedSecretOf, revokedAnswerChunksOf } from '../stream/consumed-secrets';
 import { receiptOfRemoval } from '../stream/receipts';
