@@ -1,5 +1,5 @@
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { distinctEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';

@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { KEYS_TABLE } from '../../../lambdas/definitions/tables';
-import { dynamo, tableName } from '../../../lambdas/store/dynamo';
+import { KEYS_TABLE } from '#lambdas/definitions/tables';
+import { dynamo, tableName } from '#lambdas/store/dynamo';
 
 /**
  * The first DynamoDB call of a function, made by its cold-start floor through the functions' own

@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../../../lambdas/webhooks/queue/sqs';
+import { sqs } from '#lambdas/webhooks/queue/sqs';
 import { FLOOR_RESPONSE, firstDynamoDbCall, type FloorEvent } from './calls';
 
 /**
