@@ -17,7 +17,7 @@ export { renderColdStarts } from './cold-start/render';
 /**
  * Cold init per function: a fresh `node` imports the function's bundle, built as the stack builds
  * it, and handles one request; the same is timed for its floor, a bundle that builds the same SDK
- * clients and makes the same first call (bench/cold-start/targets.ts). Samples of the two
+ * clients and makes the same calls (bench/cold-start/targets.ts). Samples of the two
  * alternate, so that the noise of a shared machine falls on both alike. The budget judges the
  * child's CPU time, which other processes on the machine barely move; its elapsed time, which
  * they can double, is shown beside it.
@@ -26,10 +26,11 @@ export { renderColdStarts } from './cold-start/render';
 export const COLD_START_BUDGET = 1.1;
 
 /**
- * Per function and repetition. A sample is a process start of 0.1–0.2 s, so 10 functions × 5 × 2
- * bundles take 10–20 s a repetition.
+ * Per function and repetition. With 5, one repetition's ratio strayed by up to ±0.2 on a function
+ * that loads next to nothing beyond its floor (keys-get, 0.98–1.27 at a load average of 5). A
+ * sample is a process start of about 0.25 s, so 15 functions × 8 × 2 bundles take about 65 s.
  */
-const SAMPLES_PER_REPETITION = 5;
+const SAMPLES_PER_REPETITION = 8;
 
 /**
  * What Lambda sets and the bench environment does not, as far as the SDK reads it on a first call

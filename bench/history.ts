@@ -12,7 +12,7 @@ import type { BenchResults } from './report';
 export const RUNS_JUDGED = 3;
 export const MIN_SPREAD_MINUTES = 30;
 
-/** What was measured: the last commit that changed anything outside docs/, and whether files outside docs/ differ from it. */
+/** What was measured: the last commit that changed the measured code, and whether its files differ from that commit. */
 export interface CodeVersion {
   commit: string;
   uncommitted: boolean;
@@ -24,12 +24,18 @@ export interface BenchRun extends BenchResults {
 
 const git = (...args: string[]): string => execFileSync('git', args, { encoding: 'utf8' }).trim();
 
-/** docs/ holds only what the bench writes and prose: a run of the report's own commit measures the same code. */
+/**
+ * What a run measures: the functions and their build, local mode, the bench itself and the test
+ * support it drives local mode with, and the installed packages. A commit that changes only tests,
+ * docs, pages or scripts measures the same code, so it keeps the runs already made.
+ */
+const MEASURED_PATHS = ['lambdas', 'lib', 'local', 'bench', 'test/support', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
 export function codeVersion(): CodeVersion {
-  const outsideDocs = ['--', '.', ':(exclude)docs'];
+  const measured = ['--', ...MEASURED_PATHS];
   return {
-    commit: git('log', '-1', '--format=%H', ...outsideDocs),
-    uncommitted: git('status', '--porcelain', '--untracked-files=no', ...outsideDocs) !== '',
+    commit: git('log', '-1', '--format=%H', ...measured),
+    uncommitted: git('status', '--porcelain', '--untracked-files=no', ...measured) !== '',
   };
 }
 

@@ -87,7 +87,7 @@ function budgetChecks(results: BenchResults): BudgetCheck[] {
       pass: budgeted.every((result) => result.pass),
     },
     worstOf(
-      'Cold init (CPU) of each function ÷ its floor (same SDK clients, same first call)',
+      'Cold init (CPU) of each function ÷ its floor (same SDK clients, same calls)',
       results.coldStarts.rows.map((row) => ({ name: row.name, ratio: row.cpu.ratio })),
     ),
     worstOf(

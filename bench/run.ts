@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LocalServer } from '#test/support/local-server';
-import { prepareColdStarts } from './cold-start';
+import { prepareColdStarts, renderColdStarts } from './cold-start';
 import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
 import type { BenchEnvironment } from './environment';
 import type { RepeatedMeasurement } from './stats';
@@ -82,6 +82,19 @@ export async function runSignInBench(environment: BenchEnvironment): Promise<voi
   console.log(`\n${renderSignInCost(signIn)}\n${renderSignInCalls(signInCalls)}`);
   const adding = signInCalls.filter((row) => row.signedIn !== row.open);
   if (adding.length > 0) throw new Error(`signed-in changes the DynamoDB calls of ${adding.map((row) => row.name).join(', ')}`);
+}
+
+/** `npm run bench -- --only cold-start`: the cold-start section alone (about 2 minutes), printed rather than written to docs/. */
+export async function runColdStartBench(environment: BenchEnvironment): Promise<void> {
+  const cold = await step('building the cold-start bundles', () => prepareColdStarts(environment));
+  try {
+    for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
+      await step(`cold init per function, repetition ${repetition} of ${REPETITIONS}`, () => cold.measureOnce());
+    }
+    console.log(`\n${renderColdStarts(cold.result())}`);
+  } finally {
+    await cold.stop();
+  }
 }
 
 /** `started` and `loadAtStart`: when the bench began, before its environment was started. */

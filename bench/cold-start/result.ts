@@ -6,7 +6,7 @@ export interface ColdStartRow {
   /** The function. */
   name: string;
   bundleKb: number;
-  /** Its floor: the bundle that builds the same SDK clients and makes the same first call. */
+  /** Its floor: the bundle that builds the same SDK clients and makes the same calls. */
   floor: { entry: string; kb: number };
   /** The child's CPU time until the response, in ms, each repetition's median over the repetitions; the budget's figure. */
   cpu: { functionMs: Repeated; floorMs: Repeated; ratio: Judged };

@@ -7,7 +7,7 @@ import { randomUrlSafeId } from '#lambdas/rules/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
 import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, type FreshKey } from '../fixtures';
 import { unsavedSecretHead } from './fixtures';
-import type { FirstDynamoDbCall, FloorEvent } from './floor/calls';
+import type { FloorDynamoDbCall, FloorEvent } from './floor/calls';
 import type { ColdStartServices } from './services';
 
 const FLOOR_ENTRIES = {
@@ -17,15 +17,16 @@ const FLOOR_ENTRIES = {
 
 /**
  * A function's cold-start floor: a bundle, built the same way, that builds the same SDK clients
- * and makes the same first call(s), and does nothing else. Declared per function below, as read
- * from its code (a function whose first call changes needs its floor changed with it).
+ * and makes the same calls, and does nothing else. Declared per function below, as read from its
+ * code and pinned by the round trips' call counts (test/integration/round-trips.test.ts): a
+ * function whose calls change needs its floor changed with them.
  */
 export interface ColdStartFloor {
   entry: string;
   event: FloorEvent;
 }
 
-const dynamoDbFloor = (dynamodb: FirstDynamoDbCall): ColdStartFloor => ({ entry: FLOOR_ENTRIES.dynamodb, event: { dynamodb } });
+const dynamoDbFloor = (dynamodb: readonly FloorDynamoDbCall[]): ColdStartFloor => ({ entry: FLOOR_ENTRIES.dynamodb, event: { dynamodb } });
 
 /** One function to time: its handler module, its floor, and how to set up and check each sample's one request. */
 export interface ColdStartTarget {
@@ -86,19 +87,34 @@ const ROUTE_REQUESTS: Readonly<Record<string, () => Promise<RouteRequest>>> = {
 const nothingToConfirm = (): Promise<void> => Promise.resolve();
 
 /**
- * Each route's first DynamoDB call: the health check reads, a key's creation counts the address in
- * its creation log, and every keyed route starts by counting the request against the key.
+ * Each route's DynamoDB calls for the request above: the health check reads; a key's creation
+ * counts the address in its creation log, then writes the key; every keyed route counts the
+ * request against its key, then makes its one call.
  */
-const ROUTE_FIRST_CALLS: Readonly<Record<string, FirstDynamoDbCall>> = { health: 'GetItem' };
-const KEYED_ROUTE_FIRST_CALL: FirstDynamoDbCall = 'UpdateItem';
+const ROUTE_CALLS: Readonly<Record<string, readonly FloorDynamoDbCall[]>> = {
+  health: ['GetItem'],
+  'keys-create': ['UpdateItem', 'PutItem'],
+  'keys-get': ['UpdateItem'],
+  'keys-update': ['UpdateItem', 'UpdateItem'],
+  'keys-delete': ['UpdateItem', 'DeleteItem'],
+  'secrets-create': ['UpdateItem', 'PutItem'],
+  'secrets-claim': ['UpdateItem', 'UpdateItem'],
+  'secrets-revoke': ['UpdateItem', 'DeleteItem'],
+  'secrets-status': ['UpdateItem', 'BatchGetItem'],
+  'requests-create': ['UpdateItem', 'PutItem'],
+  'requests-get': ['UpdateItem', 'GetItem'],
+  'requests-fulfil': ['UpdateItem', 'UpdateItem'],
+  'requests-status': ['UpdateItem', 'GetItem'],
+};
 
 function routeTarget(route: RouteDefinition): ColdStartTarget {
   const request = ROUTE_REQUESTS[route.name];
-  if (!request) throw new Error(`no cold-start request is defined for route ${route.name}`);
+  const calls = ROUTE_CALLS[route.name];
+  if (!request || !calls) throw new Error(`no cold-start request or floor calls are defined for route ${route.name}`);
   return {
     name: route.name,
     entry: routeEntry(route),
-    floor: dynamoDbFloor(ROUTE_FIRST_CALLS[route.name] ?? KEYED_ROUTE_FIRST_CALL),
+    floor: dynamoDbFloor(calls),
     nextEvent: async () => routeEvent(route, await request()),
     confirm: nothingToConfirm,
   };
@@ -112,7 +128,7 @@ function fanOutTarget(services: ColdStartServices): ColdStartTarget {
     name: pipelineName(PIPELINE_ENTRIES.fanOut),
     entry: PIPELINE_ENTRIES.fanOut,
     // It reads the owners' keys in one batch, then queues the job.
-    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: 'BatchGetItem', sqsQueueUrl: services.floorQueueUrl } },
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: ['BatchGetItem'], sqsQueueUrl: services.floorQueueUrl } },
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url('/fan-out-fixture'));
       return headInsertEvent(unsavedSecretHead(owner));
@@ -132,7 +148,7 @@ function deliveryTarget(services: ColdStartServices): ColdStartTarget {
     name: pipelineName(PIPELINE_ENTRIES.delivery),
     entry: PIPELINE_ENTRIES.delivery,
     // It reads the owner's key, then posts to the receiver; its SQS client, built at load, only reschedules failures.
-    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: 'GetItem' } },
+    floor: { entry: FLOOR_ENTRIES.dynamodbAndSqs, event: { dynamodb: ['GetItem'], postUrl: services.receiver.url('/cold-start-floor') } },
     nextEvent: async () => {
       const owner = await freshKey(services.receiver.url(receiverPath));
       sent += 1;

@@ -83,6 +83,8 @@ export const SECRET_TTLS = {
   '7d': 7 * 24 * 60 * 60 * 1000,
 } as const;
 export type SecretTtl = keyof typeof SECRET_TTLS;
+/** The names of SECRET_TTLS, as the non-empty tuple an enum schema takes. */
+export const SECRET_TTL_NAMES = Object.keys(SECRET_TTLS) as [SecretTtl, ...SecretTtl[]];
 
 export const SECRET_TYPES = ['text', 'file'] as const;
 export type SecretType = (typeof SECRET_TYPES)[number];

@@ -27,14 +27,20 @@ import {
   REQUEST_URL_MAX_LENGTH,
 } from '../definitions/requests';
 import { isStandardBase64 } from '../rules/base64';
-import { MIME_TYPE, NO_CONTROL_CHARACTERS, type createRequestBody, type createSecretBody, type fulfilRequestBody } from './request-bodies';
+import { MIME_TYPE, NO_CONTROL_CHARACTERS } from './request-bodies/content';
+import type { createRequestBody } from './request-bodies/create-request';
+import type { fulfilRequestBody } from './request-bodies/fulfil-request';
+import type { createSecretBody } from './request-bodies/secrets';
 
 /**
  * Every schema of the API, for the client, the OpenAPI document and the tests: the request bodies
- * (request-bodies.ts, which the routes import on their own) and the responses below. A route
+ * (request-bodies/, which the routes import on their own) and the responses below. A route
  * imports only types from here, so that its bundle builds none of these schemas.
  */
-export { createKeyBody, createRequestBody, createSecretBody, fulfilRequestBody, updateKeyBody } from './request-bodies';
+export { createKeyBody, updateKeyBody } from './request-bodies/keys';
+export { createRequestBody } from './request-bodies/create-request';
+export { fulfilRequestBody } from './request-bodies/fulfil-request';
+export { createSecretBody } from './request-bodies/secrets';
 
 /**
  * Response bodies: what the routes answer, for the client to parse and for docs/openapi.json.

@@ -7,7 +7,7 @@ import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
-import { createKeyBody } from '../http/request-bodies';
+import { createKeyBody } from '../http/request-bodies/keys';
 import type { CreateKeyResponse } from '../http/schemas';
 
 const config = readConfig();

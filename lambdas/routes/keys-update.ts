@@ -3,7 +3,7 @@ import { readConfig } from '../config/functions';
 import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import { updateKeyBody } from '../http/request-bodies';
+import { updateKeyBody } from '../http/request-bodies/keys';
 import type { UpdateKeyResponse } from '../http/schemas';
 import { setWebhook } from '../store/key-store';
 

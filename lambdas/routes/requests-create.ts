@@ -1,7 +1,7 @@
 import { readConfig } from '../config/functions';
 import { createRequest } from '../use-cases/requests';
 import { authenticatedRoute } from '../http/route';
-import { createRequestBody } from '../http/request-bodies';
+import { createRequestBody } from '../http/request-bodies/create-request';
 import type { CreateRequestResponse } from '../http/schemas';
 
 const config = readConfig();

@@ -5,7 +5,7 @@ import { STILL_IN_FLIGHT } from '../use-cases/secrets';
 import { guardAddressBytes } from '../http/address-bytes-guard';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import { fulfilRequestBody } from '../http/request-bodies';
+import { fulfilRequestBody } from '../http/request-bodies/fulfil-request';
 
 const config = readConfig();
 

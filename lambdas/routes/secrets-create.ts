@@ -2,7 +2,7 @@ import { readConfig } from '../config/functions';
 import { STILL_IN_FLIGHT, createSecret } from '../use-cases/secrets';
 import { guardAddressBytes } from '../http/address-bytes-guard';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import { createSecretBody } from '../http/request-bodies';
+import { createSecretBody } from '../http/request-bodies/secrets';
 import type { CreateSecretResponse } from '../http/schemas';
 
 const config = readConfig();

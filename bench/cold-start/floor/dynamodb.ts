@@ -1,7 +1,7 @@
-import { FLOOR_RESPONSE, firstDynamoDbCall, type FloorEvent } from './calls';
+import { FLOOR_RESPONSE, floorDynamoDbCalls, type FloorEvent } from './calls';
 
-/** The cold-start floor of a function whose only SDK client is DynamoDB's: builds it, makes the first call. */
+/** The cold-start floor of a function whose only SDK client is DynamoDB's: builds it, makes the function's calls. */
 export async function handler(event: FloorEvent): Promise<typeof FLOOR_RESPONSE> {
-  await firstDynamoDbCall(event.dynamodb);
+  await floorDynamoDbCalls(event.dynamodb);
   return FLOOR_RESPONSE;
 }
