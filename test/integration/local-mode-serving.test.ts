@@ -15,7 +15,9 @@ test('GET /health answers 503 unhealthy/disconnected when the data store stops a
   const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
   const server = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint });
   try {
-    expect((await api('GET', '/health', { baseUrl: server.baseUrl })).status).toBe(200);
+    // A DynamoDB Local just started can take longer than SLOW_STORE_MS over its first reads on a
+    // busy machine, and health rightly says 503 unhealthy/connected then: first wait until it is warm.
+    await eventually(async () => expect((await api('GET', '/health', { baseUrl: server.baseUrl })).status).toBe(200), 30_000);
     await dynamoDb.stop();
     const response = await api('GET', '/health', { baseUrl: server.baseUrl });
     expect(response.status).toBe(503);
