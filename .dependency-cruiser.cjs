@@ -1,17 +1,26 @@
 // The layers of lambdas/ (docs/architecture.md, "Where things live"), from the bottom up:
-//   definitions/  the single source of truth: constants and tables, pure data
-//   rules/        pure rules: the sliding window, base64, key and job formats, webhook URL checks
-//   aws/ store/ queue/ telemetry/ config/ identity/   adapters: the AWS SDK, DynamoDB, SQS,
-//                                           Powertools, the settings read from the environment
-//                                           (config/), the sign-in tokens' issuer (identity/)
-//   use-cases/ webhooks/ stream/    what the service does, through the adapters' narrow functions
-//   http/ routes/ consumers/        the route builder and the Lambda handlers
-// A layer may import those below it, never those above. test/unit/layers.test.ts runs this
+//   definitions/                    the single source of truth: constants and tables, pure data
+//   rules/  webhooks/rules/         pure rules: the sliding window, base64, key and job formats,
+//                                   webhook URL checks
+//   store/ telemetry/ config/ identity/ webhooks/queue/   adapters: DynamoDB and the AWS SDK's
+//                                   settings, Powertools, the settings read from the environment
+//                                   (config/), the sign-in tokens' issuer (identity/), SQS
+//   use-cases/  webhooks/ webhooks/stream/   what the service does, through the adapters' narrow
+//                                   functions (the webhook feature: events, fan-out, signing,
+//                                   delivery; the stream records the fan-out reads)
+//   http/ routes/ webhooks/handlers/   the route builder and the Lambda handlers
+// A layer may import those below it, never those above. A handler calls a store's named
+// operation itself where a use-case would only forward it (docs/decisions/code-layout.md), but
+// never a raw client or the SDK. test/unit/layers.test.ts runs this
 // (`npx depcruise lambdas --config .dependency-cruiser.cjs` shows the same).
 
-const ADAPTERS = '^lambdas/(aws|store|queue|telemetry|config|identity)/';
-const USE_CASES = '^lambdas/(use-cases|webhooks|stream)/';
-const HANDLERS = '^lambdas/(http|routes|consumers)/';
+const RULES = '^lambdas/(webhooks/)?rules/';
+const ADAPTERS = '^lambdas/(store|telemetry|config|identity|webhooks/queue)/';
+// The webhook feature's own files (webhooks/*.ts) and its stream records are use-cases.
+const USE_CASES = '^lambdas/(use-cases/|webhooks/stream/|webhooks/[^/]+$)';
+const HANDLERS = '^lambdas/(http|routes|webhooks/handlers)/';
+// What only the adapters themselves use: the SDK clients and their settings.
+const RAW_CLIENTS = '^lambdas/(store/(dynamo|sdk-settings|retry-strategy|no-credential-chain)|webhooks/queue/sqs)[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -27,14 +36,14 @@ module.exports = {
       name: 'rules-are-pure',
       comment: 'rules/ imports nothing of ours but definitions/: no store, no use-case, no HTTP.',
       severity: 'error',
-      from: { path: '^lambdas/rules/' },
-      to: { path: '^lambdas/', pathNot: '^lambdas/(rules|definitions)/' },
+      from: { path: RULES },
+      to: { path: '^lambdas/', pathNot: [RULES, '^lambdas/definitions/'] },
     },
     {
       name: 'rules-do-no-io',
       comment: 'rules/ reaches no network, file or AWS SDK; node:crypto (hashing, randomness) is allowed.',
       severity: 'error',
-      from: { path: '^lambdas/rules/' },
+      from: { path: RULES },
       to: {
         dependencyTypesNot: ['type-only'],
         path: ['^node_modules/(@aws-sdk|@smithy|@middy|@aws-lambda-powertools)/', '^(node:)?(http|https|net|dns|fs|child_process)$'],
@@ -55,17 +64,19 @@ module.exports = {
       to: { path: HANDLERS },
     },
     {
-      name: 'routes-go-through-use-cases',
-      comment: 'The route builder and the route handlers reach DynamoDB and SQS only through use-cases/.',
+      name: 'handlers-call-named-operations',
+      comment:
+        'A handler may call a store or queue operation itself where a use-case would only forward it, ' +
+        "but never sends through a raw client: what to send is the adapter's job.",
       severity: 'error',
-      from: { path: '^lambdas/(http|routes)/' },
-      to: { path: '^lambdas/(store|queue|aws)/' },
+      from: { path: HANDLERS },
+      to: { path: RAW_CLIENTS },
     },
     {
       name: 'aws-sdk-in-adapters-only',
       comment: 'AWS stays in the adapters (house rule).',
       severity: 'error',
-      from: { path: '^lambdas/', pathNot: '^lambdas/(aws|store|queue)/' },
+      from: { path: '^lambdas/', pathNot: '^lambdas/(store|webhooks/queue)/' },
       to: { path: '^node_modules/(@aws-sdk|@smithy)/' },
     },
     {
@@ -73,7 +84,7 @@ module.exports = {
       comment: 'Nothing in lambdas/ imports a Lambda handler module.',
       severity: 'error',
       from: { path: '^lambdas/' },
-      to: { path: '^lambdas/(routes|consumers)/' },
+      to: { path: '^lambdas/(routes|webhooks/handlers)/' },
     },
     {
       name: 'no-circular',

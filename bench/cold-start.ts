@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LAMBDA_RUNTIME } from '../lib/bundling';
+import { LAMBDA_RUNTIME } from '#lib/bundling';
 import { buildBundle, buildRunner, type BuiltBundle } from './cold-start/bundles';
 import { SAMPLE_FUNCTION_NAME } from './cold-start/protocol';
 import type { ColdStartResult } from './cold-start/result';

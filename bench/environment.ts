@@ -1,13 +1,13 @@
-import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '../lambdas/definitions/create-access';
-import { ENV } from '../lambdas/definitions/env';
-import { KEY_CREATION_LIMIT } from '../lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
-import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
-import { ensureTables } from '../local/create-tables';
-import { startDynamoDbLocal, type RunningDynamoDb } from '../local/dynamodb-local';
-import { freePort } from '../local/free-port';
-import { localTableName } from '../local/local-tables';
-import { startLocalServer, startTsxServer, type LocalServer } from '../test/support/local-server';
+import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '#lambdas/definitions/create-access';
+import { ENV } from '#lambdas/definitions/env';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import { ensureTables } from '#local/create-tables';
+import { startDynamoDbLocal, type RunningDynamoDb } from '#local/dynamodb-local';
+import { freePort } from '#local/free-port';
+import { localTableName } from '#local/local-tables';
+import { startLocalServer, startTsxServer, type LocalServer } from '#test/support/local-server';
 
 /**
  * What every measurement runs against: one DynamoDB Local, the reference server, and local mode

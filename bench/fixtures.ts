@@ -1,10 +1,10 @@
 import { createECDH } from 'node:crypto';
-import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '../lambdas/definitions/limits';
-import { generateApiKey, generateWebhookSecret, hashApiKey } from '../lambdas/rules/api-keys';
-import { randomUrlSafeId } from '../lambdas/rules/random';
-import { putKey } from '../lambdas/store/key-store';
-import { putRequest } from '../lambdas/store/request-store';
-import { putSecret } from '../lambdas/store/secret-store';
+import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { generateApiKey, generateWebhookSecret, hashApiKey } from '#lambdas/rules/api-keys';
+import { randomUrlSafeId } from '#lambdas/rules/random';
+import { putKey } from '#lambdas/store/key-store';
+import { putRequest } from '#lambdas/store/request-store';
+import { putSecret } from '#lambdas/store/secret-store';
 
 /**
  * Keys and secrets made straight in the tables (not through the API, and not measured), so a

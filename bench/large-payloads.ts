@@ -1,6 +1,6 @@
-import { MAX_BODY_BYTES } from '../lambdas/definitions/limits';
-import { sleep } from '../local/poller-support';
-import { api, dataFilling } from '../test/support/api';
+import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { sleep } from '#local/poller-support';
+import { api, dataFilling } from '#test/support/api';
 import { freshKey, type FreshKey } from './fixtures';
 import type { ReferenceAnswer, ReferenceOperation } from './reference-operations';
 import { elapsedMs, judge, median, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';

@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SECRET_ID_BYTES } from '../lambdas/definitions/limits';
-import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
-import { randomUrlSafeId } from '../lambdas/rules/random';
-import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../local/aws-account';
-import { lambdaContext } from '../local/lambda-context';
-import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
+import { randomUrlSafeId } from '#lambdas/rules/random';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import { lambdaContext } from '#local/lambda-context';
+import { startWebhookReceiver } from '#test/support/webhook-receiver';
 import { buildBundle } from './cold-start/bundles';
 import { headInsertEvent, jobMessageEvent } from './cold-start/events';
 import { unsavedSecretHead } from './cold-start/fixtures';
@@ -24,8 +24,8 @@ import { elapsedMs, median } from './stats';
  */
 
 const CONTEXT_TIMEOUT_MS = 30_000;
-type FanOutHandler = (typeof import('../lambdas/consumers/webhook-fan-out'))['handler'];
-type DeliveryHandler = (typeof import('../lambdas/consumers/webhook-delivery'))['handler'];
+type FanOutHandler = (typeof import('#lambdas/webhooks/handlers/webhook-fan-out'))['handler'];
+type DeliveryHandler = (typeof import('#lambdas/webhooks/handlers/webhook-delivery'))['handler'];
 
 /**
  * The handler as the stack bundles it (lib/bundling.ts), imported into this process: Middy ships

@@ -1,8 +1,8 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ENV } from '../lambdas/definitions/env';
-import { SECRETS_TABLE, SECRET_RECEIPT_SK } from '../lambdas/definitions/tables';
-import { localDynamoDbClient } from '../local/dynamodb-local';
-import { api, createKey, createSecret, dataFilling } from '../test/support/api';
+import { ENV } from '#lambdas/definitions/env';
+import { SECRETS_TABLE, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { localDynamoDbClient } from '#local/dynamodb-local';
+import { api, createKey, createSecret, dataFilling } from '#test/support/api';
 
 /**
  * What a secret's receipt costs (docs/decisions/receipts.md), measured on DynamoDB Local: a 1 KB

@@ -1,6 +1,6 @@
-import { createApiKey } from '../lambdas/use-cases/keys';
-import { claim, createSecret, isGateRefusal, revoke } from '../lambdas/use-cases/secrets';
-import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '../lambdas/store/key-store';
+import { createApiKey } from '#lambdas/use-cases/keys';
+import { claim, createSecret, isGateRefusal, revoke } from '#lambdas/use-cases/secrets';
+import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '#lambdas/store/key-store';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 
 /**

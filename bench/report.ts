@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { renderSignInCalls, type SignInCallsRow } from './sign-in-calls';
 import { renderSignInCost, type SignInCost } from './sign-in-cost';
-import { DATA_CHUNK_BYTES } from '../lambdas/definitions/limits';
-import { ROUND_TRIP_BUDGET } from '../test/support/round-trip-cases';
+import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
+import { ROUND_TRIP_BUDGET } from '#test/support/round-trip-cases';
 import { COLD_START_BUDGET, renderColdStarts, type ColdStartResult } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
 import { PAIRS_PER_REPETITION, SETTLE_MS, type LargePayloadFigure, type LargePayloadResult } from './large-payloads';

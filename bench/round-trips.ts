@@ -1,5 +1,5 @@
-import { USAGE_HEADERS, type DynamoDbUsage } from '../local/dynamodb-usage';
-import { ROUND_TRIP_BUDGET, ROUND_TRIP_CASES, isBudgeted, usageOf } from '../test/support/round-trip-cases';
+import { USAGE_HEADERS, type DynamoDbUsage } from '#local/dynamodb-usage';
+import { ROUND_TRIP_BUDGET, ROUND_TRIP_CASES, isBudgeted, usageOf } from '#test/support/round-trip-cases';
 
 /** DynamoDB calls and consumed capacity per request (test/support/round-trip-cases.ts), read from local mode's usage headers. */
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LocalServer } from '../test/support/local-server';
+import type { LocalServer } from '#test/support/local-server';
 import { prepareColdStarts, renderColdStarts } from './cold-start';
 import { estimateCosts, MEASURED_REQUESTS, type MeasuredRequest } from './cost';
 import type { BenchEnvironment } from './environment';

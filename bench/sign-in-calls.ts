@@ -1,8 +1,8 @@
-import type { CreateAccessMode } from '../lambdas/definitions/create-access';
-import { api, freshClientAddress } from '../test/support/api';
-import { ROUND_TRIP_CASES, usageOf, type RoundTripCase } from '../test/support/round-trip-cases';
-import { signIn } from '../test/support/sign-in';
-import type { LocalServer } from '../test/support/local-server';
+import type { CreateAccessMode } from '#lambdas/definitions/create-access';
+import { api, freshClientAddress } from '#test/support/api';
+import { ROUND_TRIP_CASES, usageOf, type RoundTripCase } from '#test/support/round-trip-cases';
+import { signIn } from '#test/support/sign-in';
+import type { LocalServer } from '#test/support/local-server';
 
 /**
  * Whether createAccess=signed-in adds DynamoDB calls: every round-trip case (one request per

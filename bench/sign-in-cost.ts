@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { verifySignInToken } from '../lambdas/identity/sign-in-tokens';
+import { verifySignInToken } from '#lambdas/identity/sign-in-tokens';
 import { elapsedMs, hundredths, median, percentile } from './stats';
 
 /**

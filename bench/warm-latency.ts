@@ -1,5 +1,5 @@
-import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { dataFilling } from '../test/support/api';
+import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { dataFilling } from '#test/support/api';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadOverHttp, type HttpRequestSpec } from './load';
 import { BENCH_WEBHOOK, type ReferenceOperation } from './reference-operations';

@@ -1,4 +1,4 @@
 import { App } from 'aws-cdk-lib';
-import { defineApp } from '../lib/secrets-app';
+import { defineApp } from '#lib/secrets-app';
 
 defineApp(new App());

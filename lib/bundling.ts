@@ -36,12 +36,12 @@ const REQUIRE_SHIM =
  * Packages replaced in every bundle, by a module of ours. The SDK's clients all import the default
  * credential provider chain (@aws-sdk/credential-provider-node, with the SSO and STS clients it
  * uses), a third of a function's bundle, which the functions never call: their clients take their
- * credentials from the environment (lambdas/aws/sdk-settings.ts). Measured in
+ * credentials from the environment (lambdas/store/sdk-settings.ts). Measured in
  * docs/decisions/sdk-cold-start.md. The path is relative to the project root, where CDK runs
  * esbuild (locally: esbuild is a devDependency, so CDK never falls back to its Docker build).
  */
 const ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': './lambdas/aws/no-credential-chain.ts',
+  '@aws-sdk/credential-provider-node': './lambdas/store/no-credential-chain.ts',
 };
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');

@@ -14,8 +14,8 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName } from '../lambdas/definitions/observability';
-import { ROUTES, routeTemplate } from '../lambdas/definitions/routes';
+import { METRICS, METRICS_NAMESPACE, METRIC_DIMENSIONS, type MetricName } from '#lambdas/definitions/observability';
+import { ROUTES, routeTemplate } from '#lambdas/definitions/routes';
 import { functionsServiceName } from './service-function';
 
 /** Each point of the dashboard's graphs, and of the 5xx alarm. */

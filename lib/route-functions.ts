@@ -1,10 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/limits';
-import type { LogLevelName } from '../lambdas/definitions/observability';
-import type { TableAccess } from '../lambdas/definitions/access';
-import { type RouteDefinition, routeEntry } from '../lambdas/definitions/routes';
+import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/limits';
+import type { LogLevelName } from '#lambdas/definitions/observability';
+import type { TableAccess } from '#lambdas/definitions/access';
+import { type RouteDefinition, routeEntry } from '#lambdas/definitions/routes';
 import { ServiceFunction } from './service-function';
 
 const ROUTE_MEMORY_MB = 512;

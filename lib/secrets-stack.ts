@@ -1,10 +1,10 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { ENV } from '../lambdas/definitions/env';
-import { ROUTES } from '../lambdas/definitions/routes';
-import { PAGES_CONFIG_FILE, pagesConfig } from '../lambdas/definitions/site';
-import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
+import { ENV } from '#lambdas/definitions/env';
+import { ROUTES } from '#lambdas/definitions/routes';
+import { PAGES_CONFIG_FILE, pagesConfig } from '#lambdas/definitions/site';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';

@@ -5,9 +5,9 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
-import { ENV } from '../lambdas/definitions/env';
-import type { LogLevelName } from '../lambdas/definitions/observability';
-import type { TableAccess } from '../lambdas/definitions/access';
+import { ENV } from '#lambdas/definitions/env';
+import type { LogLevelName } from '#lambdas/definitions/observability';
+import type { TableAccess } from '#lambdas/definitions/access';
 import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './bundling';
 import { tableGrantStatement } from './table-grants';
 

@@ -34,7 +34,7 @@ import {
   PAGES_BUILD_DIR,
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
-} from '../lambdas/definitions/site';
+} from '#lambdas/definitions/site';
 import type { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 

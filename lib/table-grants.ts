@@ -1,5 +1,5 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { TableGrant } from '../lambdas/definitions/access';
+import type { TableGrant } from '#lambdas/definitions/access';
 
 /**
  * A grant's IAM statement on a table. Its attribute list goes in as dynamodb:Attributes with

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { TableDefinition } from '../lambdas/definitions/tables';
+import type { TableDefinition } from '#lambdas/definitions/tables';
 
 /** A DynamoDB table exactly as its shared definition describes it; local mode builds the same one. */
 export function tableFromDefinition(scope: Construct, definition: TableDefinition, { pointInTimeRecovery }: { pointInTimeRecovery: boolean }): Table {

@@ -7,7 +7,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DEAD_LETTER_RETENTION_DAYS } from '../lambdas/definitions/webhooks';
+import { DEAD_LETTER_RETENTION_DAYS } from '#lambdas/definitions/webhooks';
 
 /** SQS and Lambda publish these metrics every minute; one message or one error is already one too many. */
 const METRIC_PERIOD = Duration.minutes(1);

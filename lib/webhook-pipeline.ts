@@ -4,10 +4,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { ENV } from '../lambdas/definitions/env';
-import type { LogLevelName } from '../lambdas/definitions/observability';
-import type { TableAccess } from '../lambdas/definitions/access';
-import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
+import { ENV } from '#lambdas/definitions/env';
+import type { LogLevelName } from '#lambdas/definitions/observability';
+import type { TableAccess } from '#lambdas/definitions/access';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import {
   CONSUMED_SECRETS_BATCH_SIZE,
   DELIVERY_BATCH_SIZE,
@@ -19,7 +19,7 @@ import {
   PIPELINE_TABLE_ACCESS,
   QUEUES,
   STREAM_EVENT_FILTER,
-} from '../lambdas/definitions/webhooks';
+} from '#lambdas/definitions/webhooks';
 import { ServiceFunction } from './service-function';
 import { type WebhookQueues, webhookQueues } from './webhook-queues';
 

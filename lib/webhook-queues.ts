@@ -7,7 +7,7 @@ import {
   JOBS_VISIBILITY_TIMEOUT_MS,
   QUEUES,
   WEBHOOK_ATTEMPTS,
-} from '../lambdas/definitions/webhooks';
+} from '#lambdas/definitions/webhooks';
 
 export interface WebhookQueues {
   readonly jobs: Queue;

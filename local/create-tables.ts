@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { localDynamoDbClient } from './dynamodb-local';
 import { sleep } from './poller-support';
-import { TABLES, toCreateTableInput, type TableDefinition } from '../lambdas/definitions/tables';
+import { TABLES, toCreateTableInput, type TableDefinition } from '#lambdas/definitions/tables';
 
 export interface EnsuredTable {
   /** False for a table that already existed (e.g. kept in DATA_DIR). */

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '../lambdas/definitions/tables';
+import type { TableDefinition } from '#lambdas/definitions/tables';
 
 /** Local table names: the definition's env variable if set, else a fixed name per table. */
 export function localTableName(table: TableDefinition): string {

@@ -1,7 +1,7 @@
-import { ENV } from '../lambdas/definitions/env';
-import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
-import { QUEUES } from '../lambdas/definitions/webhooks';
+import { ENV } from '#lambdas/definitions/env';
+import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
@@ -15,8 +15,8 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
-import { readCreateAccess } from '../lambdas/config/create-access';
-import { pagesConfig } from '../lambdas/definitions/site';
+import { readCreateAccess } from '#lambdas/config/create-access';
+import { pagesConfig } from '#lambdas/definitions/site';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 import type { LocalSignInProvider } from './sign-in-provider';
@@ -101,7 +101,7 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (!secretsTable?.streamArn) throw new Error(`table ${secretsTableName} has no stream`);
   const { requestLog } = settings;
   // Imported only now: the functions' client is built when its module loads, from DYNAMODB_ENDPOINT.
-  const { dynamo } = await import('../lambdas/store/dynamo');
+  const { dynamo } = await import('#lambdas/store/dynamo');
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);

@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
-import type { RouteName } from '../lambdas/definitions/routes';
-import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '../lambdas/definitions/tables';
-import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
+import type { RouteName } from '#lambdas/definitions/routes';
+import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '#lambdas/definitions/tables';
+import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
 import { expressionAttributeNames } from './expression-attributes';
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { flag, httpUrl, integer, oneOf, readSettings, siteUrl, text } from '../lambdas/config/fields';
-import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '../lambdas/config/service-settings';
-import { readCreateAccess } from '../lambdas/config/create-access';
-import { ENV } from '../lambdas/definitions/env';
+import { flag, httpUrl, integer, oneOf, readSettings, siteUrl, text } from '#lambdas/config/fields';
+import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
+import { readCreateAccess } from '#lambdas/config/create-access';
+import { ENV } from '#lambdas/definitions/env';
 
 /**
  * `npm start`'s environment (docs/local-mode.md), read once before anything starts, so that a bad

@@ -11,7 +11,7 @@ import {
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { withoutSdkLogging } from './sdk-client';
-import { passesStreamEventFilter } from '../lambdas/stream/records';
+import { passesStreamEventFilter } from '#lambdas/webhooks/stream/records';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
 import { lambdaContext } from './lambda-context';

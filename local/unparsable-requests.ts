@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERRORS } from '../lambdas/definitions/errors';
-import { STANDARD_HEADERS } from '../lambdas/http/headers';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { STANDARD_HEADERS } from '#lambdas/http/headers';
 
 /**
  * Node's HTTP parser answers a request it cannot parse (an unknown method, a control character

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ENV } from '../lambdas/definitions/env';
+import { ENV } from '#lambdas/definitions/env';
 import {
   CONSUMED_SECRETS_BATCH_SIZE,
   CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS,
@@ -15,7 +15,7 @@ import {
   QUEUES,
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
-} from '../lambdas/definitions/webhooks';
+} from '#lambdas/definitions/webhooks';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
 import { fanOutFailureRecord } from './fan-out-failure-record';
@@ -133,8 +133,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     const sdkCallLog = env[SDK_CALL_LOG_ENV];
     if (sdkCallLog) {
       // Loaded with the handlers, built from the endpoints set above.
-      recordSdkCalls((await import('../lambdas/store/dynamo')).dynamo, 'dynamodb', sdkCallLog);
-      recordSdkCalls((await import('../lambdas/queue/sqs')).sqs, 'sqs', sdkCallLog);
+      recordSdkCalls((await import('#lambdas/store/dynamo')).dynamo, 'dynamodb', sdkCallLog);
+      recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
     }
 
     streamPoller = await startStreamPoller({

@@ -6,8 +6,8 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { parseWebhookJob } from '../lambdas/rules/webhook-job';
-import { peekMessages } from '../local/queue/peek';
+import { parseWebhookJob } from '#lambdas/webhooks/rules/webhook-job';
+import { peekMessages } from '#local/queue/peek';
 
 /**
  * The webhook dead-letter queue, for operators: list what is in it, and move it all back to the

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { httpUrl, readSettings, text } from '../lambdas/config/fields';
-import { ENV } from '../lambdas/definitions/env';
-import { KEYS_TABLE } from '../lambdas/definitions/tables';
-import { QUEUES } from '../lambdas/definitions/webhooks';
+import { httpUrl, readSettings, text } from '#lambdas/config/fields';
+import { ENV } from '#lambdas/definitions/env';
+import { KEYS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 
 /**
  * What `npm run dlq` reads from its environment: the queues' URLs (each also an option), and for

@@ -1,11 +1,11 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as path from 'node:path';
-import { ENV } from '../lambdas/definitions/env';
-import { KEYS_TABLE, SECRETS_TABLE } from '../lambdas/definitions/tables';
-import { PIPELINE_ENTRIES, QUEUES } from '../lambdas/definitions/webhooks';
-import { LOCAL_AWS_SETTINGS } from '../local/aws-account';
-import { localSqsClient } from '../local/queue-service';
+import { ENV } from '#lambdas/definitions/env';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
+import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import { localSqsClient } from '#local/queue-service';
 import { exitWithUsage, parseCommandLine } from './command-line';
 import { type DlqEnv, readDlqEnv } from './dlq-env';
 import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from './dlq-commands';

@@ -8,12 +8,12 @@ import {
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { FAN_OUT_BATCH_SIZE, FAN_OUT_FUNCTION_TIMEOUT_MS } from '../lambdas/definitions/webhooks';
-import { passesStreamEventFilter } from '../lambdas/stream/records';
-import { fanOutFailureRecordSchema, type FanOutFailureRecord } from '../local/fan-out-failure-record';
-import { lambdaContext } from '../local/lambda-context';
-import { lambdaRecord } from '../local/lambda-stream-record';
-import { describe } from '../local/poller-support';
+import { FAN_OUT_BATCH_SIZE, FAN_OUT_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
+import { passesStreamEventFilter } from '#lambdas/webhooks/stream/records';
+import { fanOutFailureRecordSchema, type FanOutFailureRecord } from '#local/fan-out-failure-record';
+import { lambdaContext } from '#local/lambda-context';
+import { lambdaRecord } from '#local/lambda-stream-record';
+import { describe } from '#local/poller-support';
 import { chunks, receiveUnseen } from './dlq-commands';
 
 /**

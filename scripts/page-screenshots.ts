@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { API_BASE_PATH } from '../lambdas/definitions/limits';
-import { startLocalServer } from '../test/support/local-server';
-import { launchChromium } from '../test/support/browser';
+import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { startLocalServer } from '#test/support/local-server';
+import { launchChromium } from '#test/support/browser';
 
 /**
  * `npm run screenshots`: the share, before-reveal, reveal and gone states of the pages, as the

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { KEY_CREATION_LIMIT, MAX_BODY_BYTES } from '../lambdas/definitions/limits';
-import { freePort } from '../local/free-port';
-import { api, dataFilling, freshClientAddress } from '../test/support/api';
-import { startLocalServer, type LocalServer } from '../test/support/local-server';
-import { startWebhookReceiver } from '../test/support/webhook-receiver';
-import { readProcessTable } from '../test/support/process-table';
-import { percentile } from '../bench/stats';
+import { KEY_CREATION_LIMIT, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { freePort } from '#local/free-port';
+import { api, dataFilling, freshClientAddress } from '#test/support/api';
+import { startLocalServer, type LocalServer } from '#test/support/local-server';
+import { startWebhookReceiver } from '#test/support/webhook-receiver';
+import { readProcessTable } from '#test/support/process-table';
+import { percentile } from '#bench/stats';
 
 /**
  * `npm run soak`: a steady, bounded load on local mode (its own DynamoDB Local, webhooks to a

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { esbuildOptionsFor } from '../../lib/bundling';
+import { esbuildOptionsFor } from '#lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const RUNNER_ENTRY = path.join(__dirname, 'runner.ts');

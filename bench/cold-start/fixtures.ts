@@ -1,8 +1,8 @@
-import { SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
-import { randomUrlSafeId } from '../../lambdas/rules/random';
-import { epochSeconds } from '../../lambdas/store/dynamo';
-import type { HeadItem } from '../../lambdas/store/secret-store';
+import { SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { randomUrlSafeId } from '#lambdas/rules/random';
+import { epochSeconds } from '#lambdas/store/dynamo';
+import type { HeadItem } from '#lambdas/store/secret-store';
 import { SECRET_DATA, type FreshKey } from '../fixtures';
 
 /**

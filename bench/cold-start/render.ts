@@ -13,7 +13,7 @@ export function renderColdStarts(result: ColdStartResult): string {
     "Each sample is a fresh `node` that imports one bundle, built with the stack's own esbuild options (`lib/bundling.ts`), " +
       'and hands its handler one request; every request has a fixture of its own, and the pipeline functions reach a ' +
       "real queue and webhook receiver. A function's floor (`bench/cold-start/floor/`) is built the same way, builds the " +
-      "same SDK clients with the same settings (the functions' own `lambdas/store/dynamo.ts`, `lambdas/queue/sqs.ts`), " +
+      "same SDK clients with the same settings (the functions' own `lambdas/store/dynamo.ts`, `lambdas/webhooks/queue/sqs.ts`), " +
       "makes the same calls (the same DynamoDB commands in the same order, the fan-out's SendMessage, the delivery's POST), " +
       `and nothing else. In each of ${result.repetitions} repetitions, spread over the run, ` +
       `${result.samplesPerRepetition} samples of each bundle alternate; a repetition's ratio is of the two medians. ` +

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { lambdaContext } from '../../local/lambda-context';
+import { lambdaContext } from '#local/lambda-context';
 import { REPORT_FD, SAMPLE_FUNCTION_NAME, type RunnerReport } from './protocol';
 
 /**

@@ -1,8 +1,8 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { ENV } from '../../lambdas/definitions/env';
-import { QUEUES } from '../../lambdas/definitions/webhooks';
-import { localSqsClient, startLocalQueueService } from '../../local/queue-service';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver';
+import { ENV } from '#lambdas/definitions/env';
+import { QUEUES } from '#lambdas/definitions/webhooks';
+import { localSqsClient, startLocalQueueService } from '#local/queue-service';
+import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
 
 /**
  * What the webhook functions reach besides the tables, owned by the cold-start bench rather than

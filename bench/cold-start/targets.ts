@@ -1,9 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import * as path from 'node:path';
-import { SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
-import { ROUTES, routeEntry, type RouteDefinition } from '../../lambdas/definitions/routes';
-import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
-import { randomUrlSafeId } from '../../lambdas/rules/random';
+import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { ROUTES, routeEntry, type RouteDefinition } from '#lambdas/definitions/routes';
+import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
+import { randomUrlSafeId } from '#lambdas/rules/random';
 import { headInsertEvent, jobMessageEvent, routeEvent, type RouteRequest } from './events';
 import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, type FreshKey } from '../fixtures';
 import { unsavedSecretHead } from './fixtures';

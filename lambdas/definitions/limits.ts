@@ -171,7 +171,7 @@ export const SLOW_STORE_MS = 1_000;
  * consumer deletes that secret only once this window and a margin have passed (see
  * stream/consumed-secrets.ts). The update gets all but the last second (store/settled-write.ts):
  * retries after a 500, a throttle or a dropped connection come within a few hundred ms, an attempt
- * that times out (after 2 s, aws/sdk-settings.ts) leaves one more; the settling read the rest.
+ * that times out (after 2 s, store/sdk-settings.ts) leaves one more; the settling read the rest.
  */
 export const CLAIM_RETRY_WINDOW_MS = 4_000;
 

@@ -63,7 +63,7 @@ export const FAN_OUT_RETRY_ATTEMPTS = 10;
 /**
  * Which stream records the fan-out acts on: changes of a secret's head item. Inserts and
  * modifications can carry an event; removals (last-view deletion, revocation, burn, TTL) carry
- * none but leave the secret's receipt (stream/receipts.ts). Chunk and receipt items never pass,
+ * none but leave the secret's receipt (webhooks/stream/receipts.ts). Chunk and receipt items never pass,
  * so a receipt's own writes and TTL deletion send nothing. The stack turns this into the event
  * source mapping's filter; local mode's stream poller applies the same test, and the fan-out
  * function checks again in code.
@@ -101,8 +101,8 @@ export const CONSUMED_SECRETS_BATCH_SIZE = 10;
 
 /** Where each pipeline function's handler module lives, relative to the repository root. */
 export const PIPELINE_ENTRIES = {
-  fanOut: 'lambdas/consumers/webhook-fan-out.ts',
-  delivery: 'lambdas/consumers/webhook-delivery.ts',
+  fanOut: 'lambdas/webhooks/handlers/webhook-fan-out.ts',
+  delivery: 'lambdas/webhooks/handlers/webhook-delivery.ts',
 } as const;
 
 export const WEBHOOK_HEADERS = {

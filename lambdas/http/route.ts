@@ -3,14 +3,15 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
 import { ERRORS } from '../definitions/errors';
-import { IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
+import { API_STORE_BUDGET_MS, IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
 import { routeOfRequest } from '../definitions/routes';
 import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
 import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
-import { isStoreUnavailable, withinRequestBudget } from '../use-cases/availability';
 import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
+import { isStoreFault } from '../store/settled-write';
+import { withinTimeBudget } from '../store/time-budget';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
@@ -73,8 +74,9 @@ function envelope(): RouteMiddleware {
           headers: error.headers,
           body: JSON.stringify({ error: error.message }),
         };
-      } else if (isStoreUnavailable(error)) {
-        // The store, not a bug: clients and alarms can tell, and clients know when to try again.
+      } else if (isStoreFault(error)) {
+        // The store could not be reached or did not answer within the budget, not a bug: 503, not
+        // 500, so that clients and alarms can tell, and clients know when to try again.
         request.response = {
           statusCode: 503,
           headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
@@ -253,9 +255,10 @@ function buildRoute<TBody>(
       body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
     };
   });
-  // The budget starts with the function, before authentication spends any of it.
+  // The budget starts with the function, before authentication spends any of it: every DynamoDB
+  // call draws on what is left (store/time-budget.ts).
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
-    withinRequestBudget(() => routeHandler(event, context as RouteContext));
+    withinTimeBudget(API_STORE_BUDGET_MS, () => routeHandler(event, context as RouteContext));
 }
 
 export function publicRoute<TBody = undefined>(options: RouteOptions<TBody>, run: (input: RouteInput<TBody>) => Promise<JsonResponse>) {

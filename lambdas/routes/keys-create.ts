@@ -2,7 +2,7 @@ import { ERRORS } from '../definitions/errors';
 import { readCreateAccess } from '../config/create-access';
 import { readConfig } from '../config/functions';
 import { createApiKey } from '../use-cases/keys';
-import { checkWebhookUrl } from '../rules/webhook-url';
+import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';

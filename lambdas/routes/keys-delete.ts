@@ -2,9 +2,9 @@ import { ERRORS } from '../definitions/errors';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import type { DeleteResponse } from '../http/schemas';
-import { revokeApiKey } from '../use-cases/keys';
+import { deleteKey } from '../store/key-store';
 
 export const handler = authenticatedRoute({}, async ({ caller }) => {
-  if (!(await revokeApiKey(caller.keyHash))) throw new HttpError(401, ERRORS.invalidApiKey);
+  if (!(await deleteKey(caller.keyHash))) throw new HttpError(401, ERRORS.invalidApiKey);
   return { statusCode: 200, body: { deleted: true } satisfies DeleteResponse };
 });

@@ -1,11 +1,11 @@
 import { ERRORS } from '../definitions/errors';
 import { readConfig } from '../config/functions';
-import { checkWebhookUrl } from '../rules/webhook-url';
+import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
 import { updateKeyBody } from '../http/request-bodies/keys';
 import type { UpdateKeyResponse } from '../http/schemas';
-import { setKeyWebhook } from '../use-cases/keys';
+import { setWebhook } from '../store/key-store';
 
 const config = readConfig();
 
@@ -17,6 +17,6 @@ export const handler = authenticatedRoute({ body: { schema: updateKeyBody, requi
     webhook = verdict.url;
   }
   // The key was live a moment ago; failing now means it was revoked in between.
-  if (!(await setKeyWebhook(caller.keyHash, webhook))) throw new HttpError(401, ERRORS.invalidApiKey);
+  if (!(await setWebhook(caller.keyHash, webhook))) throw new HttpError(401, ERRORS.invalidApiKey);
   return { statusCode: 200, body: { updated: true } satisfies UpdateKeyResponse };
 });

@@ -1,6 +1,6 @@
 import type { BatchGetCommandInput, BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { BATCH_REQUEST_TIMEOUT_MS } from '../aws/sdk-settings';
+import { BATCH_REQUEST_TIMEOUT_MS } from './sdk-settings';
 import { dynamo } from './dynamo';
 
 /** DynamoDB's per-call item limits for BatchWriteItem and BatchGetItem. */

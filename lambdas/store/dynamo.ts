@@ -1,7 +1,7 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { sdkClientSettings } from '../aws/sdk-settings';
+import { sdkClientSettings } from './sdk-settings';
 import { ENV } from '../definitions/env';
 import type { TableDefinition } from '../definitions/tables';
 

@@ -14,7 +14,7 @@ import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
 import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
-import { remainingBudgetMs } from '../aws/time-budget';
+import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
 
 /**

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { budgetSignal, remainingBudgetMs } from '../aws/time-budget';
+import { budgetSignal, remainingBudgetMs } from './time-budget';
 import { dynamo } from './dynamo';
 
 /**

@@ -2,7 +2,7 @@ import type { CreateAccess } from '../config/create-access';
 import { verifySignInToken } from '../identity/sign-in-tokens';
 import { KEY_LIFETIME_MS } from '../definitions/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
-import { deleteKey, putKey, setWebhook, type StoredKey } from '../store/key-store';
+import { putKey, type StoredKey } from '../store/key-store';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from '../rules/api-keys';
 import { signInSubjectHash } from '../rules/sign-in-subject';
 
@@ -61,14 +61,3 @@ export async function createApiKey(request: {
   await putKey(stored);
   return { outcome: 'created', key, expires: stored.expires, webhookSecret: stored.webhookSecret };
 }
-
-// Routes reach the stores only through use-cases (test/unit/layers.test.ts), however thin.
-
-/** Revokes the caller's key; false if a concurrent request revoked it first. */
-export const revokeApiKey = (keyHash: string): Promise<boolean> => deleteKey(keyHash);
-
-/**
- * Sets the key's webhook (a URL checkWebhookUrl accepted), or removes it when undefined; false if
- * the key was revoked since it authenticated the request.
- */
-export const setKeyWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> => setWebhook(keyHash, webhook);

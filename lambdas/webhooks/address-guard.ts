@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { hostAddress, isLoopbackName, isPublicAddress } from '../rules/webhook-url';
+import { hostAddress, isLoopbackName, isPublicAddress } from './rules/webhook-url';
 
 /**
  * Where a delivery may connect. The URL is judged before any socket exists; a name is judged by

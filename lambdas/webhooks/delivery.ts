@@ -1,6 +1,6 @@
 import { WEBHOOK_HEADERS, WEBHOOK_MAX_RESPONSE_BYTES, WEBHOOK_REQUEST_TIMEOUT_MS, WEBHOOK_RETRIES, retryDelayMs } from '../definitions/webhooks';
 import { webhookTarget } from '../store/key-store';
-import type { WebhookJob } from '../rules/webhook-job';
+import type { WebhookJob } from './rules/webhook-job';
 import { postWebhook } from './outbound-http';
 import { signatureHeader } from './signature';
 

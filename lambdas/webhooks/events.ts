@@ -2,8 +2,8 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { WebhookEvent } from '../definitions/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
 import { sha256Hex } from '../rules/api-keys';
-import { isHeadChange, numberOf, stringOf } from '../stream/records';
-import type { WebhookJob } from '../rules/webhook-job';
+import { isHeadChange, numberOf, stringOf } from './stream/records';
+import type { WebhookJob } from './rules/webhook-job';
 
 type Image = Record<string, AttributeValue>;
 

@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { keysWithWebhooks } from '../store/key-store';
 import { webhookJobOf } from './events';
-import type { WebhookJob } from '../rules/webhook-job';
+import type { WebhookJob } from './rules/webhook-job';
 
 /**
  * The webhook jobs a batch of stream records calls for, by the sequence number of the record

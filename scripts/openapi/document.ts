@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
-import { API_KEY_FORMAT_DESCRIPTION } from '../../lambdas/definitions/errors';
+import { API_KEY_FORMAT_DESCRIPTION } from '#lambdas/definitions/errors';
 import {
   API_BASE_PATH,
   GATE,
@@ -10,11 +10,11 @@ import {
   SLOW_STORE_MS,
   STORED_BYTES_LIMIT,
   WEBHOOK_EVENTS,
-} from '../../lambdas/definitions/limits';
-import { TOKEN_CLOCK_SKEW_SECONDS } from '../../lambdas/definitions/create-access';
-import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
-import { webhookPayloadSchema } from '../../lambdas/rules/webhook-job';
-import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
+} from '#lambdas/definitions/limits';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '#lambdas/definitions/create-access';
+import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
+import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
+import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
 import {
   claimSecretResponse,
   createKeyBody,
@@ -35,7 +35,7 @@ import {
   secretId,
   updateKeyBody,
   updateKeyResponse,
-} from '../../lambdas/http/schemas';
+} from '#lambdas/http/schemas';
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and

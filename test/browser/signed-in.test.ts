@@ -1,4 +1,4 @@
-import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
+import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 import { eventually } from '../support/eventually';
 import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 

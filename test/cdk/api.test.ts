@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
-import { DEFAULT_THROTTLE } from '../../lambdas/definitions/deployment';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { DEFAULT_THROTTLE } from '#lambdas/definitions/deployment';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, findDependencyCycle, getAttTarget, resource, resourcesOfType, templateJson } from './support/template';
 

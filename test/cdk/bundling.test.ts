@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { ENV } from '../../lambdas/definitions/env';
-import { ROUTES, routeEntry } from '../../lambdas/definitions/routes';
-import { TABLES } from '../../lambdas/definitions/tables';
-import { PIPELINE_ENTRIES } from '../../lambdas/definitions/webhooks';
-import { BUNDLE_FILE_NAME, BUNDLING, esbuildOptionsFor } from '../../lib/bundling';
+import { ENV } from '#lambdas/definitions/env';
+import { ROUTES, routeEntry } from '#lambdas/definitions/routes';
+import { TABLES } from '#lambdas/definitions/tables';
+import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
+import { BUNDLE_FILE_NAME, BUNDLING, esbuildOptionsFor } from '#lib/bundling';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 /** What @aws-sdk/credential-provider-node's default provider throws when no source has credentials. */

@@ -1,6 +1,6 @@
-import { METRICS, METRICS_NAMESPACE } from '../../lambdas/definitions/observability';
-import { ROUTES, routeTemplate } from '../../lambdas/definitions/routes';
-import { API_5XX_ALARM_THRESHOLD } from '../../lib/monitoring';
+import { METRICS, METRICS_NAMESPACE } from '#lambdas/definitions/observability';
+import { ROUTES, routeTemplate } from '#lambdas/definitions/routes';
+import { API_5XX_ALARM_THRESHOLD } from '#lib/monitoring';
 import { type DashboardWidget, apiServerErrorsAlarmId, dashboardWidgets } from './support/monitoring';
 import { sharedSynthesis } from './support/synth';
 import { at, resource, resourcesOfType, templateJson } from './support/template';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
-import { QUEUES } from '../../lambdas/definitions/webhooks';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { synthesize } from './support/synth';
 
 interface PluginReport {

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
-import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '../../lambdas/definitions/tables';
+import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
+import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '#lambdas/definitions/tables';
 import { roleOf } from './support/iam';
 import { sharedSynthesis } from './support/synth';
 import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId, type PolicyStatement } from './support/template';

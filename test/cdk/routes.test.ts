@@ -1,7 +1,7 @@
-import { ENV } from '../../lambdas/definitions/env';
-import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
-import { ROUTES } from '../../lambdas/definitions/routes';
-import { TABLES } from '../../lambdas/definitions/tables';
+import { ENV } from '#lambdas/definitions/env';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { ROUTES } from '#lambdas/definitions/routes';
+import { TABLES } from '#lambdas/definitions/tables';
 import { sharedSynthesis } from './support/synth';
 import { at, refTarget, resource, resourcesOfType, routeFunctionId, routeMethodId, tableLogicalId } from './support/template';
 

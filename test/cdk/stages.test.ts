@@ -1,9 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_STACK_NAME } from '../../lambdas/definitions/deployment';
-import { ENV } from '../../lambdas/definitions/env';
-import { readStackConfig } from '../../lib/config';
-import { SecretsStack } from '../../lib/secrets-stack';
+import { DEFAULT_STACK_NAME } from '#lambdas/definitions/deployment';
+import { ENV } from '#lambdas/definitions/env';
+import { readStackConfig } from '#lib/config';
+import { SecretsStack } from '#lib/secrets-stack';
 import { apiServerErrorsAlarmId } from './support/monitoring';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, resource, resourcesOfType, templateJson } from './support/template';

@@ -1,4 +1,4 @@
-import { KEYS_TABLE, SECRETS_TABLE, TABLES } from '../../lambdas/definitions/tables';
+import { KEYS_TABLE, SECRETS_TABLE, TABLES } from '#lambdas/definitions/tables';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { resource, resourcesOfType, tableLogicalId } from './support/template';
 

@@ -1,9 +1,9 @@
 import { runInNewContext } from 'node:vm';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { ADDRESS_RATE_LIMIT } from '../../lambdas/definitions/limits';
-import { API_PATH_PREFIX, EDGE_HEADERS } from '../../lambdas/definitions/site';
-import { COUNTED_MANAGED_RULES, WAF_RULES } from '../../lib/waf';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { ADDRESS_RATE_LIMIT } from '#lambdas/definitions/limits';
+import { API_PATH_PREFIX, EDGE_HEADERS } from '#lambdas/definitions/site';
+import { COUNTED_MANAGED_RULES, WAF_RULES } from '#lib/waf';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, getAttTarget, isRecord, referencedIds, resourcesOfType } from './support/template';
 

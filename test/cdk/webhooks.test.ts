@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { ENV } from '../../lambdas/definitions/env';
-import { DEFAULT_LOG_LEVEL } from '../../lambdas/definitions/observability';
-import { ROUTES } from '../../lambdas/definitions/routes';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '../../lambdas/definitions/tables';
+import { ENV } from '#lambdas/definitions/env';
+import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
+import { ROUTES } from '#lambdas/definitions/routes';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import {
   CONSUMED_SECRETS_BATCH_SIZE,
   DEAD_LETTER_RETENTION_DAYS,
@@ -16,7 +16,7 @@ import {
   STREAM_EVENT_FILTER,
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
-} from '../../lambdas/definitions/webhooks';
+} from '#lambdas/definitions/webhooks';
 import { actionsByResource, roleOf } from './support/iam';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';

@@ -1,11 +1,11 @@
 import './support/store-access';
-import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '../../lambdas/definitions/limits';
-import { randomUrlSafeId } from '../../lambdas/rules/random';
+import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { randomUrlSafeId } from '#lambdas/rules/random';
 import { base64Of } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';
-import { dynamo } from '../../lambdas/store/dynamo';
-import { claimSecret as claimAnySecret, isGateRefusal, putSecret, type ClaimedSecret } from '../../lambdas/store/secret-store';
+import { dynamo } from '#lambdas/store/dynamo';
+import { claimSecret as claimAnySecret, isGateRefusal, putSecret, type ClaimedSecret } from '#lambdas/store/secret-store';
 
 /**
  * A chunked secret's claim takes its view first and reads the chunks after. This forces, on the

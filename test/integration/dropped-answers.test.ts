@@ -1,5 +1,5 @@
-import { API_BASE_PATH, IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { OnetimeClient } from '../../client/src/index';
+import { API_BASE_PATH, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { OnetimeClient } from '#client/index';
 import { api, createKey } from '../support/api';
 import { startDroppedAnswerProxy, type DroppedAnswerProxy } from '../support/dropped-answer-proxy';
 import { testEnv } from '../support/environment';

@@ -9,12 +9,12 @@ import {
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ENV } from '../../lambdas/definitions/env';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { QUEUES, WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
-import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
-import { localDynamoDbClient } from '../../local/dynamodb-local';
-import { localSqsClient } from '../../local/queue-service';
+import { ENV } from '#lambdas/definitions/env';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES, WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
+import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import { localDynamoDbClient } from '#local/dynamodb-local';
+import { localSqsClient } from '#local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';

@@ -3,8 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { OPENAPI_PATH } from '../../scripts/openapi';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { OPENAPI_PATH } from '#scripts/openapi';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 

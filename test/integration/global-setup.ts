@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { SDK_CALL_LOG_ENV } from '../../local/sdk-calls';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { SDK_CALL_LOG_ENV } from '#local/sdk-calls';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { startLocalServer } from '../support/local-server';
 import { TEST_ENV } from '../support/environment';
-import { freePort } from '../../local/free-port';
+import { freePort } from '#local/free-port';
 
 /**
  * One DynamoDB Local and one local-mode server for the whole run. The server is pointed at the

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { GlobalConfig } from 'jest';
-import type { RunningDynamoDb } from '../../local/dynamodb-local';
-import { SDK_CALL_LOG_ENV } from '../../local/sdk-calls';
+import type { RunningDynamoDb } from '#local/dynamodb-local';
+import { SDK_CALL_LOG_ENV } from '#local/sdk-calls';
 import { synthesize } from '../cdk/support/synth';
 import type { LocalServer } from '../support/local-server';
 import { leastPrivilegeFindings, readRecordedCalls } from './support/least-privilege';

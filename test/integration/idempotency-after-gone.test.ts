@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';

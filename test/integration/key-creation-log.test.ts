@@ -1,10 +1,10 @@
 import './support/store-access';
-import { KEYS_TABLE, ipItemPk } from '../../lambdas/definitions/tables';
-import { KEY_CREATION_LIMIT } from '../../lambdas/definitions/limits';
-import { randomUrlSafeId } from '../../lambdas/rules/random';
+import { KEYS_TABLE, ipItemPk } from '#lambdas/definitions/tables';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { randomUrlSafeId } from '#lambdas/rules/random';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, epochSeconds, tableName } from '../../lambdas/store/dynamo';
-import { recordKeyCreationAttempt } from '../../lambdas/store/key-creation-log';
+import { dynamo, epochSeconds, tableName } from '#lambdas/store/dynamo';
+import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
 
 /**
  * The key-creation log keeps every attempt of the last hour in one item, up to twice the limit

@@ -1,6 +1,6 @@
-import { USAGE_HEADERS } from '../../local/dynamodb-usage';
-import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { freePort } from '../../local/free-port';
+import { USAGE_HEADERS } from '#local/dynamodb-usage';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { freePort } from '#local/free-port';
 import { eventually } from '../support/eventually';
 import { api } from '../support/api';
 import { startLocalServer } from '../support/local-server';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { freePort } from '../../local/free-port';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
+import { freePort } from '#local/free-port';
 import { eventually } from '../support/eventually';
 import { api } from '../support/api';
 import { startLocalServer } from '../support/local-server';

@@ -1,7 +1,7 @@
-import { ENV } from '../../lambdas/definitions/env';
-import { DATA_CHUNK_BYTES } from '../../lambdas/definitions/limits';
-import { LOG_MESSAGES, METRICS } from '../../lambdas/definitions/observability';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
+import { ENV } from '#lambdas/definitions/env';
+import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
+import { LOG_MESSAGES, METRICS } from '#lambdas/definitions/observability';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';

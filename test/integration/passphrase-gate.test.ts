@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
-import { verifyWebhookSignature } from '../../lambdas/webhooks/signature';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
+import { verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { api, base64Of, createKey, createSecret, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import { testEnv } from '../support/environment';

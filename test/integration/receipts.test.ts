@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { localDynamoDbClient } from '../../local/dynamodb-local';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { ENV } from '../../lambdas/definitions/env';
-import { GATE, RECEIPT_LIFETIME_MS } from '../../lambdas/definitions/limits';
-import { SECRETS_TABLE, SECRET_RECEIPT_SK } from '../../lambdas/definitions/tables';
-import { hashApiKey } from '../../lambdas/rules/api-keys';
-import { LOCAL_AWS_SETTINGS } from '../../local/aws-account';
-import type { Receipt } from '../../lambdas/rules/receipt';
+import { localDynamoDbClient } from '#local/dynamodb-local';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { ENV } from '#lambdas/definitions/env';
+import { GATE, RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { SECRETS_TABLE, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { hashApiKey } from '#lambdas/rules/api-keys';
+import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import type { Receipt } from '#lambdas/rules/receipt';
 import { api, createKey, createSecret, type CreatedKey } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
@@ -178,10 +178,10 @@ describe('the 7-day lifetime, on an injected clock', () => {
     process.env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
     process.env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
-    ({ secretStatus } = await import('../../lambdas/use-cases/receipts'));
+    ({ secretStatus } = await import('#lambdas/use-cases/receipts'));
   });
   afterAll(async () => {
-    (await import('../../lambdas/store/dynamo')).dynamo.destroy();
+    (await import('#lambdas/store/dynamo')).dynamo.destroy();
   });
 
   test('a receipt item answers until 7 days after expires, then 404', async () => {

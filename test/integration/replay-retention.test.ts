@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IDEMPOTENCY, REPLAY_RETENTION_MS } from '../../lambdas/definitions/limits';
+import { IDEMPOTENCY, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, createSecret } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { bodyDigest, idempotencyScope } from '../../lambdas/rules/idempotency';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { bodyDigest, idempotencyScope } from '#lambdas/rules/idempotency';
 import { eventually } from '../support/eventually';
 import { api, base64Of, createKey, createRequest, requestPublicKey } from '../support/api';
 import { closeStore, itemsOfSecret, putIdempotencyRecord } from './support/store';

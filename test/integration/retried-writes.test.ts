@@ -1,5 +1,5 @@
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '../../lambdas/definitions/tables';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { distinctEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
@@ -341,7 +341,7 @@ test('a create whose head write and settling read fail on every attempt: 503, an
 test('a 1-view claim whose answer never comes: the SDK repeats it after its request timeout, and the data is still there', async () => {
   const { key } = await owner(['secret.created', 'secret.expired']);
   const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);
-  // The repeat comes 2 s later (aws/sdk-settings.ts), long after the stream consumer has seen the
+  // The repeat comes 2 s later (store/sdk-settings.ts), long after the stream consumer has seen the
   // last view: it finds the data only because an inline secret outlives its claim's retry window.
   const response = await withFault(
     'silence',

@@ -1,8 +1,8 @@
 import { createECDH } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
-import { USAGE_HEADERS } from '../../local/dynamodb-usage';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
+import { USAGE_HEADERS } from '#local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';
 import { testEnv } from '../support/environment';
 import { TSX_LOADER, startLocalServer, startTsxServer, type LocalServer } from '../support/local-server';

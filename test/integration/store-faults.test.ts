@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { gateOfProof } from '../../lambdas/rules/gate';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../../lambdas/definitions/tables';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { gateOfProof } from '#lambdas/rules/gate';
+import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';

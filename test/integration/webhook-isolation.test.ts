@@ -1,5 +1,5 @@
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { WEBHOOK_REQUEST_TIMEOUT_MS } from '../../lambdas/definitions/webhooks';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';

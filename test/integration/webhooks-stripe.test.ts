@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../lambdas/definitions/tables';
-import { WEBHOOK_HEADERS } from '../../lambdas/definitions/webhooks';
-import { signatureHeader, verifyWebhookSignature } from '../../lambdas/webhooks/signature';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
+import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { api, createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
-import { USAGE_HEADERS, type DynamoDbUsage } from '../../local/dynamodb-usage';
+import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { USAGE_HEADERS, type DynamoDbUsage } from '#local/dynamodb-usage';
 import { api, createKey, createRequest, createSecret, dataFilling, freshClientAddress, requestPublicKey, type ApiResponse } from './api';
 
 /**

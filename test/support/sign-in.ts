@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { LOCAL_SIGN_IN } from '../../local/sign-in-accounts';
+import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 
 /**
  * Signs in to local mode's OpenID provider as a browser and a public client would: the

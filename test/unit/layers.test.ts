@@ -65,12 +65,15 @@ test('every rule applies to some module, so that a mistyped path cannot leave it
   expect(idle.map((rule) => rule.name)).toEqual([]);
 });
 
-test('every folder of lambdas/ has its place in the layers: some rule names it', () => {
+test('every folder of lambdas/, sub-folders too, has its place in the layers: some rule names it', () => {
   const patterns = forbidden
     .flatMap((rule) => [...pathsOf(rule.from), ...pathsOf(rule.to)])
     .filter((pattern) => pattern !== '^lambdas/')
     .map((pattern) => new RegExp(pattern));
-  const folders = readdirSync(path.join(ROOT, 'lambdas'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  const unplaced = folders.map((folder) => folder.name).filter((name) => !patterns.some((pattern) => pattern.test(`lambdas/${name}/module.ts`)));
+  const folders = readdirSync(path.join(ROOT, 'lambdas'), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  expect(folders.length).toBeGreaterThan(0);
+  const unplaced = folders.filter((folder) => !patterns.some((pattern) => pattern.test(`${folder}/module.ts`)));
   expect(unplaced).toEqual([]);
 });

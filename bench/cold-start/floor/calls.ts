@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { KEYS_TABLE } from '../../../lambdas/definitions/tables';
-import { dynamo, tableName } from '../../../lambdas/store/dynamo';
+import { KEYS_TABLE } from '#lambdas/definitions/tables';
+import { dynamo, tableName } from '#lambdas/store/dynamo';
 
 /**
  * The calls a function cannot do without, made by its cold-start floor through the functions' own

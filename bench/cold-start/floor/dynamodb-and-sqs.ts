@@ -1,9 +1,9 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../../../lambdas/queue/sqs';
+import { sqs } from '#lambdas/webhooks/queue/sqs';
 import { FLOOR_RESPONSE, floorDynamoDbCalls, floorPost, type FloorEvent } from './calls';
 
 /**
- * The cold-start floor of a function that also builds the SQS client (`lambdas/queue/sqs.ts`, at
+ * The cold-start floor of a function that also builds the SQS client (`lambdas/webhooks/queue/sqs.ts`, at
  * module load): the function's DynamoDB calls, then one SendMessage where the function sends one,
  * and one POST where it delivers a webhook.
  */

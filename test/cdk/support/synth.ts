@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { defineApp } from '../../../lib/secrets-app';
+import { defineApp } from '#lib/secrets-app';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 /** Where test/cdk/global-setup.ts leaves the default synthesis for every file of the run. */

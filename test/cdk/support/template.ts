@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { API_BASE_PATH } from '../../../lambdas/definitions/limits';
-import type { RouteDefinition } from '../../../lambdas/definitions/routes';
-import type { TableDefinition } from '../../../lambdas/definitions/tables';
+import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import type { RouteDefinition } from '#lambdas/definitions/routes';
+import type { TableDefinition } from '#lambdas/definitions/tables';
 
 /** Just enough of the CloudFormation template's shape for these tests to read it without `any`. */
 export interface CfnResource {

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { SECRETS_TABLE } from '../../../lambdas/definitions/tables';
-import { QUEUES } from '../../../lambdas/definitions/webhooks';
+import { SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { type CfnResource, at, logicalIdOfConstruct, refTarget, resourcesOfType, tableLogicalId } from './template';
 
 /** The queue built for a QUEUES entry, found by its construct id wherever it sits in the tree. */

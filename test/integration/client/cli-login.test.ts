@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CLI_LOOPBACK_REDIRECT } from '../../../lambdas/definitions/create-access';
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import { api } from '../../support/api';
-import { testEnv } from '../../support/environment';
-import { startLocalServer, type LocalServer } from '../../support/local-server';
-import { confirmDevice, CookieJar, passLogin, TEST_USER } from '../../support/sign-in';
+import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { api } from '#test/support/api';
+import { testEnv } from '#test/support/environment';
+import { startLocalServer, type LocalServer } from '#test/support/local-server';
+import { confirmDevice, CookieJar, passLogin, TEST_USER } from '#test/support/sign-in';
 import { onetime } from '../support/cli';
 
 /**

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vectors from '../../../client/test-vectors-v2.json';
-import { GATE } from '../../../lambdas/definitions/limits';
-import { api, createKey, createSecret } from '../../support/api';
-import { testEnv } from '../../support/environment';
+import { GATE } from '#lambdas/definitions/limits';
+import { api, createKey, createSecret } from '#test/support/api';
+import { testEnv } from '#test/support/environment';
 import { onetime, type CliResult } from '../support/cli';
 
 /** `onetime` with a passphrase (docs/client.md): from a file or the terminal, never from argv. */

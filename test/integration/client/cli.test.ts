@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
-import { signatureHeader } from '../../../lambdas/webhooks/signature';
-import { createKey } from '../../support/api';
-import { eventually } from '../../support/eventually';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { signatureHeader } from '#lambdas/webhooks/signature';
+import { createKey } from '#test/support/api';
+import { eventually } from '#test/support/eventually';
 import { linkFrom, onetime } from '../support/cli';
 
 /** docs/client.md §3, as a user sees it: stdout, stderr and exit codes of the linked `onetime`. */

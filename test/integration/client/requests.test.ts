@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OnetimeClient } from '../../../client/src/client';
-import { api, createKey } from '../../support/api';
-import { testEnv } from '../../support/environment';
+import { OnetimeClient } from '#client/client';
+import { api, createKey } from '#test/support/api';
+import { testEnv } from '#test/support/environment';
 import vectors from '../../../client/request-test-vectors.json';
 import { onetime } from '../support/cli';
 

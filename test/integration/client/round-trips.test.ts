@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OnetimeClient } from '../../../client/src/client';
-import { api, createKey } from '../../support/api';
-import { testEnv } from '../../support/environment';
+import { OnetimeClient } from '#client/client';
+import { api, createKey } from '#test/support/api';
+import { testEnv } from '#test/support/environment';
 import { linkFrom, onetime } from '../support/cli';
 
 /** The library and the CLI open each other's links: one envelope, whichever made it. */

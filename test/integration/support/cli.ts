@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { testEnv } from '../../support/environment';
+import { testEnv } from '#test/support/environment';
 
 /** Runs `onetime` as a user would: the bin `npm ci` linked, as a child process. */
 

@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ROUTES } from '../../../lambdas/definitions/routes';
-import { TABLES } from '../../../lambdas/definitions/tables';
-import { QUEUES } from '../../../lambdas/definitions/webhooks';
-import type { FunctionName, RecordedCall } from '../../../local/sdk-calls';
-import { roleOf } from '../../cdk/support/iam';
-import type { Synthesized } from '../../cdk/support/synth';
+import { ROUTES } from '#lambdas/definitions/routes';
+import { TABLES } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
+import type { FunctionName, RecordedCall } from '#local/sdk-calls';
+import { roleOf } from '#test/cdk/support/iam';
+import type { Synthesized } from '#test/cdk/support/synth';
 import {
   at,
   asArray,
@@ -16,8 +16,8 @@ import {
   roleStatements,
   routeFunctionId,
   tableLogicalId,
-} from '../../cdk/support/template';
-import { pipelineOf, queueLogicalId } from '../../cdk/support/webhooks';
+} from '#test/cdk/support/template';
+import { pipelineOf, queueLogicalId } from '#test/cdk/support/webhooks';
 import { SIMULATED_ACCOUNT_ID, simulatedFindings, type FunctionRole, type PolicyStatement, type SimulatedCall } from './iam-simulation';
 
 /**

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { ENV } from '../../../lambdas/definitions/env';
+import { ENV } from '#lambdas/definitions/env';
 
 /**
  * `npm start` as typed in a terminal: the real npm, in a process group of its own as a shell

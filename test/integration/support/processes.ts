@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { readProcessTable, readStat } from '../../support/process-table';
+import { readProcessTable, readStat } from '#test/support/process-table';
 
 /** Local mode's processes as /proc shows them, and whether its ports still answer. */
 

@@ -1,7 +1,7 @@
-import { LOCAL_AWS_SETTINGS } from '../../../local/aws-account';
-import { ENV } from '../../../lambdas/definitions/env';
-import { KEYS_TABLE, SECRETS_TABLE } from '../../../lambdas/definitions/tables';
-import { testEnv } from '../../support/environment';
+import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
+import { ENV } from '#lambdas/definitions/env';
+import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { testEnv } from '#test/support/environment';
 
 /**
  * Imported first by a test that calls the store functions itself: points them at the DynamoDB

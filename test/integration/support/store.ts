@@ -1,9 +1,9 @@
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateScan, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { localDynamoDbClient } from '../../../local/dynamodb-local';
-import { hashApiKey, sha256Hex } from '../../../lambdas/rules/api-keys';
-import { MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
-import { ADDRESS_BYTE_SLOT_PREFIX, SECRET_HEAD_SK, addressBytesPk, ipItemPk, keyItemPk, secretChunkKey } from '../../../lambdas/definitions/tables';
-import { testEnv } from '../../support/environment';
+import { localDynamoDbClient } from '#local/dynamodb-local';
+import { hashApiKey, sha256Hex } from '#lambdas/rules/api-keys';
+import { MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { ADDRESS_BYTE_SLOT_PREFIX, SECRET_HEAD_SK, addressBytesPk, ipItemPk, keyItemPk, secretChunkKey } from '#lambdas/definitions/tables';
+import { testEnv } from '#test/support/environment';
 
 /**
  * Direct access to the DynamoDB Local behind the server: to look at what is stored, and to age

@@ -1,6 +1,6 @@
-import { renderColdStarts } from '../../../bench/cold-start/render';
-import type { ColdStartResult, ColdStartRow } from '../../../bench/cold-start/result';
-import { judge, repeated } from '../../../bench/stats';
+import { renderColdStarts } from '#bench/cold-start/render';
+import type { ColdStartResult, ColdStartRow } from '#bench/cold-start/result';
+import { judge, repeated } from '#bench/stats';
 
 const row = (name: string, cpuRatios: number[], houseRatios: number[]): ColdStartRow => ({
   name,

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildRunner } from '../../../bench/cold-start/bundles';
-import { runSample } from '../../../bench/cold-start/sample';
+import { buildRunner } from '#bench/cold-start/bundles';
+import { runSample } from '#bench/cold-start/sample';
 
 /** The cold-start child: it reports only a successful response, and fails loudly otherwise. Nothing here is timed. */
 

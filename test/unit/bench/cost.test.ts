@@ -10,8 +10,8 @@ import {
   renderCosts,
   strongReadUnitsFor,
   writeUnitsFor,
-} from '../../../bench/cost';
-import { AWS_PRICES } from '../../../bench/prices';
+} from '#bench/cost';
+import { AWS_PRICES } from '#bench/prices';
 
 const KB = 1024;
 const MiB = 1024 * 1024;

@@ -1,5 +1,5 @@
-import type { BenchRun, CodeVersion } from '../../../bench/history';
-import { RUNS_JUDGED, verdictOver, withRun } from '../../../bench/history';
+import type { BenchRun, CodeVersion } from '#bench/history';
+import { RUNS_JUDGED, verdictOver, withRun } from '#bench/history';
 
 const committed: CodeVersion = { commit: 'a'.repeat(40), uncommitted: false };
 

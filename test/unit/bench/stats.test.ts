@@ -1,4 +1,4 @@
-import { judge, percentile, repeated } from '../../../bench/stats';
+import { judge, percentile, repeated } from '#bench/stats';
 
 describe('percentile', () => {
   test('nearest rank', () => {

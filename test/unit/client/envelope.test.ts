@@ -1,7 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
-import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '../../../client/src/base64';
-import { AAD, importKey, open, seal, sealWithIv } from '../../../client/src/envelope';
-import { LinkError } from '../../../client/src/errors';
+import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '#client/base64';
+import { AAD, importKey, open, seal, sealWithIv } from '#client/envelope';
+import { LinkError } from '#client/errors';
 import { VECTORS, hex, plaintextOf, type Vector } from './vectors';
 
 const encode = (vector: Vector, envelope: Uint8Array): string => (vector.field === 'data' ? toBase64(envelope) : toBase64Url(envelope));

@@ -1,4 +1,4 @@
-import { makeLink, parseLink, secretIdOf } from '../../../client/src/link';
+import { makeLink, parseLink, secretIdOf } from '#client/link';
 import { VECTORS, hex } from './vectors';
 
 const ID = 'J8k051Rl3B2N5nxEX7V-gg';

@@ -1,13 +1,13 @@
 import { createDecipheriv } from 'node:crypto';
 import vectors from '../../../client/test-vectors-v2.json';
-import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '../../../client/src/base64';
-import { OnetimeClient } from '../../../client/src/client';
-import { AAD_V2, importKey, open, sealWithIv } from '../../../client/src/envelope';
-import { PassphraseError, SecretGoneError } from '../../../client/src/errors';
-import { parseLink } from '../../../client/src/link';
-import { PBKDF2_ITERATIONS, derivePassphraseKeys, gateOf, stretch } from '../../../client/src/passphrase';
-import { GATE } from '../../../lambdas/definitions/limits';
-import { renderPassphraseVectors } from '../../../scripts/passphrase-vectors';
+import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '#client/base64';
+import { OnetimeClient } from '#client/client';
+import { AAD_V2, importKey, open, sealWithIv } from '#client/envelope';
+import { PassphraseError, SecretGoneError } from '#client/errors';
+import { parseLink } from '#client/link';
+import { PBKDF2_ITERATIONS, derivePassphraseKeys, gateOf, stretch } from '#client/passphrase';
+import { GATE } from '#lambdas/definitions/limits';
+import { renderPassphraseVectors } from '#scripts/passphrase-vectors';
 import { failureOf, fakeFetch, type Scripted } from './fake-fetch';
 
 /** client/test-vectors-v2.json: made by node:crypto (scripts/passphrase-vectors.ts), checked against the library. */

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '../../../client/src/base64';
-import { LinkError } from '../../../client/src/errors';
-import { REQUEST_AAD, answerSealer, fingerprint, importPrivateKey, importPublicKey, openAnswer } from '../../../client/src/request-envelope';
-import { makeReceiveLink, makeRequestLink, parseReceiveLink, parseRequestLink } from '../../../client/src/request-link';
+import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '#client/base64';
+import { LinkError } from '#client/errors';
+import { REQUEST_AAD, answerSealer, fingerprint, importPrivateKey, importPublicKey, openAnswer } from '#client/request-envelope';
+import { makeReceiveLink, makeRequestLink, parseReceiveLink, parseRequestLink } from '#client/request-link';
 import vectors from '../../../client/request-test-vectors.json';
 import { hex, plaintextOf, type Vector } from './vectors';
 

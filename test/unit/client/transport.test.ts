@@ -1,7 +1,7 @@
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import { IDEMPOTENCY } from '../../../lambdas/definitions/limits';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import REQUEST_VECTORS from '../../../client/request-test-vectors.json';
-import { OnetimeClient } from '../../../client/src/client';
+import { OnetimeClient } from '#client/client';
 import { connectionRefused, failureOf, fakeFetch, type Scripted } from './fake-fetch';
 import { VECTORS } from './vectors';
 

@@ -1,5 +1,5 @@
-import { WEBHOOK_TOLERANCE_MS, verifyWebhook } from '../../../client/src/webhook';
-import { SIGNATURE_TOLERANCE_MS, signatureHeader } from '../../../lambdas/webhooks/signature';
+import { WEBHOOK_TOLERANCE_MS, verifyWebhook } from '#client/webhook';
+import { SIGNATURE_TOLERANCE_MS, signatureHeader } from '#lambdas/webhooks/signature';
 
 /** Signed by the service's own signer, so that the two sides are checked against each other. */
 const SECRET = 'whsec_3Yq8TqkJ5tB2uQ0ZxR7mLwP9aV4sN6cD';

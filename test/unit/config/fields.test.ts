@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { readSettings, text } from '../../../lambdas/config/fields';
+import { readSettings, text } from '#lambdas/config/fields';
 
 /** What every surface's errors share; each surface's own test covers its fields' words. */
 

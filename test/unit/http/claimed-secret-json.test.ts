@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { SECRET_TYPES } from '../../../lambdas/definitions/limits';
-import { claimedSecretJson } from '../../../lambdas/http/claimed-secret-json';
+import { SECRET_TYPES } from '#lambdas/definitions/limits';
+import { claimedSecretJson } from '#lambdas/http/claimed-secret-json';
 
 describe('claimedSecretJson', () => {
   test('is the text JSON.stringify makes of the claim body, for any base64 data and any filename or mimetype', () => {

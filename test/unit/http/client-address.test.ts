@@ -1,5 +1,5 @@
-import { EDGE_HEADERS } from '../../../lambdas/definitions/site';
-import { clientAddress, viewerAddress } from '../../../lambdas/http/client-address';
+import { EDGE_HEADERS } from '#lambdas/definitions/site';
+import { clientAddress, viewerAddress } from '#lambdas/http/client-address';
 import { apiEvent } from '../support/events';
 
 const SECRET = 'k3P9mZt7Qw2Lx8Vb4Nc6Rd1Fg5Hj0Ks';

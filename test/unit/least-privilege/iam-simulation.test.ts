@@ -1,4 +1,4 @@
-import { SIMULATED_ACCOUNT_ID, simulatedFindings, type FunctionRole, type SimulatedCall } from '../../integration/support/iam-simulation';
+import { SIMULATED_ACCOUNT_ID, simulatedFindings, type FunctionRole, type SimulatedCall } from '#test/integration/support/iam-simulation';
 
 /**
  * The least-privilege check's engine on a synthetic role: it must catch a call its role does not

@@ -1,4 +1,4 @@
-import { readDlqEnv } from '../../../scripts/dlq-env';
+import { readDlqEnv } from '#scripts/dlq-env';
 
 /** `npm run dlq`'s environment: queue URLs (each also an option) and local mode's endpoints. */
 

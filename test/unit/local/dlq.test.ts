@@ -8,8 +8,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from '../../../scripts/dlq-commands';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from '#scripts/dlq-commands';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
 
 /** `npm run dlq`: listing and redriving the webhook dead letters, here against the local queue service. */
 

@@ -1,9 +1,9 @@
 import '../support/env';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { LOG_MESSAGES } from '../../../lambdas/definitions/observability';
-import type { ProxyHandler } from '../../../local/gateway';
-import { invocationScopes, prepareInvocationScopes } from '../../../local/invocation-scope';
-import { lambdaContext } from '../../../local/lambda-context';
+import { LOG_MESSAGES } from '#lambdas/definitions/observability';
+import type { ProxyHandler } from '#local/gateway';
+import { invocationScopes, prepareInvocationScopes } from '#local/invocation-scope';
+import { lambdaContext } from '#local/lambda-context';
 import { mockDocumentClient } from '../support/dynamo';
 import { apiEvent } from '../support/events';
 import { printedLines } from '../support/printed';

@@ -1,4 +1,4 @@
-import { LocalQueue } from '../../../local/queue/queue';
+import { LocalQueue } from '#local/queue/queue';
 
 /** The in-memory queue itself, where the protocol cannot make a race deterministic. */
 

@@ -2,7 +2,7 @@ import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCom
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
 
 /**
  * The local queue service with a directory: what it held when its process died (it is never

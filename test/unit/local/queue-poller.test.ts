@@ -1,9 +1,9 @@
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import { startQueuePoller, type QueuePoller, type QueuePollerOptions } from '../../../local/queue-poller';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
-import { eventually } from '../../support/eventually';
+import { startQueuePoller, type QueuePoller, type QueuePollerOptions } from '#local/queue-poller';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
+import { eventually } from '#test/support/eventually';
 
 /**
  * Local mode's stand-in for Lambda's SQS event source mapping with ReportBatchItemFailures,

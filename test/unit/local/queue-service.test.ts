@@ -17,7 +17,7 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '../../../local/queue-service';
+import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
 
 /**
  * The local queue service, driven by the real SQS client over its real protocol: what the

@@ -1,5 +1,5 @@
-import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
-import { DEFAULT_PORT, readLocalSettings } from '../../../local/settings';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { DEFAULT_PORT, readLocalSettings } from '#local/settings';
 
 /** `npm start`'s environment (docs/local-mode.md). */
 

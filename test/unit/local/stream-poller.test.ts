@@ -10,9 +10,9 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SECRET_HEAD_SK } from '../../../lambdas/definitions/tables';
-import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../../local/stream-poller';
-import { eventually } from '../../support/eventually';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '#local/stream-poller';
+import { eventually } from '#test/support/eventually';
 
 /**
  * Local mode's stand-in for Lambda's DynamoDB stream event source mapping, against a scripted

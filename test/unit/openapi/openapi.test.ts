@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { ROUTES } from '../../../lambdas/definitions/routes';
-import { OPENAPI_PATH, renderOpenApi } from '../../../scripts/openapi';
-import { validate, type Schema } from '../../support/json-schema';
-import { undocumented } from '../../support/openapi';
+import { ROUTES } from '#lambdas/definitions/routes';
+import { OPENAPI_PATH, renderOpenApi } from '#scripts/openapi';
+import { validate, type Schema } from '#test/support/json-schema';
+import { undocumented } from '#test/support/openapi';
 
 test('docs/openapi.json is what the schemas make (run `npm run openapi` after changing them)', () => {
   expect(readFileSync(OPENAPI_PATH, 'utf8')).toBe(renderOpenApi());

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { OPENAPI_PATH } from '../../../scripts/openapi';
+import { OPENAPI_PATH } from '#scripts/openapi';
 
 /**
  * Spectral's OpenAPI rules and OWASP's API Top 10 ruleset on docs/openapi.json, with the

@@ -1,6 +1,6 @@
 import '../support/env';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as health } from '../../../lambdas/routes/health';
+import { handler as health } from '#lambdas/routes/health';
 import { expectNoRateLimitHeaders, expectStandardHeaders } from '../support/assertions';
 import { mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';

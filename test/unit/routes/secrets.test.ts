@@ -1,12 +1,12 @@
 import '../support/env';
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
-import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
-import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
-import { handler as secretsRevoke } from '../../../lambdas/routes/secrets-revoke';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#lambdas/definitions/limits';
+import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { handler as secretsClaim } from '#lambdas/routes/secrets-claim';
+import { handler as secretsCreate } from '#lambdas/routes/secrets-create';
+import { handler as secretsRevoke } from '#lambdas/routes/secrets-revoke';
 import { expectErrorBody, expectStandardHeaders } from '../support/assertions';
 import { pinClock } from '../support/clock';
 import { conditionFailed, invalidRequest, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';

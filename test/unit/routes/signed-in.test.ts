@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import { REVEAL_ONLY } from '../../../lambdas/definitions/create-access';
-import { signInSubjectHash } from '../../../lambdas/rules/sign-in-subject';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { REVEAL_ONLY } from '#lambdas/definitions/create-access';
+import { signInSubjectHash } from '#lambdas/rules/sign-in-subject';
 import { expectErrorBody } from '../support/assertions';
 import { mockDocumentClient, sentCommands } from '../support/dynamo';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
@@ -34,7 +34,7 @@ let server: Server;
 let issuer: string;
 let published: SigningKey;
 let foreign: SigningKey;
-let keysCreate: (typeof import('../../../lambdas/routes/keys-create'))['handler'];
+let keysCreate: (typeof import('#lambdas/routes/keys-create'))['handler'];
 
 beforeAll(async () => {
   published = await signingKey('published');
@@ -55,7 +55,7 @@ beforeAll(async () => {
   process.env.CREATE_ACCESS = 'signed-in';
   process.env.OIDC_ISSUER = issuer;
   process.env.OIDC_AUDIENCE = AUDIENCE;
-  keysCreate = (await import('../../../lambdas/routes/keys-create')).handler;
+  keysCreate = (await import('#lambdas/routes/keys-create')).handler;
 });
 
 afterAll(async () => {
@@ -180,7 +180,7 @@ describe('POST /keys, signed-in', () => {
     process.env.OIDC_JWKS_URI = `${issuer}/unavailable-jwks`;
     try {
       await jest.isolateModulesAsync(async () => {
-        const { handler } = await import('../../../lambdas/routes/keys-create');
+        const { handler } = await import('#lambdas/routes/keys-create');
         const response = await invoke(handler, apiEvent({ method: 'POST', path: '/keys', headers: bearer(await token()) }));
         expect(response.statusCode).toBe(503);
         expectErrorBody(response, ERRORS.issuerUnavailable);

@@ -1,11 +1,11 @@
 import '../support/env';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LOG_MESSAGES, METRICS, METRIC_DIMENSIONS, METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/definitions/observability';
-import { SECRET_HEAD_SK } from '../../../lambdas/definitions/tables';
-import { handler as keysGet } from '../../../lambdas/routes/keys-get';
-import { handler as secretsClaim } from '../../../lambdas/routes/secrets-claim';
-import { handler as secretsCreate } from '../../../lambdas/routes/secrets-create';
-import { handler as secretsRevoke } from '../../../lambdas/routes/secrets-revoke';
+import { LOG_MESSAGES, METRICS, METRIC_DIMENSIONS, METRICS_NAMESPACE, SERVICE_NAME } from '#lambdas/definitions/observability';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { handler as keysGet } from '#lambdas/routes/keys-get';
+import { handler as secretsClaim } from '#lambdas/routes/secrets-claim';
+import { handler as secretsCreate } from '#lambdas/routes/secrets-create';
+import { handler as secretsRevoke } from '#lambdas/routes/secrets-revoke';
 import { conditionFailed, mockDocumentClient } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { apiEvent, bearer, invoke, jsonHeaders } from '../support/events';
@@ -135,7 +135,7 @@ test('POWERTOOLS_LOGGER_LOG_EVENT=true does not make the functions log their eve
   process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
   try {
     await jest.isolateModulesAsync(async () => {
-      const { handler } = (await import('../../../lambdas/routes/secrets-create')) as { handler: typeof secretsCreate };
+      const { handler } = (await import('#lambdas/routes/secrets-create')) as { handler: typeof secretsCreate };
       const body = JSON.stringify({ data: DATA });
       await invoke(handler, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body }));
     });

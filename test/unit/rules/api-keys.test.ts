@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { apiKeyHint, bearerKeyFrom, generateApiKey, generateWebhookSecret, hashApiKey, isWellFormedApiKey } from '../../../lambdas/rules/api-keys';
+import { apiKeyHint, bearerKeyFrom, generateApiKey, generateWebhookSecret, hashApiKey, isWellFormedApiKey } from '#lambdas/rules/api-keys';
 
 const KEY = /^svc_[A-Za-z0-9]{32}$/;
 const alphanumeric32 = fc.string({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { isCanonicalBase64, isStandardBase64 } from '../../../lambdas/rules/base64';
-import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
+import { isCanonicalBase64, isStandardBase64 } from '#lambdas/rules/base64';
+import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

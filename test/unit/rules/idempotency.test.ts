@@ -1,4 +1,4 @@
-import { IDEMPOTENCY, SECRET_ID_PATTERN } from '../../../lambdas/definitions/limits';
+import { IDEMPOTENCY, SECRET_ID_PATTERN } from '#lambdas/definitions/limits';
 import {
   bodyDigest,
   claimTokenOf,
@@ -7,7 +7,7 @@ import {
   replayableSecretId,
   standingOf,
   type IdempotencyRecord,
-} from '../../../lambdas/rules/idempotency';
+} from '#lambdas/rules/idempotency';
 
 describe('the Idempotency-Key header', () => {
   test.each(['a'.repeat(16), 'A'.repeat(64), 'abc-DEF_0123456789', 'Zm9vYmFyYmF6cXV4cXV1dXU'])('%j is well formed', (key) => {

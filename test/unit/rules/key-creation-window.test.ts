@@ -1,5 +1,5 @@
-import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
-import { keyCreationWindow } from '../../../lambdas/rules/key-creation-window';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { keyCreationWindow } from '#lambdas/rules/key-creation-window';
 
 const HOUR = KEY_CREATION_LIMIT.windowMs;
 const now = 1_750_000_000_000;

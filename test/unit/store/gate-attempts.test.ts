@@ -1,8 +1,8 @@
 import '../support/env';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { GATE } from '../../../lambdas/definitions/limits';
-import { SECRET_HEAD_SK } from '../../../lambdas/definitions/tables';
-import { claimSecret, putSecret } from '../../../lambdas/store/secret-store';
+import { GATE } from '#lambdas/definitions/limits';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { claimSecret, putSecret } from '#lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 
 /** The passphrase gate in the store: the proof in the claim's condition, and wrong proofs counted. */

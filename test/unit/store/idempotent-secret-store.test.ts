@@ -1,14 +1,7 @@
 import '../support/env';
 import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  NOT_CLAIMED_YET,
-  NOT_REVOKED_YET,
-  claimSecretAs,
-  headExists,
-  keyedClaimAttribute,
-  revocationSoFar,
-} from '../../../lambdas/store/secret-store';
-import { secretChunkKey } from '../../../lambdas/definitions/tables';
+import { NOT_CLAIMED_YET, NOT_REVOKED_YET, claimSecretAs, headExists, keyedClaimAttribute, revocationSoFar } from '#lambdas/store/secret-store';
+import { secretChunkKey } from '#lambdas/definitions/tables';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 

@@ -1,7 +1,7 @@
 import '../support/env';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { KEY_CREATION_LIMIT } from '../../../lambdas/definitions/limits';
-import { recordKeyCreationAttempt } from '../../../lambdas/store/key-creation-log';
+import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 

@@ -1,8 +1,8 @@
 import '../support/env';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '../../../lambdas/rules/sliding-window';
-import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
-import { authenticateAndCount, deleteKey, putKey, setWebhook } from '../../../lambdas/store/key-store';
+import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/sliding-window';
+import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { keyItem } from '../support/key-item';

@@ -1,6 +1,6 @@
 import '../support/env';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { slotIndex } from '../../../lambdas/rules/sliding-window';
+import { slotIndex } from '#lambdas/rules/sliding-window';
 import { keyItem } from '../support/key-item';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 
@@ -13,7 +13,7 @@ import { startRecordingServer, type RecordingServer } from '../support/recording
 
 let server: RecordingServer;
 /** Imported once the endpoint is set: the store's client is built when its module loads. */
-let authenticateAndCount: (typeof import('../../../lambdas/store/key-store'))['authenticateAndCount'];
+let authenticateAndCount: (typeof import('#lambdas/store/key-store'))['authenticateAndCount'];
 let answer: (target: string, body: Record<string, unknown>) => { status: number; body: unknown };
 
 beforeAll(async () => {
@@ -22,7 +22,7 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = server.endpoint;
   process.env.AWS_ACCESS_KEY_ID = 'unit';
   process.env.AWS_SECRET_ACCESS_KEY = 'unit';
-  ({ authenticateAndCount } = await import('../../../lambdas/store/key-store'));
+  ({ authenticateAndCount } = await import('#lambdas/store/key-store'));
 });
 
 afterAll(() => server.close());

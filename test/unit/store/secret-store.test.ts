@@ -1,9 +1,9 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '../../../lambdas/definitions/limits';
-import { dynamo } from '../../../lambdas/store/dynamo';
-import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
-import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '../../../lambdas/store/secret-store';
+import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { dynamo } from '#lambdas/store/dynamo';
+import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 

@@ -1,8 +1,8 @@
 import '../support/env';
 import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keyItemPk } from '../../../lambdas/definitions/tables';
-import { keysWithWebhooks, webhookTarget } from '../../../lambdas/store/key-store';
+import { keyItemPk } from '#lambdas/definitions/tables';
+import { keysWithWebhooks, webhookTarget } from '#lambdas/store/key-store';
 import { mockDocumentClient, sentCommands } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 

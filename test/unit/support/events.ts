@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { lambdaContext } from '../../../local/lambda-context';
-import { proxyEvent } from '../../../local/proxy-event';
+import { lambdaContext } from '#local/lambda-context';
+import { proxyEvent } from '#local/proxy-event';
 
 export interface EventOptions {
   method: string;

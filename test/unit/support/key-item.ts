@@ -1,9 +1,9 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generateApiKey, hashApiKey } from '../../../lambdas/rules/api-keys';
-import { KEY_LIFETIME_MS } from '../../../lambdas/definitions/limits';
-import { keyItemPk } from '../../../lambdas/definitions/tables';
-import type { KeyItem } from '../../../lambdas/store/key-store';
+import { generateApiKey, hashApiKey } from '#lambdas/rules/api-keys';
+import { KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { keyItemPk } from '#lambdas/definitions/tables';
+import type { KeyItem } from '#lambdas/store/key-store';
 import { conditionFailed, type DocumentClientMock } from './dynamo';
 import { TEST_ENV } from './env';
 

@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { SECRET_HEAD_SK, secretChunkKey } from '../../../lambdas/definitions/tables';
-import type { StreamUserIdentity } from '../../../lambdas/stream/records';
+import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import type { StreamUserIdentity } from '#lambdas/webhooks/stream/records';
 
 /** Stream records of the secrets table as Lambda delivers them (NEW_AND_OLD_IMAGES). */
 

@@ -1,5 +1,5 @@
-import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
-import { webhookEventId, webhookJobOf } from '../../../lambdas/webhooks/events';
+import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
+import { webhookEventId, webhookJobOf } from '#lambdas/webhooks/events';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
 
 const viewedAt = CREATED + 60_000;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { isIP, type AddressInfo, type LookupFunction } from 'node:net';
-import { postWebhook, type PostWebhookOptions } from '../../../lambdas/webhooks/outbound-http';
+import { postWebhook, type PostWebhookOptions } from '#lambdas/webhooks/outbound-http';
 
 type Received = { method: string | undefined; url: string | undefined; headers: http.IncomingHttpHeaders; body: string };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { WEBHOOK_RETRIES } from '../../../lambdas/definitions/webhooks';
-import { delayAfterFailedAttempt } from '../../../lambdas/webhooks/delivery';
+import { WEBHOOK_RETRIES } from '#lambdas/definitions/webhooks';
+import { delayAfterFailedAttempt } from '#lambdas/webhooks/delivery';
 
 describe('delayAfterFailedAttempt', () => {
   test('doubles from the base before each retry, and is 0 after the last attempt', () => {

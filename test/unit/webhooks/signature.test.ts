@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { signatureHeader, verifyWebhookSignature } from '../../../lambdas/webhooks/signature';
+import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 
 const SECRET = 'whsec_2b8f0c1d4e5a6b7c8d9e0f1a2b3c4d5e';
 const BODY = '{"type":"secret.viewed","secretId":"abc123"}';

@@ -1,4 +1,4 @@
-import { PROGRESS_THRESHOLD_BYTES, fetchWithProgress } from '../../../../client/src/cli/progress';
+import { PROGRESS_THRESHOLD_BYTES, fetchWithProgress } from '#client/cli/progress';
 
 const terminal = (isTTY: boolean) => {
   const written: string[] = [];

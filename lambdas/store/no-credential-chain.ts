@@ -3,7 +3,7 @@
  * lib/bundling.ts). Every SDK client still names that package's default provider chain (SSO, INI
  * files, process, web identity, IMDS and the STS and SSO clients they use), and esbuild bundles all
  * of it whether or not it runs. On Lambda the credentials are in the environment, and every client
- * of the functions is given `credentials: fromEnv()` (lambdas/aws/sdk-settings.ts), so the chain is
+ * of the functions is given `credentials: fromEnv()` (lambdas/store/sdk-settings.ts), so the chain is
  * never asked: if a client built without them ever were, it fails loudly instead of searching.
  */
 export function defaultProvider(): never {

@@ -2,13 +2,13 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { readDeliveryConfig } from '../config/functions';
-import { LOG_MESSAGES, METRIC_DIMENSIONS, METRICS, type MetricName } from '../definitions/observability';
-import { WEBHOOK_ATTEMPTS } from '../definitions/webhooks';
+import { readDeliveryConfig } from '#lambdas/config/functions';
+import { LOG_MESSAGES, METRIC_DIMENSIONS, METRICS, type MetricName } from '#lambdas/definitions/observability';
+import { WEBHOOK_ATTEMPTS } from '#lambdas/definitions/webhooks';
 import { retryWebhookJobAfter } from '../queue/webhook-jobs';
-import { telemetryMiddlewares } from '../telemetry/middleware';
-import { logger, metrics } from '../telemetry/powertools';
-import { attemptDelivery, delayAfterFailedAttempt, type DeliveryResult } from '../webhooks/delivery';
+import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
+import { logger, metrics } from '#lambdas/telemetry/powertools';
+import { attemptDelivery, delayAfterFailedAttempt, type DeliveryResult } from '../delivery';
 import { parseWebhookJob } from '../rules/webhook-job';
 
 /**

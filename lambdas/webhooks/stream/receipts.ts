@@ -1,7 +1,7 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { SECRETS_TABLE, SECRET_ATTRIBUTES as A } from '../definitions/tables';
-import { TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
-import { OPEN_REQUEST, receiptOf, stateOfRemovedHead, type Receipt } from '../rules/receipt';
+import { SECRETS_TABLE, SECRET_ATTRIBUTES as A } from '#lambdas/definitions/tables';
+import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
+import { OPEN_REQUEST, receiptOf, stateOfRemovedHead, type Receipt } from '#lambdas/rules/receipt';
 import { numberOf, passesStreamEventFilter, stringOf, type StreamUserIdentity } from './records';
 
 /** The receipt to keep for a secret whose head was deleted. */

@@ -1,4 +1,4 @@
-import { parseWebhookJob, type WebhookJob } from '../../../lambdas/rules/webhook-job';
+import { parseWebhookJob, type WebhookJob } from '#lambdas/webhooks/rules/webhook-job';
 
 const JOB: WebhookJob = {
   eventId: 'evt_0123456789abcdef0123456789abcdef',

@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '../definitions/limits';
-import { KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE } from '../definitions/tables';
-import type { ConsumedSecret } from '../store/secret-store';
+import { CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import type { ConsumedSecret } from '#lambdas/store/secret-store';
 import { isHeadChange, numberOf, stringOf } from './records';
 
 /**

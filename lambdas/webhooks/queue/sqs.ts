@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { sdkClientSettings } from '../aws/sdk-settings';
-import { ENV } from '../definitions/env';
+import { sdkClientSettings } from '#lambdas/store/sdk-settings';
+import { ENV } from '#lambdas/definitions/env';
 
 /**
  * One SQS client per container, built at module load (local mode sets SQS_ENDPOINT to its local

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { ERRORS } from '../definitions/errors';
-import { WEBHOOK_URL_MAX_LENGTH } from '../definitions/limits';
+import { ERRORS } from '#lambdas/definitions/errors';
+import { WEBHOOK_URL_MAX_LENGTH } from '#lambdas/definitions/limits';
 
 /**
  * Checks a webhook URL when a key's owner sets it. Hosts given as IP literals (in any notation

@@ -1,6 +1,6 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { SECRETS_TABLE } from '../definitions/tables';
-import { STREAM_EVENT_FILTER, TTL_DELETION_PRINCIPAL } from '../definitions/webhooks';
+import { SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { STREAM_EVENT_FILTER, TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
 
 /** Reading the secrets table's stream records, as Lambda delivers them (JSON attribute values). */
 

@@ -1,17 +1,17 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { LOG_MESSAGES } from '../definitions/observability';
-import { MAX_FAN_OUT_DELETION_WAIT_MS } from '../definitions/webhooks';
+import { LOG_MESSAGES } from '#lambdas/definitions/observability';
+import { MAX_FAN_OUT_DELETION_WAIT_MS } from '#lambdas/definitions/webhooks';
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
-import { putReceipt } from '../store/receipt-store';
-import { deleteChunks, deleteConsumedSecret } from '../store/secret-store';
+import { putReceipt } from '#lambdas/store/receipt-store';
+import { deleteChunks, deleteConsumedSecret } from '#lambdas/store/secret-store';
 import { consumedSecretOf, revokedAnswerChunksOf } from '../stream/consumed-secrets';
 import { receiptOfRemoval } from '../stream/receipts';
-import { telemetryMiddlewares } from '../telemetry/middleware';
-import { logger } from '../telemetry/powertools';
-import { webhookJobsOf } from '../webhooks/fan-out';
+import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
+import { logger } from '#lambdas/telemetry/powertools';
+import { webhookJobsOf } from '../fan-out';
 
 /**
  * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets

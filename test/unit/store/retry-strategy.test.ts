@@ -1,7 +1,7 @@
 import { StandardRetryStrategy } from '@smithy/core/retry';
 import type { RetryErrorInfo, StandardRetryToken } from '@smithy/types';
-import { SDK_MAX_ATTEMPTS } from '../../../lambdas/aws/sdk-settings';
-import { RepeatSafeRetryStrategy } from '../../../lambdas/aws/retry-strategy';
+import { SDK_MAX_ATTEMPTS } from '#lambdas/store/sdk-settings';
+import { RepeatSafeRetryStrategy } from '#lambdas/store/retry-strategy';
 import { conditionFailed } from '../support/dynamo';
 
 /**

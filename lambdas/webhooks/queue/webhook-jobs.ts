@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from './sqs';
-import { QUEUES } from '../definitions/webhooks';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { WebhookJob } from '../rules/webhook-job';
 
 /** The jobs queue, as the fan-out fills it and the delivery function reschedules its messages. */

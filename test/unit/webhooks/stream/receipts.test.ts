@@ -1,10 +1,10 @@
-import { RECEIPT_LIFETIME_MS } from '../../../lambdas/definitions/limits';
-import { SECRET_RECEIPT_SK } from '../../../lambdas/definitions/tables';
-import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
-import { receiptAnswersAt, stateOfHead } from '../../../lambdas/rules/receipt';
-import { receiptOfRemoval } from '../../../lambdas/stream/receipts';
-import { webhookJobOf } from '../../../lambdas/webhooks/events';
-import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
+import { RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
+import { receiptAnswersAt, stateOfHead } from '#lambdas/rules/receipt';
+import { receiptOfRemoval } from '#lambdas/webhooks/stream/receipts';
+import { webhookJobOf } from '#lambdas/webhooks/events';
+import { CREATED, SECRET_ID, chunk, head, streamRecord } from '#test/unit/support/stream-records';
 
 const TTL = { type: 'Service', principalId: TTL_DELETION_PRINCIPAL };
 const viewed = [CREATED + 1_000, CREATED + 2_000];

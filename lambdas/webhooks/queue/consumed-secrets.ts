@@ -1,6 +1,6 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from './sqs';
-import { QUEUES } from '../definitions/webhooks';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 
 /** A consumed secret as the fan-out deletes it: its id, its chunk count and, for an answer's, its chunks' id. */
 export interface ConsumedSecretMessage {

@@ -1,7 +1,7 @@
-import { TTL_DELETION_PRINCIPAL } from '../../../lambdas/definitions/webhooks';
-import { CLAIM_RETRY_WINDOW_MS } from '../../../lambdas/definitions/limits';
-import { consumedSecretOf, revokedAnswerChunksOf } from '../../../lambdas/stream/consumed-secrets';
-import { CREATED, SECRET_ID, chunk, head, streamRecord } from '../support/stream-records';
+import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
+import { CLAIM_RETRY_WINDOW_MS } from '#lambdas/definitions/limits';
+import { consumedSecretOf, revokedAnswerChunksOf } from '#lambdas/webhooks/stream/consumed-secrets';
+import { CREATED, SECRET_ID, chunk, head, streamRecord } from '#test/unit/support/stream-records';
 
 const viewedAt = CREATED + 60_000;
 
