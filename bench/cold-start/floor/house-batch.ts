@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { SQSEvent } from 'aws-lambda';
-import { telemetryMiddlewares } from '../../../lambdas/telemetry/middleware';
-import { logger } from '../../../lambdas/telemetry/powertools';
+import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
+import { logger } from '#lambdas/telemetry/powertools';
 import { handler as floorHandler } from './dynamodb-and-sqs';
 import type { FloorEvent } from './calls';
 

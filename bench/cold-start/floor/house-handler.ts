@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { telemetryMiddlewares } from '../../../lambdas/telemetry/middleware';
-import { logger } from '../../../lambdas/telemetry/powertools';
+import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
+import { logger } from '#lambdas/telemetry/powertools';
 import { FLOOR_RESPONSE, floorDynamoDbCalls, type FloorEvent } from './calls';
 
 /**
