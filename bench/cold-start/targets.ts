@@ -21,8 +21,8 @@ const FLOOR_ENTRIES = {
 /**
  * A function's cold-start floor: a bundle, built the same way, that builds the same SDK clients
  * and makes the same calls, and does nothing else. Declared per function below, as read from its
- * code and pinned by the round trips' call counts (test/integration/round-trips.test.ts): a
- * function whose calls change needs its floor changed with them.
+ * code. test/integration/round-trips.test.ts pins each route's number of calls, not this list: a
+ * function whose calls change needs its floor changed with them, by hand.
  */
 export interface ColdStartFloor {
   entry: string;
