@@ -134,13 +134,15 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       measureOnce: async () => {
         for (const row of rows) {
           const samples = { function: [] as ColdStartSample[], floor: [] as ColdStartSample[], houseFloor: [] as ColdStartSample[] };
+          const draws = [
+            async () => samples.function.push(await sampleFunction(bench, row.target, row.bundle)),
+            async () => samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor)),
+            async () => samples.houseFloor.push(await sampleFloor(bench, row.target.houseFloor, row.houseFloor)),
+          ];
           for (let index = 0; index < SAMPLES_PER_REPETITION; index++) {
-            // Alternating which goes first keeps any effect of order off one side.
-            const functionFirst = (index + row.repetitions.length) % 2 === 0;
-            if (!functionFirst) samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor));
-            samples.function.push(await sampleFunction(bench, row.target, row.bundle));
-            samples.houseFloor.push(await sampleFloor(bench, row.target.houseFloor, row.houseFloor));
-            if (functionFirst) samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor));
+            // Rotating which goes first keeps any effect of order off one side.
+            const first = index + row.repetitions.length;
+            for (let step = 0; step < draws.length; step++) await draws[(first + step) % draws.length]?.();
           }
           row.repetitions.push(samples);
         }
