@@ -5,7 +5,6 @@ import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { ensureTables } from '#local/create-tables';
 import { startDynamoDbLocal, type RunningDynamoDb } from '#local/dynamodb-local';
-import { freePort } from '#local/free-port';
 import { localTableName } from '#local/local-tables';
 import { startLocalServer, startTsxServer, type LocalServer } from '#test/support/local-server';
 
@@ -36,7 +35,7 @@ export interface BenchEnvironment {
 export const BENCH_KEYS_PER_IP_PER_HOUR = KEY_CREATION_LIMIT.maxPerIpPerHour;
 
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
-  const dynamoDb: RunningDynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  const dynamoDb: RunningDynamoDb = await startDynamoDbLocal('any', undefined);
   try {
     const handlerEnv: Record<string, string> = {
       // The delivery function, timed in this process for the cost model, refuses loopback receivers without it.

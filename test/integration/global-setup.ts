@@ -6,7 +6,6 @@ import { SDK_CALL_LOG_ENV } from '#local/sdk-calls';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { startLocalServer } from '../support/local-server';
 import { TEST_ENV } from '../support/environment';
-import { freePort } from '#local/free-port';
 
 /**
  * One DynamoDB Local and one local-mode server for the whole run. The server is pointed at the
@@ -17,7 +16,7 @@ import { freePort } from '#local/free-port';
  */
 export default async function globalSetup(): Promise<void> {
   process.env[SDK_CALL_LOG_ENV] = mkdtempSync(path.join(tmpdir(), 'sdk-calls-'));
-  const dynamoDb = await startDynamoDbLocal(await freePort(), undefined);
+  const dynamoDb = await startDynamoDbLocal('any', undefined);
   const siteUrl = 'https://secrets.example.test/s/';
   const tables = { [KEYS_TABLE.envVar]: 'it-keys', [SECRETS_TABLE.envVar]: 'it-secrets' };
   const server = await startLocalServer({ DYNAMODB_ENDPOINT: dynamoDb.endpoint, SITE_URL: siteUrl, ...tables });
