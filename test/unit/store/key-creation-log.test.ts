@@ -1,8 +1,8 @@
 import '../support/env';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
 import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
-import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { UNSETTLED_UPDATE_CALLS, conditionFailed, mockDocumentClient, sentCommands, throttleUpdatesUnsettled } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 
 const ddb = mockDocumentClient();
@@ -87,19 +87,8 @@ describe('recordKeyCreationAttempt', () => {
   });
 
   test('a throttle whose attempt a settling read does not find logged: sent three times, then StoreUnavailable', async () => {
-    ddb
-      .on(UpdateCommand)
-      .rejects(throttled())
-      .on(GetCommand)
-      .resolves({ Item: { log: [now - 1], logged: 'another' } });
+    throttleUpdatesUnsettled(ddb, { log: [now - 1], logged: 'another' });
     await expect(recordKeyCreationAttempt(ipHash, now, limit)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-    ]);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(UNSETTLED_UPDATE_CALLS);
   });
 });

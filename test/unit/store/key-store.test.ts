@@ -3,7 +3,15 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
 import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
-import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import {
+  UNSETTLED_UPDATE_CALLS,
+  conditionFailed,
+  lostAnswer,
+  mockDocumentClient,
+  sentCommands,
+  throttleUpdatesUnsettled,
+  throttled,
+} from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 import { keyItem } from '../support/key-item';
 
@@ -125,27 +133,16 @@ describe('authenticateAndCount', () => {
   });
 
   test('a throttle whose count a settling read does not find: sent three times, then StoreUnavailable', async () => {
-    ddb
-      .on(UpdateCommand)
-      .rejects(throttled())
-      .on(GetCommand)
-      .resolves({ Item: keyItem(pk) });
+    throttleUpdatesUnsettled(ddb, keyItem(pk));
     await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-    ]);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(UNSETTLED_UPDATE_CALLS);
     expect(sentCommands(ddb)[1]!.input).toMatchObject({ ConsistentRead: true });
   });
 
   test('a lost answer whose count a settling read finds: authenticated with the counts as stored, sent once', async () => {
     ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: Record<string, unknown> }) => {
       ddb.on(GetCommand).resolves({ Item: keyItem(pk, { counted: input.ExpressionAttributeValues[':token'] as string }) });
-      throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
+      throw lostAnswer();
     });
     await expect(authenticateAndCount(keyHash, now)).resolves.toMatchObject({ outcome: 'authenticated' });
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand']);

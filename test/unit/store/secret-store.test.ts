@@ -4,7 +4,15 @@ import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
-import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import {
+  UNSETTLED_UPDATE_CALLS,
+  conditionFailed,
+  lostAnswer,
+  mockDocumentClient,
+  sentCommands,
+  throttleUpdatesUnsettled,
+  throttled,
+} from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
 
 const ddb = mockDocumentClient();
@@ -298,26 +306,15 @@ describe('claimSecret', () => {
   });
 
   test('a throttle whose claim a settling read does not find: sent three times, then StoreUnavailable', async () => {
-    ddb
-      .on(UpdateCommand)
-      .rejects(throttled())
-      .on(GetCommand)
-      .resolves({ Item: head({ data: 'x', remaining: 1 }) });
+    throttleUpdatesUnsettled(ddb, head({ data: 'x', remaining: 1 }));
     await expect(claimSecret(id, now, 'caller-hash')).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-      'UpdateCommand',
-      'GetCommand',
-    ]);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(UNSETTLED_UPDATE_CALLS);
   });
 
   test('a lost answer whose claim a settling read finds: the data and the remaining this claim left', async () => {
     ddb.on(UpdateCommand).callsFake((input: Record<string, unknown>) => {
       ddb.on(GetCommand).resolves({ Item: { ...head({ data: 'c2VjcmV0', remaining: 0 }), [claimAttributeOf(input)]: 1 } });
-      throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
+      throw lostAnswer();
     });
     await expect(claimSecret(id, now, 'caller-hash')).resolves.toMatchObject({ data: 'c2VjcmV0', remaining: 1 });
   });
