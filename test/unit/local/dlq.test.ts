@@ -9,7 +9,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from '#scripts/dlq-commands';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
+import type { LocalQueueService } from '#local/queue-service';
+import { jobQueuesForEachTest } from '../support/job-queues';
 
 /** `npm run dlq`: listing and redriving the webhook dead letters, here against the local queue service. */
 
@@ -21,27 +22,7 @@ let sqs: SQSClient;
 let jobsUrl: string;
 let deadLettersUrl: string;
 
-beforeEach(async () => {
-  service = await startLocalQueueService({
-    queues: [
-      {
-        name: 'jobs',
-        visibilityTimeoutMs: 60_000,
-        retentionMs: 60_000,
-        deadLetter: { name: 'dead-letters', maxReceiveCount: 4 },
-      },
-      { name: 'dead-letters', visibilityTimeoutMs: 60_000, retentionMs: 60_000 },
-    ],
-  });
-  sqs = localSqsClient(service.endpoint);
-  jobsUrl = service.queueUrl('jobs');
-  deadLettersUrl = service.queueUrl('dead-letters');
-});
-
-afterEach(async () => {
-  sqs.destroy();
-  await service.stop();
-});
+jobQueuesForEachTest({ visibilityTimeoutMs: 60_000, maxReceiveCount: 4 }, (queues) => ({ service, sqs, jobsUrl, deadLettersUrl } = queues));
 
 const SECRET_ID = 'sEcReTiDtHaTiSaCaPaBiLiTy';
 const job = (eventId: string, event: string, timestamp: number) =>

@@ -17,7 +17,8 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
-import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
+import { startLocalQueueService, type LocalQueueService } from '#local/queue-service';
+import { jobQueuesForEachTest } from '../support/job-queues';
 
 /**
  * The local queue service, driven by the real SQS client over its real protocol: what the
@@ -32,28 +33,14 @@ let sqs: SQSClient;
 let jobsUrl: string;
 let deadLettersUrl: string;
 
-beforeEach(async () => {
-  service = await startLocalQueueService({
-    queues: [
-      {
-        name: 'jobs',
-        visibilityTimeoutMs: VISIBILITY_MS,
-        retentionMs: 60_000,
-        deadLetter: { name: 'dead-letters', maxReceiveCount: MAX_RECEIVES },
-      },
-      { name: 'dead-letters', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 60_000 },
-      { name: 'short-lived', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 300 },
-    ],
-  });
-  sqs = localSqsClient(service.endpoint);
-  jobsUrl = service.queueUrl('jobs');
-  deadLettersUrl = service.queueUrl('dead-letters');
-});
-
-afterEach(async () => {
-  sqs.destroy();
-  await service.stop();
-});
+jobQueuesForEachTest(
+  {
+    visibilityTimeoutMs: VISIBILITY_MS,
+    maxReceiveCount: MAX_RECEIVES,
+    otherQueues: [{ name: 'short-lived', visibilityTimeoutMs: VISIBILITY_MS, retentionMs: 300 }],
+  },
+  (queues) => ({ service, sqs, jobsUrl, deadLettersUrl } = queues),
+);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
