@@ -10,15 +10,15 @@ import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-s
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ENV } from '#lambdas/definitions/env';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES, WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { localDynamoDbClient } from '#local/dynamodb-local';
 import { localSqsClient } from '#local/queue-service';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';
-import { LOCAL_MODE_NODE_ARGS, startLocalServer, type LocalServer } from '../support/local-server';
+import { LOCAL_MODE_NODE_ARGS, type LocalServer } from '../support/local-server';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 
 /**
  * `npm run dlq -- replay` against local mode: a fan-out failure record, shaped as Lambda's
@@ -35,21 +35,10 @@ let receiver: WebhookReceiver;
 /** The variables local mode prints for `npm run dlq -- replay`. */
 let replayEnv: Record<string, string>;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-replay-keys',
-    [SECRETS_TABLE.envVar]: SECRETS_TABLE_NAME,
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
+serverWithReceiverForThisFile({ keysTable: 'it-replay-keys', secretsTable: SECRETS_TABLE_NAME }, (started) => {
+  ({ server, receiver } = started);
   const line = /Webhook fan-out failures: (.*) npm run dlq -- replay/.exec(server.output())?.[1] ?? '';
   replayEnv = Object.fromEntries(line.split(' ').map((pair) => pair.split('=') as [string, string]));
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
 });
 
 function runDlq(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

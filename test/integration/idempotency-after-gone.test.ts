@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { IDEMPOTENCY } from '#lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
-import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**
@@ -24,26 +22,11 @@ const DELETION_WAIT_MS = 20_000;
 /** After a sentinel event has arrived, how long an event queued before it may still be on its way. */
 const SETTLE_MS = 500;
 
-let server: LocalServer;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'ig-keys',
-    [SECRETS_TABLE.envVar]: SECRETS,
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
-  baseUrl = server.baseUrl;
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-  closeStore();
-});
+serverWithReceiverForThisFile({ keysTable: 'ig-keys', secretsTable: SECRETS }, (started) => ({ receiver, baseUrl } = started));
+afterAll(() => closeStore());
 
 let paths = 0;
 async function subscribedKey(): Promise<{ key: string; path: string }> {

@@ -1,11 +1,10 @@
 import { ENV } from '#lambdas/definitions/env';
 import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
 import { LOG_MESSAGES, METRICS } from '#lambdas/definitions/observability';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
-import { testEnv } from '../support/environment';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import type { LocalServer } from '../support/local-server';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 
 /**
  * Everything local mode and its webhook pipeline print during a full session (keys, secrets of
@@ -22,21 +21,10 @@ const FRAGMENT = 24;
 let server: LocalServer;
 let receiver: WebhookReceiver;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-logs-keys',
-    [SECRETS_TABLE.envVar]: 'it-logs-secrets',
-    [ENV.webhookAllowLoopback]: '1',
-    [ENV.webhookRetryBaseMs]: '1000',
-  });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+serverWithReceiverForThisFile(
+  { keysTable: 'it-logs-keys', secretsTable: 'it-logs-secrets', env: { [ENV.webhookRetryBaseMs]: '1000' } },
+  (started) => ({ server, receiver } = started),
+);
 
 /** What a request that reached a function was answered: each must have left its line. */
 interface Answered {

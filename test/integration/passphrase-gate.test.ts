@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ENV } from '#lambdas/definitions/env';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
 import { verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { api, base64Of, createKey, createSecret, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
-import { testEnv } from '../support/environment';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**
@@ -21,27 +20,14 @@ import { closeStore, itemsOfSecret } from './support/store';
 const SECRETS = 'it-gate-secrets';
 const DELIVERY_WAIT_MS = 15_000;
 
-let server: LocalServer;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-gate-keys',
-    [SECRETS_TABLE.envVar]: SECRETS,
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-    WEBHOOK_RETRY_BASE_MS: '1000',
-  });
-  baseUrl = server.baseUrl;
-});
-
-afterAll(async () => {
-  closeStore();
-  await server?.stop();
-  await receiver?.stop();
-});
+serverWithReceiverForThisFile(
+  { keysTable: 'it-gate-keys', secretsTable: SECRETS, env: { [ENV.webhookRetryBaseMs]: '1000' } },
+  (started) => ({ receiver, baseUrl } = started),
+);
+afterAll(() => closeStore());
 
 interface Gate {
   proof: string;

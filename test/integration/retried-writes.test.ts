@@ -1,11 +1,10 @@
 import { ERRORS } from '#lambdas/definitions/errors';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
-import { distinctEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
-import { testEnv } from '../support/environment';
-import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
-import { startLocalServer, type LocalServer } from '../support/local-server';
+import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
+import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
 import { closeStore, itemsOfSecret, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
 
 /**
@@ -27,28 +26,11 @@ const CHUNKED_BYTES = 300_000;
 const INLINE_DATA = 'aGVsbG8=';
 
 let proxy: FaultProxy;
-let server: LocalServer;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  proxy = await startFaultProxy(testEnv('dynamodbEndpoint'));
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: proxy.endpoint,
-    [KEYS_TABLE.envVar]: KEYS,
-    [SECRETS_TABLE.envVar]: SECRETS,
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
-  baseUrl = server.baseUrl;
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await proxy?.stop();
-  await receiver?.stop();
-  closeStore();
-});
+serverBehindFaultProxyForThisFile({ keysTable: KEYS, secretsTable: SECRETS }, (started) => ({ proxy, receiver, baseUrl } = started));
+afterAll(() => closeStore());
 
 /** What the last test checks once every fault has been driven: secrets that must be gone, and each owner's events. */
 const mustBeGone: string[] = [];

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';
-import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { distinctEvents, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { startFaultProxy, type DynamoDbCall, type FaultKind, type FaultProxy } from './support/fault-proxy';
+import type { LocalServer } from '../support/local-server';
+import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
+import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
+import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**
@@ -46,23 +46,14 @@ const SILENT_ROUND_STORIES = [
 const MIN_FAULTS = 200;
 
 let proxy: FaultProxy;
-let server: LocalServer;
+let server: LocalServer | undefined;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  proxy = await startFaultProxy(testEnv('dynamodbEndpoint'));
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: proxy.endpoint,
-    [KEYS_TABLE.envVar]: KEYS,
-    [SECRETS_TABLE.envVar]: SECRETS,
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
-  baseUrl = server.baseUrl;
-});
+serverBehindFaultProxyForThisFile({ keysTable: KEYS, secretsTable: SECRETS }, (started) => ({ proxy, server, receiver, baseUrl } = started));
 
-afterAll(async () => {
+// After the server has stopped (the hooks above run first); its output is kept.
+afterAll(() => {
   // What the routes logged of their 5xx answers, to tell a fault's 503 from a bug.
   const failures =
     server
@@ -70,9 +61,6 @@ afterAll(async () => {
       .split('\n')
       .filter((line) => /"status":5\d\d/.test(line)) ?? [];
   if (failures.length > 0) console.log(`5xx answers:\n${failures.slice(0, 20).join('\n')}`);
-  await server?.stop();
-  await proxy?.stop();
-  await receiver?.stop();
   closeStore();
 });
 

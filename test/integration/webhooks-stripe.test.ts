@@ -1,11 +1,10 @@
 import Stripe from 'stripe';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { api, createKey, createSecret } from '../support/api';
-import { testEnv } from '../support/environment';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import type { LocalServer } from '../support/local-server';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Someone else's verifier on our deliveries: Stripe's official Node library checks the same
@@ -20,20 +19,7 @@ const stripe = new Stripe('sk_test_unused');
 let server: LocalServer;
 let receiver: WebhookReceiver;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-stripe-keys',
-    [SECRETS_TABLE.envVar]: 'it-stripe-secrets',
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+serverWithReceiverForThisFile({ keysTable: 'it-stripe-keys', secretsTable: 'it-stripe-secrets' }, (started) => ({ server, receiver } = started));
 
 test('stripe.webhooks.constructEvent verifies real deliveries and refuses a wrong secret', async () => {
   const { key, webhookSecret } = await createKey({ webhook: receiver.url('/stripe') }, server.baseUrl);

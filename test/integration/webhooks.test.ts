@@ -2,15 +2,15 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
+import { ENV } from '#lambdas/definitions/env';
 import { ERRORS } from '#lambdas/definitions/errors';
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';
 import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress } from '../support/api';
-import { testEnv } from '../support/environment';
-import { startLocalServer, type LocalServer } from '../support/local-server';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+import type { LocalServer } from '../support/local-server';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
+import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The webhook pipeline end to end in local mode: DynamoDB Local's stream → fan-out → local queue
@@ -27,22 +27,10 @@ let server: LocalServer;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-webhook-keys',
-    [SECRETS_TABLE.envVar]: 'it-webhook-secrets',
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-    WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-  });
-  baseUrl = server.baseUrl;
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+serverWithReceiverForThisFile(
+  { keysTable: 'it-webhook-keys', secretsTable: 'it-webhook-secrets', env: { [ENV.webhookRetryBaseMs]: String(RETRY_BASE_MS) } },
+  (started) => ({ server, receiver, baseUrl } = started),
+);
 
 let paths = 0;
 /** A key whose webhook is its own receiver path. */
