@@ -4,7 +4,8 @@ import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-cor
 import { encode } from 'uqr';
 import { OnetimeClient, makeLink, parseLink } from '../../client/src';
 import { total, weigh, type FileWeight } from '../support/page-weight';
-import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
+import type { PagesUnderTest } from '../support/browser';
+import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 
 /**
  * The pages for everyone (docs/pages.md): axe-core finds no WCAG 2.1 A/AA violation in any state
@@ -14,14 +15,7 @@ import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
  */
 
 let pages: PagesUnderTest;
-
-beforeAll(async () => {
-  pages = await startPagesUnderTest();
-}, 180_000);
-
-afterAll(async () => {
-  await pages?.stop();
-});
+pagesUnderTestForThisFile((started) => (pages = started));
 
 const api = (): OnetimeClient => new OnetimeClient({ baseUrl: pages.baseUrl });
 

@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import vectors from '../../client/test-vectors-v2.json';
 import { OnetimeClient, parseLink } from '../../client/src';
 import { API_BASE_PATH } from '#lambdas/definitions/limits';
-import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
+import type { PagesUnderTest } from '../support/browser';
+import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 
 /**
  * The pages with a passphrase (docs/pages.md), in Chromium against local mode: the share page's
@@ -11,14 +12,7 @@ import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
  */
 
 let pages: PagesUnderTest;
-
-beforeAll(async () => {
-  pages = await startPagesUnderTest();
-}, 180_000);
-
-afterAll(async () => {
-  await pages?.stop();
-});
+pagesUnderTestForThisFile((started) => (pages = started));
 
 /** A browser of its own (the browser's default locale), and every request it sends to the API. */
 async function person(): Promise<{ context: BrowserContext; apiRequests: string[] }> {

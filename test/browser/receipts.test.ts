@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
-import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
+import type { PagesUnderTest } from '../support/browser';
+import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 
 /**
  * The share page's list of this session's links (docs/pages.md) in Chromium, against local mode:
@@ -10,14 +11,7 @@ import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
  */
 
 let pages: PagesUnderTest;
-
-beforeAll(async () => {
-  pages = await startPagesUnderTest();
-}, 180_000);
-
-afterAll(async () => {
-  await pages?.stop();
-});
+pagesUnderTestForThisFile((started) => (pages = started));
 
 async function share(page: Page, text: string): Promise<string> {
   await page.getByTestId('share-text').fill(text);

@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { API_BASE_PATH } from '#lambdas/definitions/limits';
 import vectors from '../../client/request-test-vectors.json';
 import { api, createKey } from '../support/api';
-import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
+import type { PagesUnderTest } from '../support/browser';
+import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 
 /**
  * A secret request's pages in Chromium, against local mode: the requester, the sender and the
@@ -11,14 +12,10 @@ import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
  */
 
 let pages: PagesUnderTest;
+pagesUnderTestForThisFile((started) => (pages = started));
 
-beforeAll(async () => {
-  pages = await startPagesUnderTest();
-}, 180_000);
-
-afterAll(async () => {
-  await pages?.stop();
-  // No page broke its Content-Security-Policy or threw.
+// Once the pages have stopped (the hooks above run first): no page broke its Content-Security-Policy or threw.
+afterAll(() => {
   expect(pages.problems).toEqual({ cspViolations: [], errors: [] });
 });
 

@@ -1,6 +1,7 @@
 import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 import { eventually } from '../support/eventually';
-import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
+import type { PagesUnderTest } from '../support/browser';
+import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 
 /**
  * A `signed-in` local mode (CREATE_ACCESS=signed-in, its real OpenID provider) in Chromium: the
@@ -9,14 +10,7 @@ import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
  */
 
 let pages: PagesUnderTest;
-
-beforeAll(async () => {
-  pages = await startPagesUnderTest({ CREATE_ACCESS: 'signed-in' });
-}, 180_000);
-
-afterAll(async () => {
-  await pages?.stop();
-});
+pagesUnderTestForThisFile((started) => (pages = started), { CREATE_ACCESS: 'signed-in' });
 
 test('sign in on the share page, share, and reveal in a browser that never signs in', async () => {
   const sender = await pages.person();
