@@ -18,6 +18,7 @@ import type { WebhookReceiver } from '../support/webhook-receiver';
 import { createKey, createSecret } from '../support/api';
 import { testEnv } from '../support/environment';
 import { LOCAL_MODE_NODE_ARGS, type LocalServer } from '../support/local-server';
+import { finishedRun, type FinishedRun } from './support/finished-run';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 
 /**
@@ -41,21 +42,14 @@ serverWithReceiverForThisFile({ keysTable: 'it-replay-keys', secretsTable: SECRE
   replayEnv = Object.fromEntries(line.split(' ').map((pair) => pair.split('=') as [string, string]));
 });
 
-function runDlq(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...LOCAL_MODE_NODE_ARGS, 'scripts/dlq.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...replayEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runDlq = (args: string[]): Promise<FinishedRun> =>
+  finishedRun(
+    spawn(process.execPath, [...LOCAL_MODE_NODE_ARGS, 'scripts/dlq.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...replayEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 
 /** Every record of the secrets table's stream so far, with the shard it is in. */
 async function streamRecords(): Promise<{ streamArn: string; shardId: string; records: StreamRecord[] }> {

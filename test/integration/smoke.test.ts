@@ -8,6 +8,7 @@ import { API_BASE_PATH } from '#lambdas/definitions/limits';
 import { testEnv } from '../support/environment';
 import { startLocalServer } from '../support/local-server';
 import { startWebhookReceiver } from '../support/webhook-receiver';
+import { finishedRun, type FinishedRun } from './support/finished-run';
 
 /**
  * `npm run smoke` as CI runs it after a deploy: against local mode it passes, and against a broken
@@ -16,23 +17,8 @@ import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function smoke(...args: string[]): Promise<Run> {
-  const child = spawn('npm', ['run', '--silent', 'smoke', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const smoke = (...args: string[]): Promise<FinishedRun> =>
+  finishedRun(spawn('npm', ['run', '--silent', 'smoke', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
 
 /** A deployment whose every API answer is `answer(path)`; its pages are missing. */
 async function brokenTarget(
@@ -48,7 +34,7 @@ async function brokenTarget(
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const failLines = (run: Run): string[] => run.stderr.split('\n').filter((line) => line.startsWith('FAIL'));
+const failLines = (run: FinishedRun): string[] => run.stderr.split('\n').filter((line) => line.startsWith('FAIL'));
 
 test('passes against local mode, printing no key, secret or id', async () => {
   const origin = new URL(testEnv('baseUrl')).origin;
