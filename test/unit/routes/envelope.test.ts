@@ -32,6 +32,10 @@ function liveKey(rl: Record<string, number> = {}) {
   return fixture;
 }
 
+/** POST /secrets of a live key with a body the scenario chooses: the refusals of a bad body. */
+const createSecretWithBody = (body: string, requestId: string): Promise<InvokeResult> =>
+  invoke(secretsCreate, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(liveKey().key)), body, requestId }));
+
 const scenarios: [number, string, () => Promise<InvokeResult>][] = [
   [200, 'GET /keys', () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', headers: bearer(liveKey().key), requestId: 'rid-200' }))],
   [
@@ -43,21 +47,7 @@ const scenarios: [number, string, () => Promise<InvokeResult>][] = [
       return invoke(keysCreate, apiEvent({ method: 'POST', path: '/keys', requestId: 'rid-201' }));
     },
   ],
-  [
-    400,
-    'POST /secrets with invalid JSON',
-    () =>
-      invoke(
-        secretsCreate,
-        apiEvent({
-          method: 'POST',
-          path: '/secrets',
-          headers: jsonHeaders(bearer(liveKey().key)),
-          body: '{"data":',
-          requestId: 'rid-400',
-        }),
-      ),
-  ],
+  [400, 'POST /secrets with invalid JSON', () => createSecretWithBody('{"data":', 'rid-400')],
   [401, 'GET /keys without credentials', () => invoke(keysGet, apiEvent({ method: 'GET', path: '/keys', requestId: 'rid-401' }))],
   [
     404,
@@ -77,21 +67,7 @@ const scenarios: [number, string, () => Promise<InvokeResult>][] = [
       );
     },
   ],
-  [
-    413,
-    'POST /secrets over 5 MiB',
-    () =>
-      invoke(
-        secretsCreate,
-        apiEvent({
-          method: 'POST',
-          path: '/secrets',
-          headers: jsonHeaders(bearer(liveKey().key)),
-          body: JSON.stringify({ data: 'A'.repeat(MAX_BODY_BYTES) }),
-          requestId: 'rid-413',
-        }),
-      ),
-  ],
+  [413, 'POST /secrets over 5 MiB', () => createSecretWithBody(JSON.stringify({ data: 'A'.repeat(MAX_BODY_BYTES) }), 'rid-413')],
   [
     429,
     'GET /keys over the rate limit',
