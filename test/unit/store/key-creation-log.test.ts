@@ -2,7 +2,8 @@ import '../support/env';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
 import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
-import { UNSETTLED_UPDATE_CALLS, conditionFailed, mockDocumentClient, sentCommands, throttleUpdatesUnsettled } from '../support/dynamo';
+import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
+import { UNSETTLED_UPDATE_CALLS, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 
 const ddb = mockDocumentClient();

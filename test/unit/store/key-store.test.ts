@@ -3,15 +3,8 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/sliding-window';
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
 import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
-import {
-  UNSETTLED_UPDATE_CALLS,
-  conditionFailed,
-  lostAnswer,
-  mockDocumentClient,
-  sentCommands,
-  throttleUpdatesUnsettled,
-  throttled,
-} from '../support/dynamo';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 import { keyItem } from '../support/key-item';
 

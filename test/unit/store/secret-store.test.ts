@@ -4,15 +4,8 @@ import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
-import {
-  UNSETTLED_UPDATE_CALLS,
-  conditionFailed,
-  lostAnswer,
-  mockDocumentClient,
-  sentCommands,
-  throttleUpdatesUnsettled,
-  throttled,
-} from '../support/dynamo';
+import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 
 const ddb = mockDocumentClient();

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 
@@ -26,17 +26,6 @@ export const throttled = (): ProvisionedThroughputExceededException =>
     message: 'The level of configured provisioned throughput for the table was exceeded',
     $metadata: { httpStatusCode: 400 },
   });
-
-/** A write whose answer went missing on its way back (the SDK's socket timeout): DynamoDB may or may not have applied it. */
-export const lostAnswer = (): Error => Object.assign(new Error('socket hang up'), { name: 'TimeoutError', $metadata: {} });
-
-/** Every update throttled, and every settling read finding `item`, which does not show the update: the store's bounded retry. */
-export function throttleUpdatesUnsettled(mock: DocumentClientMock, item: object): void {
-  mock.on(UpdateCommand).rejects(throttled()).on(GetCommand).resolves({ Item: item });
-}
-
-/** What the store sends for an update that stays throttled (throttleUpdatesUnsettled): three attempts, each with its settling read. */
-export const UNSETTLED_UPDATE_CALLS = ['UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand', 'UpdateCommand', 'GetCommand'];
 
 /** The inputs of every command sent, in order, with the command's class name. */
 export function sentCommands(mock: DocumentClientMock): { name: string; input: Record<string, unknown> }[] {
