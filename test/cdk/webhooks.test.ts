@@ -318,6 +318,16 @@ describe('webhook alarms', () => {
     return [id ?? '', alarm?.Properties];
   };
 
+  /** What every webhook alarm shares: each minute judged alone, from `threshold` on, no data read as fine, told to the topic. */
+  const minuteAlarmToTopic = (threshold: number): Record<string, unknown> => ({
+    Period: 60,
+    EvaluationPeriods: 1,
+    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    Threshold: threshold,
+    TreatMissingData: 'notBreaching',
+    AlarmActions: [{ Ref: topicId }],
+  });
+
   it("are one alarm per queue that must stay empty, one on the fan-out's iterator age and one per function, on one topic", () => {
     expect(resourcesOfType(template, 'AWS::SNS::Topic')).toHaveLength(1);
     // Every function but CDK's bucket-deployment handler, which runs only while deploying.
@@ -337,12 +347,7 @@ describe('webhook alarms', () => {
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Statistic: 'Maximum',
-      Period: 60,
-      EvaluationPeriods: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      Threshold: 1,
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: topicId }],
+      ...minuteAlarmToTopic(1),
     });
     expect(at(alarm, 'OKActions')).toBeUndefined();
     expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
@@ -355,12 +360,7 @@ describe('webhook alarms', () => {
       MetricName: 'IteratorAge',
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: fanOutId } }],
       Statistic: 'Maximum',
-      Period: 60,
-      EvaluationPeriods: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      Threshold: 15 * 60 * 1000,
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: topicId }],
+      ...minuteAlarmToTopic(15 * 60 * 1000),
     });
   });
 
@@ -373,12 +373,7 @@ describe('webhook alarms', () => {
     expect(alarm).toMatchObject({
       Namespace: 'AWS/Lambda',
       Statistic: 'Sum',
-      Period: 60,
-      EvaluationPeriods: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      Threshold: 1,
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: topicId }],
+      ...minuteAlarmToTopic(1),
     });
     expect(String(at(alarm, 'AlarmDescription')).length).toBeGreaterThan(40);
   });
