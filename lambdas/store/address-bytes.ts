@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_BYTES_LIMIT } from '../definitions/limits';
 import { ADDRESS_BYTE_SLOT_PREFIX, KEYS_TABLE, KEY_ATTRIBUTES as A, addressBytesPk } from '../definitions/tables';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } from '../rules/stored-bytes-window';
-import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -54,33 +54,27 @@ async function addToHour(ipHash: string, now: number, bytes: number): Promise<Ad
   const token = newWriteToken();
   return settledWrite({
     withinMs: COUNT_WITHIN_MS,
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: addressBytesPk(ipHash) },
-            UpdateExpression: 'SET #slot = if_not_exists(#slot, :zero) + :bytes, #ttl = :ttl, #counted = :token REMOVE #expired',
-            ConditionExpression: 'attribute_not_exists(#counted) OR #counted <> :token',
-            ExpressionAttributeNames: {
-              '#slot': slotName(byteSlotIndex(now)),
-              '#expired': slotName(expiredByteSlotIndex(now)),
-              '#ttl': A.ttl,
-              '#counted': A.counted,
-            },
-            ExpressionAttributeValues: { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now), ':token': token },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return Attributes ?? {};
-      } catch (error) {
+    write: (abortSignal) =>
+      sendConditional<AddressBytesItem, AddressBytesItem>(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: addressBytesPk(ipHash) },
+          UpdateExpression: 'SET #slot = if_not_exists(#slot, :zero) + :bytes, #ttl = :ttl, #counted = :token REMOVE #expired',
+          ConditionExpression: 'attribute_not_exists(#counted) OR #counted <> :token',
+          ExpressionAttributeNames: {
+            '#slot': slotName(byteSlotIndex(now)),
+            '#expired': slotName(expiredByteSlotIndex(now)),
+            '#ttl': A.ttl,
+            '#counted': A.counted,
+          },
+          ExpressionAttributeValues: { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now), ':token': token },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
         // Only this request's own repeat fails the condition: the item is its count.
-        if (!isConditionFailure(error)) throw error;
-        return itemOfConditionFailure<AddressBytesItem>(error) ?? {};
-      }
-    },
+        { applied: (item) => item ?? {}, refused: (old) => old ?? {} },
+      ),
     settle: async (signal) => {
       const item = await readAddressItem(ipHash, countSettlingAttributes(now), signal);
       return item?.[A.counted] === token ? item : NOT_APPLIED;
@@ -116,24 +110,20 @@ export async function countAddressBytes(ipHash: string, now: number, bytes: numb
 export async function uncountAddressBytes(ipHash: string, now: number, bytes: number): Promise<void> {
   const token = newWriteToken();
   await settledWrite({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: addressBytesPk(ipHash) },
-            UpdateExpression: 'SET #slot = #slot - :bytes, #uncounted = :token',
-            ConditionExpression: 'attribute_exists(#slot) AND (attribute_not_exists(#uncounted) OR #uncounted <> :token)',
-            ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)), '#uncounted': A.uncounted },
-            ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: addressBytesPk(ipHash) },
+          UpdateExpression: 'SET #slot = #slot - :bytes, #uncounted = :token',
+          ConditionExpression: 'attribute_exists(#slot) AND (attribute_not_exists(#uncounted) OR #uncounted <> :token)',
+          ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)), '#uncounted': A.uncounted },
+          ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+        }),
+        abortSignal,
         // The hour gone (its item expired), or this request's own repeat: nothing more to take back.
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+        { applied: () => undefined, refused: () => undefined },
+      ),
     settle: async (signal) => {
       const item = await readAddressItem(ipHash, [A.pk, A.uncounted], signal);
       return item?.[A.uncounted] === token ? undefined : NOT_APPLIED;

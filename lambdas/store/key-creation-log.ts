@@ -3,7 +3,7 @@ import { CREATION_LOG_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { KEY_CREATION_LIMIT } from '../definitions/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
-import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -41,29 +41,24 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
 
   const appended = await settledWrite<KeyCreationWindow | Full>({
     settle,
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: key,
-            UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
-            ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return keyCreationWindow((Attributes as LogItem).log ?? [], now, limit);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const old = itemOfConditionFailure<LogItem>(error);
-        if (old?.logged === token) return keyCreationWindow(old.log ?? [], now, limit);
-        return { full: old ?? {} };
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional<LogItem, KeyCreationWindow | Full>(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: key,
+          UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
+          ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        {
+          applied: (item) => keyCreationWindow(item?.log ?? [], now, limit),
+          refused: (old) => (old?.logged === token ? keyCreationWindow(old.log ?? [], now, limit) : { full: old ?? {} }),
+        },
+      ),
   });
   if (!('full' in appended)) return appended;
   if (attempts <= 1) throw new Error('the key creation log kept changing under concurrent prunes');
@@ -72,28 +67,24 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
   const pruned = [...oldLog.filter((at) => at > now - KEY_CREATION_LIMIT.windowMs), now];
   const prunedNow = await settledWrite<KeyCreationWindow | undefined>({
     settle,
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: key,
-            UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
-            ConditionExpression: 'size(#log) = :oldSize',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return keyCreationWindow(pruned, now, limit);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const current = itemOfConditionFailure<LogItem>(error);
-        // Another prune came first: unless this one's repeat did, start over.
-        return current?.logged === token ? keyCreationWindow(current.log ?? [], now, limit) : undefined;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional<LogItem, KeyCreationWindow | undefined>(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: key,
+          UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
+          ConditionExpression: 'size(#log) = :oldSize',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        {
+          applied: () => keyCreationWindow(pruned, now, limit),
+          // Another prune came first: unless this one's repeat did, start over.
+          refused: (current) => (current?.logged === token ? keyCreationWindow(current.log ?? [], now, limit) : undefined),
+        },
+      ),
   });
   return prunedNow ?? recordOnce(ipHash, now, limit, token, attempts - 1);
 }

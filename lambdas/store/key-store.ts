@@ -7,7 +7,7 @@ import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
-import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, sendConditional, tableName, type ConditionalOutcome } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -218,52 +218,66 @@ function recordingOf(scope: IdempotencyScope | undefined, now: number, token: st
   };
 }
 
+/**
+ * The request's own count in its hour's slot, as the fast path and the byte map's rewrite both
+ * write it: only while the slot map has room and this request's token is not counted yet.
+ */
+function requestCount(now: number, token: string) {
+  return {
+    set: `${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token`,
+    remove: `${A.rateLimitSlots}.#expired`,
+    condition: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
+    names: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
+    values: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
+  };
+}
+
+/** A slow path's count: the key as counted, or undefined (start over) unless the refusal was its own repeat. */
+function countedOrStartOver(
+  keyHash: string,
+  now: number,
+  token: string,
+  scope: IdempotencyScope | undefined,
+): ConditionalOutcome<KeyItem, Authentication | undefined> {
+  return {
+    applied: (item) => authenticated(item as KeyItem, keyHash, now, token, scope),
+    refused: (latest) => (latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined),
+  };
+}
+
 const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined && Object.keys(item.idem).length < IDEMPOTENCY.maxRecords;
 
 async function countOnce(keyHash: string, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
   const { scope, bytes } = counting;
   const pk = keyItemPk(keyHash);
   const recording = recordingOf(scope, now, token);
+  const count = requestCount(now, token);
   const byBytes = byteCounting(bytes, now);
   const counted = await settledWrite<Authentication | OverFull>({
     settle: settleCount(keyHash, now, token, scope),
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk },
-            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${byBytes.set} REMOVE ${A.rateLimitSlots}.#expired${byBytes.remove}`,
-            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${byBytes.condition}`,
-            ExpressionAttributeNames: {
-              '#current': String(slotIndex(now)),
-              '#expired': String(expiredSlotIndex(now)),
-              ...recording.names,
-              ...byBytes.names,
-            },
-            ExpressionAttributeValues: {
-              ':zero': 0,
-              ':one': 1,
-              ':maxSlots': MAX_TRACKED_SLOTS,
-              ':token': token,
-              ...recording.values,
-              ...byBytes.values,
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const old = itemOfConditionFailure<KeyItem>(error);
-        if (!old) return { outcome: 'unknown' };
-        if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
-        if (old.expires <= now) return { outcome: 'expired' };
-        return { overFull: old };
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk },
+          UpdateExpression: `SET ${count.set}${recording.update}${byBytes.set} REMOVE ${count.remove}${byBytes.remove}`,
+          ConditionExpression: `${count.condition}${recording.condition}${byBytes.condition}`,
+          ExpressionAttributeNames: { ...count.names, ...recording.names, ...byBytes.names },
+          ExpressionAttributeValues: { ...count.values, ...recording.values, ...byBytes.values },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        {
+          applied: (item: KeyItem | undefined) => authenticated(item as KeyItem, keyHash, now, token, scope),
+          refused: (old: KeyItem | undefined) => {
+            if (!old) return { outcome: 'unknown' };
+            if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
+            if (old.expires <= now) return { outcome: 'expired' };
+            return { overFull: old };
+          },
+        },
+      ),
   });
   if (!('overFull' in counted)) return counted;
   if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
@@ -291,38 +305,25 @@ async function rewriteBytesAndCount(
 ): Promise<Authentication> {
   const { scope, bytes } = counting;
   const recording = recordingOf(scope, now, token);
+  const count = requestCount(now, token);
   const rewrite = byteRewrite(old, bytes, now);
   const rewritten = await settledWrite<Authentication | undefined>({
     settle: settleCount(keyHash, now, token, scope),
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token${recording.update}${rewrite.set} REMOVE ${A.rateLimitSlots}.#expired`,
-            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}${recording.condition}${rewrite.condition}`,
-            ExpressionAttributeNames: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)), ...recording.names },
-            ExpressionAttributeValues: {
-              ':zero': 0,
-              ':one': 1,
-              ':maxSlots': MAX_TRACKED_SLOTS,
-              ':token': token,
-              ...recording.values,
-              ...rewrite.values,
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const latest = itemOfConditionFailure<KeyItem>(error);
-        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `SET ${count.set}${recording.update}${rewrite.set} REMOVE ${count.remove}`,
+          ConditionExpression: `${count.condition}${recording.condition}${rewrite.condition}`,
+          ExpressionAttributeNames: { ...count.names, ...recording.names },
+          ExpressionAttributeValues: { ...count.values, ...recording.values, ...rewrite.values },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        countedOrStartOver(keyHash, now, token, scope),
+      ),
   });
   return rewritten ?? countOnce(keyHash, now, token, attempts, counting);
 }
@@ -340,22 +341,18 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
     .slice(0, IDEMPOTENCY.maxRecords / 2);
   // The same rewrite again, under the same lock, changes nothing.
   await settledWrite<void>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.idempotency} = :records`,
-            ConditionExpression: old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
-            ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `SET ${A.idempotency} = :records`,
+          ConditionExpression: old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
+          ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
+        }),
+        abortSignal,
+        { applied: () => undefined, refused: () => undefined },
+      ),
     settle: repeatIt,
   });
 }
@@ -376,30 +373,23 @@ async function pruneAndCount(
   slots[current] = (slots[current] ?? 0) + 1;
   const pruned = await settledWrite<Authentication | undefined>({
     settle: settleCount(keyHash, now, token, scope),
-    write: async (abortSignal) => {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
-            // While the map is over-full every fast-path update fails, so only another prune can
-            // have changed it: "still over-full" is an exact optimistic lock.
-            ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
-            ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
-            ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return authenticated(Attributes as KeyItem, keyHash, now, token, scope);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const latest = itemOfConditionFailure<KeyItem>(error);
-        return latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
+          // While the map is over-full every fast-path update fails, so only another prune can
+          // have changed it: "still over-full" is an exact optimistic lock.
+          ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
+          ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
+          ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        countedOrStartOver(keyHash, now, token, scope),
+      ),
   });
   return pruned ?? countOnce(keyHash, now, token, attempts, counting);
 }
@@ -413,23 +403,19 @@ const recordNames = (scope: string): Record<string, string> => ({ '#scope': scop
 export async function releaseIdempotencyRecord(keyHash: string, scope: string, token: string): Promise<void> {
   // Removing what is gone changes nothing.
   await settledWrite<void>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
-            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-            ExpressionAttributeNames: recordNames(scope),
-            ExpressionAttributeValues: { ':token': token },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
+          ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+          ExpressionAttributeNames: recordNames(scope),
+          ExpressionAttributeValues: { ':token': token },
+        }),
+        abortSignal,
+        { applied: () => undefined, refused: () => undefined },
+      ),
     settle: repeatIt,
   });
 }
@@ -441,33 +427,29 @@ export async function releaseIdempotencyRecord(keyHash: string, scope: string, t
 export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
   // Setting the same values again changes nothing.
   await settledWrite<void>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression:
-              `SET ${A.idempotency}.#scope.#status = :status` +
-              (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
-            ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-            ExpressionAttributeNames: {
-              ...recordNames(scope),
-              '#status': 'status',
-              ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }),
-            },
-            ExpressionAttributeValues: {
-              ':token': token,
-              ':status': status,
-              ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }),
-            },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression:
+            `SET ${A.idempotency}.#scope.#status = :status` +
+            (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
+          ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
+          ExpressionAttributeNames: {
+            ...recordNames(scope),
+            '#status': 'status',
+            ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }),
+          },
+          ExpressionAttributeValues: {
+            ':token': token,
+            ':status': status,
+            ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }),
+          },
+        }),
+        abortSignal,
+        { applied: () => undefined, refused: () => undefined },
+      ),
     settle: repeatIt,
   });
 }
@@ -478,25 +460,19 @@ export async function settleIdempotencyRecord(keyHash: string, scope: string, to
  */
 export async function replaceIdempotencyRecord(keyHash: string, scope: string, lapsedBy: string, record: IdempotencyRecord): Promise<boolean> {
   return settledWrite<boolean>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
-            ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
-            ExpressionAttributeNames: recordNames(scope),
-            ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
-          }),
-          { abortSignal },
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
+          ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
+          ExpressionAttributeNames: recordNames(scope),
+          ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
+        }),
+        abortSignal,
+        { applied: () => true, refused: () => false },
+      ),
     // The new record's writer is this request's token.
     settle: async (signal) => {
       const by = (await readKeyForSettling(keyHash, signal))?.idem?.[scope]?.by;
@@ -512,24 +488,20 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
 export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
   const token = newWriteToken();
   await settledWrite({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes, ${A.uncounted} = :token`,
-            ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot) AND (attribute_not_exists(${A.uncounted}) OR ${A.uncounted} <> :token)`,
-            ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
-            ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes, ${A.uncounted} = :token`,
+          ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot) AND (attribute_not_exists(${A.uncounted}) OR ${A.uncounted} <> :token)`,
+          ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
+          ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+        }),
+        abortSignal,
         // Gone (revoked) or pruned meanwhile, or this request's own repeat: nothing more to take back.
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+        { applied: () => undefined, refused: () => undefined },
+      ),
     settle: async (signal) => ((await readKeyForSettling(keyHash, signal))?.uncounted === token ? undefined : NOT_APPLIED),
   });
 }
@@ -540,24 +512,18 @@ export async function uncountKeyBytes(keyHash: string, now: number, bytes: numbe
  */
 export const setWebhook = (keyHash: string, webhook: string | undefined): Promise<boolean> =>
   settledWrite({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName(KEYS_TABLE),
-            Key: { pk: keyItemPk(keyHash) },
-            UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
-            ConditionExpression: KEY_EXISTS,
-            ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
-          }),
-          { abortSignal },
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new UpdateCommand({
+          TableName: tableName(KEYS_TABLE),
+          Key: { pk: keyItemPk(keyHash) },
+          UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
+          ConditionExpression: KEY_EXISTS,
+          ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
+        }),
+        abortSignal,
+        { applied: () => true, refused: () => false },
+      ),
     // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
     settle: async (signal) => {
       const item = await readKeyForSettling(keyHash, signal);

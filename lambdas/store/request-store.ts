@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '
 import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '../definitions/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { FULFILMENT_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { dynamo, epochSeconds, isConditionFailure, itemOfConditionFailure, tableName } from './dynamo';
+import { dynamo, epochSeconds, isConditionFailure, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { deleteChunks, splitIntoChunks, storedData, writeChunks } from './secret-store';
 import { newWriteToken } from './write-token';
@@ -160,25 +160,19 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
   let outcome: FulfilOutcome;
   try {
     outcome = await settledWrite<FulfilOutcome>({
-      write: async (abortSignal) => {
-        try {
-          await dynamo.send(
-            new UpdateCommand({
-              TableName: table,
-              Key: key,
-              ...(probe
-                ? probeUpdate()
-                : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-            { abortSignal },
-          );
-          return 'fulfilled';
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-          return outcomeOf(itemOfConditionFailure<Record<string, unknown>>(error));
-        }
-      },
+      write: (abortSignal) =>
+        sendConditional(
+          new UpdateCommand({
+            TableName: table,
+            Key: key,
+            ...(probe
+              ? probeUpdate()
+              : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          abortSignal,
+          { applied: () => 'fulfilled', refused: (old: Record<string, unknown> | undefined) => outcomeOf(old) },
+        ),
       // A probe writes nothing: it is asked again. An answer is settled by its token, else by
       // whether the update's condition would still hold (then it is sent again).
       settle: probe

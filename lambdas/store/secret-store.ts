@@ -411,33 +411,29 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
     // A sign-off the store never settles must not cost the reader the data it has read: the
     // secret then keeps `readers` above 0, and its items go at their ttl.
     await settledWrite<void>({
-      write: async (abortSignal) => {
-        try {
-          await dynamo.send(
-            new UpdateCommand({
-              TableName: tableName(SECRETS_TABLE),
-              Key: key,
-              ...(keyed
-                ? {
-                    UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
-                    ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
-                    ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
-                    ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
-                  }
-                : {
-                    UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
-                    // Also keeps ADD from recreating a head that a revocation has just deleted.
-                    ConditionExpression: 'attribute_exists(#claim)',
-                    ExpressionAttributeNames: { '#claim': claim },
-                    ExpressionAttributeValues: { ':minusOne': -1 },
-                  }),
-            }),
-            { abortSignal },
-          );
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
-      },
+      write: (abortSignal) =>
+        sendConditional(
+          new UpdateCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Key: key,
+            ...(keyed
+              ? {
+                  UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
+                  ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
+                  ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
+                  ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
+                }
+              : {
+                  UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
+                  // Also keeps ADD from recreating a head that a revocation has just deleted.
+                  ConditionExpression: 'attribute_exists(#claim)',
+                  ExpressionAttributeNames: { '#claim': claim },
+                  ExpressionAttributeValues: { ':minusOne': -1 },
+                }),
+          }),
+          abortSignal,
+          { applied: () => undefined, refused: () => undefined },
+        ),
       settle: async (signal) => {
         const mark = readMarkOf(claim);
         const item = await readForSettling<Record<string, unknown>>(
@@ -539,22 +535,16 @@ export const revocationSoFar = (id: string, owner: string, now: number): Promise
  */
 export const headExists = (id: string): Promise<boolean> =>
   settledWrite({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new DeleteCommand({
-            TableName: tableName(SECRETS_TABLE),
-            Key: { pk: id, sk: SECRET_HEAD_SK },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-          { abortSignal },
-        );
-        return false;
-      } catch (error) {
-        if (isConditionFailure(error)) return true;
-        throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new DeleteCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+        abortSignal,
+        { applied: () => false, refused: () => true },
+      ),
     // It deletes only an item that does not exist: asking again is safe.
     settle: repeatIt,
   });
@@ -587,25 +577,19 @@ export interface ConsumedSecret {
  */
 export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecret): Promise<boolean> {
   const deleted = await settledWrite<boolean>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new DeleteCommand({
-            TableName: tableName(SECRETS_TABLE),
-            Key: { pk: id, sk: SECRET_HEAD_SK },
-            // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
-            ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
-            ExpressionAttributeValues: { ':zero': 0 },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        );
-        return true;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        return itemOfConditionFailure(error) === undefined;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new DeleteCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Key: { pk: id, sk: SECRET_HEAD_SK },
+          // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
+          ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
+          ExpressionAttributeValues: { ':zero': 0 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortSignal,
+        { applied: () => true, refused: (old) => old === undefined },
+      ),
     // A head still there is sent the delete again, whose condition decides.
     settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? true : NOT_APPLIED),
   });

@@ -59,9 +59,13 @@ test('secrets: create, claim, revoke, and their errors', async () => {
 
 test('429: over the per-key rate limit, with retry-after', async () => {
   const limited = (await createKey()).key;
-  const statuses = await Promise.all(
-    Array.from({ length: RATE_LIMIT.requests + 1 }, () => api('GET', '/keys', { key: limited }).then((response) => response.status)),
-  );
+  // One at a time: a hundred at once on one key item overloaded a busy machine's DynamoDB Local
+  // into 503s (uncounted), and the limit was never reached. A 503 is sent again, not counted on.
+  const statuses: number[] = [];
+  while (!statuses.includes(429) && statuses.length <= 2 * RATE_LIMIT.requests) {
+    statuses.push((await api('GET', '/keys', { key: limited })).status);
+  }
+  expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(RATE_LIMIT.requests);
   expect(statuses).toContain(429);
   expect((await expectDocumented('GET', '/keys', { key: limited })).status).toBe(429);
 });
