@@ -1,9 +1,7 @@
-import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { createKey, createSecret } from '../support/api';
-import { testEnv } from '../support/environment';
-import { startLocalServer, type LocalServer } from '../support/local-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 
 /**
  * One slow receiver must not hold up another key's webhooks. On the stack each batch of the jobs
@@ -18,29 +16,22 @@ const SLOW_RESPONSE_MS = 12_000;
 const CREATES_AT_ONCE = 4;
 const ARRIVAL_WAIT_MS = 30_000;
 
-let server: LocalServer;
 let slowReceiver: WebhookReceiver;
 let healthyReceiver: WebhookReceiver;
 let baseUrl: string;
 
+// Declared before the server's hooks, so the slow receiver stops first: its held responses end,
+// so the deliveries waiting on them fail at once.
 beforeAll(async () => {
   slowReceiver = await startWebhookReceiver();
-  healthyReceiver = await startWebhookReceiver();
-  server = await startLocalServer({
-    DYNAMODB_ENDPOINT: testEnv('dynamodbEndpoint'),
-    [KEYS_TABLE.envVar]: 'it-isolation-keys',
-    [SECRETS_TABLE.envVar]: 'it-isolation-secrets',
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-  });
-  baseUrl = server.baseUrl;
 });
-
 afterAll(async () => {
-  // The slow receiver first: its held responses end, so the deliveries waiting on them fail at once.
   await slowReceiver?.stop();
-  await healthyReceiver?.stop();
-  await server?.stop();
 });
+serverWithReceiverForThisFile(
+  { keysTable: 'it-isolation-keys', secretsTable: 'it-isolation-secrets' },
+  (started) => ({ receiver: healthyReceiver, baseUrl } = started),
+);
 
 /** When `path` of `receiver` received the event of a secret created now. */
 async function firstAttemptAfterCreate(
