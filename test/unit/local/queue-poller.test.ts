@@ -231,6 +231,7 @@ test('stop() ends a long poll at once', async () => {
   await sleep(100);
   const stopping = Date.now();
   await poller?.stop();
-  expect(Date.now() - stopping).toBeLessThan(500);
+  // Half the 20 s long poll, whatever the machine's load: the stop ended it, not its wait time.
+  expect(Date.now() - stopping).toBeLessThan(10_000);
   expect(logLines).toEqual([]);
 });

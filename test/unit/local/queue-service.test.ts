@@ -170,7 +170,8 @@ test('ChangeMessageVisibility to N seconds hides it N seconds; a long poll wakes
   const again = await receiveOne(jobsUrl, { waitSeconds: 3 });
   expect(again.MessageId).toBe(first.MessageId);
   expect(Date.now() - changedAt).toBeGreaterThanOrEqual(950);
-  expect(Date.now() - changedAt).toBeLessThan(1_500);
+  // Short of the poll's 3 s wait, whatever the machine's load: the message's return woke it.
+  expect(Date.now() - changedAt).toBeLessThan(2_900);
 });
 
 test('ChangeMessageVisibility cannot hide a message past 12 hours after its receive, as SQS refuses', async () => {
@@ -282,7 +283,8 @@ test('stopping the service ends a long poll at once', async () => {
   await sleep(100);
   await service.stop();
   await expect(poll).rejects.toThrow();
-  expect(Date.now() - started).toBeLessThan(3_000);
+  // Half the 20 s wait, whatever the machine's load: the stop ended the poll, not its wait time.
+  expect(Date.now() - started).toBeLessThan(10_000);
 });
 
 test('messages older than the retention period disappear, received or not', async () => {

@@ -156,7 +156,8 @@ test('failing stream reads back off, and stop() does not wait out the backoff', 
   const stopping = Date.now();
   await poller?.stop();
   poller = undefined;
-  expect(Date.now() - stopping).toBeLessThan(200);
+  // Half the next backoff (1,600 ms), whatever the machine's load: the stop did not wait it out.
+  expect(Date.now() - stopping).toBeLessThan(800);
 });
 
 test('records given up on are handed over with their shard, and reading goes on past them', async () => {

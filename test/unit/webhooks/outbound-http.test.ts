@@ -91,13 +91,17 @@ describe('postWebhook: what the receiver answers', () => {
   });
 
   test('no answer within timeoutMs is a failure, returned at the deadline', async () => {
-    const server = await startServer((res) => setTimeout(() => res.writeHead(200).end(), 2_000));
-    const started = Date.now();
+    // The receiver answers only once the post has returned: a wall-clock bound failed under load
+    // (1.66 s for a 1.5 s bound); the order of events cannot.
+    let answer: (() => void) | undefined;
+    const server = await startServer((res) => (answer = () => res.writeHead(200).end()));
     expect(await post(`http://127.0.0.1:${server.port}/hook`, { timeoutMs: 300 })).toEqual({
       ok: false,
       reason: 'timed out after 300 ms',
     });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // It reached the receiver, which has not answered yet.
+    expect(server.received).toHaveLength(1);
+    answer?.();
   });
 
   test('a body streamed without end is read up to maxResponseBytes, then the connection is closed', async () => {
@@ -114,12 +118,10 @@ describe('postWebhook: what the receiver answers', () => {
         writtenWhenClosed = written;
       });
     });
-    const started = Date.now();
 
     const outcome = await post(`http://127.0.0.1:${server.port}/hook`, { timeoutMs: 5_000, maxResponseBytes: 4_096 });
 
     expect(outcome).toEqual({ ok: true, status: 200 });
-    expect(Date.now() - started).toBeLessThan(2_000);
     await new Promise((closed) => setTimeout(closed, 50));
     // Within 5 s the server would have written about a megabyte; it was cut off after a few KB.
     expect(writtenWhenClosed).toBeLessThanOrEqual(16 * 1_024);
@@ -135,10 +137,9 @@ describe('postWebhook: what the receiver answers', () => {
         closedByClient = !res.writableFinished;
       });
     });
-    const started = Date.now();
 
+    // The body never ends: an answer at all is the one at the deadline.
     expect(await post(`http://127.0.0.1:${server.port}/hook`, { timeoutMs: 300 })).toEqual({ ok: true, status: 200 });
-    expect(Date.now() - started).toBeLessThan(1_500);
     await new Promise((closed) => setTimeout(closed, 50));
     expect(closedByClient).toBe(true);
   });
@@ -156,9 +157,10 @@ describe('postWebhook: what the receiver answers', () => {
       res.writeHead(200, { 'content-length': '100' }).write('partial');
       setTimeout(() => res.destroy(), 20);
     });
+    // A deadline far off, and a bound half-way to it: no load delays the cut by 30 s.
     const started = Date.now();
-    expect(await post(`http://127.0.0.1:${server.port}/hook`, { timeoutMs: 5_000 })).toEqual({ ok: true, status: 200 });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await post(`http://127.0.0.1:${server.port}/hook`, { timeoutMs: 60_000 })).toEqual({ ok: true, status: 200 });
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   test('a closed port is a connection failure', async () => {
