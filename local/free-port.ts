@@ -18,6 +18,7 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${CHOSEN_PORTS.first} and ${CHOSEN_PORTS.last} after ${ATTEMPTS} tries`);
 }
 
+/** Whether `port` can be bound on every interface, as the servers bind it. */
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -38,10 +39,6 @@ export const isAddressInUse = (error: unknown): boolean => (error as NodeJS.Errn
  * Fails fast, before DynamoDB Local's seconds of start-up, when `port` is taken: bound as the
  * servers bind it (every interface), so a listener on any of them counts.
  */
-export function assertPortFree(port: number, variable: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error) => reject(isAddressInUse(error) ? portInUse(port, variable) : error));
-    probe.listen(port, () => probe.close(() => resolve()));
-  });
+export async function assertPortFree(port: number, variable: string): Promise<void> {
+  if (!(await isFree(port))) throw portInUse(port, variable);
 }
