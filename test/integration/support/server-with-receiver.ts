@@ -3,6 +3,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { testEnv } from '#test/support/environment';
 import { startLocalServer, type LocalServer } from '#test/support/local-server';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
+import { startedForThisFile } from '#test/hooks/for-this-file';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
 
 /**
@@ -81,15 +82,4 @@ export function serverBehindFaultProxyForThisFile(
   onStarted: (started: ServerBehindFaultProxy) => void,
 ): void {
   startedForThisFile(() => startServerBehindFaultProxy(options), onStarted);
-}
-
-function startedForThisFile<T extends ServerWithReceiver>(start: () => Promise<T>, onStarted: (started: T) => void): void {
-  let started: T | undefined;
-  beforeAll(async () => {
-    started = await start();
-    onStarted(started);
-  });
-  afterAll(async () => {
-    await started?.stop();
-  });
 }
