@@ -3,6 +3,7 @@ import { KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
 import { api, createKey, createSecret, freshClientAddress } from '../support/api';
 import { closeStore, expireKey, storedKeyItem } from './support/store';
 import { createHash } from 'node:crypto';
+import { usedUpClientAddress } from './support/used-up-address';
 
 afterAll(closeStore);
 
@@ -62,7 +63,7 @@ describe('POST /keys', () => {
   });
 
   test('is limited per client address: the 21st key within the hour gets 429 with retry-after', async () => {
-    const address = freshClientAddress();
+    const address = usedUpClientAddress();
     for (let i = 0; i < 20; i++) {
       const response = await api('POST', '/keys', { localAddress: address });
       expect(response.status).toBe(201);

@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES, RATE_LIMIT } from '#lambdas/definitions/limits';
 import { api, createKey, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { undocumented } from '../support/openapi';
+import { usedUpClientAddress } from './support/used-up-address';
 
 /** Real answers of local mode against docs/openapi.json: statuses, headers and bodies. */
 
@@ -71,7 +72,7 @@ test('429: over the per-key rate limit, with retry-after', async () => {
 });
 
 test('429: over the key-creation limit per address', async () => {
-  const address = freshClientAddress();
+  const address = usedUpClientAddress();
   let status = 0;
   for (let attempt = 0; attempt <= 20 && status !== 429; attempt++) {
     status = (await expectDocumented('POST', '/keys', { localAddress: address })).status;
