@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { LAMBDA_RUNTIME } from '#lib/bundling';
 import { buildBundle, buildRunner, type BuiltBundle } from './cold-start/bundles';
 import { SAMPLE_FUNCTION_NAME } from './cold-start/protocol';
-import type { ColdStartResult } from './cold-start/result';
+import type { ColdStartAaRow, ColdStartResult } from './cold-start/result';
 import { runSample, type ColdStartSample } from './cold-start/sample';
 import { startColdStartServices, type ColdStartServices } from './cold-start/services';
 import { coldStartTargets, type ColdStartFloor, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
-import { judge, median, ratio, repeated, type RepeatedMeasurement } from './stats';
+import { hundredths, judge, median, ratio, repeated, type RepeatedMeasurement } from './stats';
 
-export type { ColdStartResult, ColdStartRow } from './cold-start/result';
+export type { ColdStartAaRow, ColdStartResult, ColdStartRow } from './cold-start/result';
 export { renderColdStarts } from './cold-start/render';
 
 /**
@@ -19,8 +19,9 @@ export { renderColdStarts } from './cold-start/render';
  * it, and handles one request; the same is timed for its floor, a bundle that builds the same SDK
  * clients and makes the same calls (bench/cold-start/targets.ts). Samples of the two
  * alternate, so that the noise of a shared machine falls on both alike. The budget judges the
- * child's CPU time, which other processes on the machine barely move; its elapsed time, which
- * they can double, is shown beside it.
+ * child's CPU time, which other processes move far less than its elapsed time (shown beside it),
+ * though one sample's still strays by 11–16% on this shared machine; so every sample is kept for
+ * the report to pool over the runs, and an A/A row shows what the day's noise can resolve.
  */
 
 export const COLD_START_BUDGET = 1.1;
@@ -31,6 +32,9 @@ export const COLD_START_BUDGET = 1.1;
  * sample is a process start of about 0.25 s, so 15 functions × 8 × 3 bundles take about 100 s.
  */
 const SAMPLES_PER_REPETITION = 8;
+
+/** The function whose floor the A/A row builds twice: a keyed route's, the floor most rows share in kind. */
+const AA_FUNCTION = 'keys-get';
 
 /**
  * What Lambda sets and the bench environment does not, as far as the SDK reads it on a first call
@@ -96,6 +100,8 @@ interface Row {
   repetitions: { function: ColdStartSample[]; floor: ColdStartSample[]; houseFloor: ColdStartSample[] }[];
 }
 
+const kept = (samples: readonly ColdStartSample[]): number[] => samples.map((sample) => hundredths(sample.cpuMs));
+
 /** Per repetition, the median of a figure of its samples, for the function and one of its floors, and their ratio. */
 function compared(
   row: Row,
@@ -123,12 +129,24 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       houseFloor: floorOf.get(target.houseFloor.entry) as BuiltBundle,
       repetitions: [],
     }));
+    const aaTarget = bench.targets.find((target) => target.name === AA_FUNCTION);
+    if (!aaTarget) throw new Error(`no cold-start target ${AA_FUNCTION} for the A/A row`);
+    const aaBundles = [
+      floorOf.get(aaTarget.floor.entry) as BuiltBundle,
+      await buildBundle(aaTarget.floor.entry, path.join(bench.outRoot, 'floor-again')),
+    ];
+    const aa: ColdStartAaRow = {
+      name: AA_FUNCTION,
+      floor: path.relative(path.resolve(__dirname, '..'), aaTarget.floor.entry),
+      samples: { a: [], b: [] },
+    };
     // Untimed: a bundle's first start also reads it into the page cache.
     for (const row of rows) {
       await sampleFunction(bench, row.target, row.bundle);
       await sampleFloor(bench, row.target.floor, row.floor);
       await sampleFloor(bench, row.target.houseFloor, row.houseFloor);
     }
+    for (const bundle of aaBundles) await sampleFloor(bench, aaTarget.floor, bundle);
 
     return {
       measureOnce: async () => {
@@ -145,6 +163,13 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
             for (let step = 0; step < draws.length; step++) await draws[(first + step) % draws.length]?.();
           }
           row.repetitions.push(samples);
+        }
+        const aaSides = [aa.samples.a, aa.samples.b];
+        for (let index = 0; index < SAMPLES_PER_REPETITION; index++) {
+          for (let step = 0; step < aaSides.length; step++) {
+            const side = (index + step) % aaSides.length;
+            aaSides[side]?.push(hundredths((await sampleFloor(bench, aaTarget.floor, aaBundles[side] as BuiltBundle)).cpuMs));
+          }
         }
       },
       result: () => ({
@@ -166,8 +191,14 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
               floorMs: repeated(house.floorMs),
               ratio: judge(house.ratios, COLD_START_BUDGET),
             },
+            samples: {
+              function: kept(row.repetitions.flatMap((samples) => samples.function)),
+              floor: kept(row.repetitions.flatMap((samples) => samples.floor)),
+              houseFloor: kept(row.repetitions.flatMap((samples) => samples.houseFloor)),
+            },
           };
         }),
+        aa: { ...aa, samples: { a: [...aa.samples.a], b: [...aa.samples.b] } },
       }),
       stop: bench.stop,
     };

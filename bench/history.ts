@@ -49,8 +49,11 @@ export function withRun(stored: { runs?: BenchRun[] } | undefined, run: BenchRun
 export const spreadMinutes = (runs: readonly BenchRun[]): number =>
   runs.length < 2 ? 0 : (Date.parse(runs.at(-1)?.startedAt ?? '') - Date.parse(runs[0]?.startedAt ?? '')) / 60_000;
 
-/** A budget's verdict over the runs: each run's pass, judged only once there are enough runs, spread far enough. */
+/** Whether the runs are enough to pass a budget on: RUNS_JUDGED of them, spread far enough. */
+export const enoughRuns = (runs: readonly BenchRun[]): boolean => runs.length >= RUNS_JUDGED && spreadMinutes(runs) >= MIN_SPREAD_MINUTES;
+
+/** A budget's verdict over the runs: each run's pass, judged only once there are enough runs. */
 export function verdictOver(runs: readonly BenchRun[], passes: readonly boolean[]): 'pass' | 'miss' | 'pending' {
   if (passes.some((pass) => !pass)) return 'miss';
-  return runs.length >= RUNS_JUDGED && spreadMinutes(runs) >= MIN_SPREAD_MINUTES ? 'pass' : 'pending';
+  return enoughRuns(runs) ? 'pass' : 'pending';
 }

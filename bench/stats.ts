@@ -1,3 +1,6 @@
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
 /** Order statistics and ratios for the benchmark's samples. */
 
 /** The nearest-rank percentile of samples (ms); NaN for none. */
@@ -52,4 +55,45 @@ export interface RepeatedMeasurement<TResult> {
   /** The figures of all repetitions so far. */
   result(): TResult;
   stop(): Promise<void>;
+}
+
+/**
+ * measured ÷ baseline as the ratio of their medians, with a 95% bootstrap interval: each side
+ * resampled with replacement, the ratio of the resamples' medians, its 2.5th and 97.5th
+ * percentiles. Written here rather than taken from a statistics package because it is these few
+ * lines over `percentile`; the seeded generator (pure-rand) makes a report reproducible from the
+ * samples docs/performance.json keeps.
+ */
+export interface RatioInterval {
+  ratio: number;
+  low: number;
+  high: number;
+}
+
+const RESAMPLES = 4000;
+
+export function medianRatioInterval(measured: readonly number[], baseline: readonly number[], seed = 1): RatioInterval {
+  if (measured.length === 0 || baseline.length === 0) throw new Error('no samples to compare');
+  const random = xoroshiro128plus(seed);
+  const resampledMedian = (samples: readonly number[]): number =>
+    median(Array.from({ length: samples.length }, () => samples[uniformInt(random, 0, samples.length - 1)] as number));
+  const ratios = Array.from({ length: RESAMPLES }, () => resampledMedian(measured) / resampledMedian(baseline));
+  return {
+    ratio: ratio(median(measured), median(baseline)),
+    low: hundredths(percentile(ratios, 2.5)),
+    high: hundredths(percentile(ratios, 97.5)),
+  };
+}
+
+/** What an interval says of a budget: pass only when all of it is within, miss when all of it is over. */
+export type IntervalVerdict = 'pass' | 'miss' | 'cannot tell';
+
+export interface JudgedInterval extends RatioInterval {
+  budget: number;
+  verdict: IntervalVerdict;
+}
+
+export function judgeInterval(interval: RatioInterval, budget: number): JudgedInterval {
+  const verdict = interval.high <= budget ? 'pass' : interval.low > budget ? 'miss' : 'cannot tell';
+  return { ...interval, budget, verdict };
 }

@@ -18,8 +18,10 @@ export function renderColdStarts(result: ColdStartResult): string {
       `and nothing else. In each of ${result.repetitions} repetitions, spread over the run, ` +
       `${result.samplesPerRepetition} samples of each bundle alternate; a repetition's ratio is of the two medians. ` +
       "The budget judges the child's CPU time until the response is in hand (Node's own start-up included), which " +
-      'other processes on this shared machine barely move; the elapsed time from spawn to response, which they can double, ' +
-      'is shown beside it. Times in ms, median of the repetitions (min–max). ' +
+      'other processes move far less than the elapsed time from spawn to response (shown beside it, and which they can ' +
+      "double); even so, one sample's CPU time strays by 11–16% on this shared machine, so every sample is kept in " +
+      '`docs/performance.json` and the proposed verdict above pools them over the runs. ' +
+      'Times in ms, median of the repetitions (min–max). ' +
       "The last columns judge the same CPU time against the function's house floor (`bench/cold-start/floor/house*.ts`), " +
       'the floor inside what the house rules give every function of its kind before its own work: middy with the ' +
       "JSON body parser and Powertools' Logger and Metrics for a route, with the route's body checked by a zod " +

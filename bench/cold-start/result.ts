@@ -17,6 +17,21 @@ export interface ColdStartRow {
    * (middy, Powertools, zod for a body, the batch processor for a pipeline), CPU time as above.
    */
   house: { entry: string; kb: number; floorMs: Repeated; ratio: Judged };
+  /** Every sample's CPU time, in ms, all repetitions in order: what docs/performance.json pools over the runs. */
+  samples: CpuSamples<'function' | 'floor' | 'houseFloor'>;
+}
+
+export type CpuSamples<Side extends string> = Record<Side, number[]>;
+
+/**
+ * An A/A row: one floor against a second build of itself, sampled as a row is. Their ratio is 1 in
+ * truth, so how far it strays is what the machine can resolve that day.
+ */
+export interface ColdStartAaRow {
+  /** The function whose floor is built twice. */
+  name: string;
+  floor: string;
+  samples: CpuSamples<'a' | 'b'>;
 }
 
 export interface ColdStartResult {
@@ -24,4 +39,5 @@ export interface ColdStartResult {
   /** Samples of each bundle per repetition, the function's and the floor's alternating. */
   samplesPerRepetition: number;
   rows: ColdStartRow[];
+  aa: ColdStartAaRow;
 }

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_BYTES_LIMIT } from '../definitions/limits';
 import { ADDRESS_BYTE_SLOT_PREFIX, KEYS_TABLE, KEY_ATTRIBUTES as A, addressBytesPk } from '../definitions/tables';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } from '../rules/stored-bytes-window';
-import { dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
+import { DONE_EITHER_WAY, dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -122,7 +122,7 @@ export async function uncountAddressBytes(ipHash: string, now: number, bytes: nu
         }),
         abortSignal,
         // The hour gone (its item expired), or this request's own repeat: nothing more to take back.
-        { applied: () => undefined, refused: () => undefined },
+        DONE_EITHER_WAY,
       ),
     settle: async (signal) => {
       const item = await readAddressItem(ipHash, [A.pk, A.uncounted], signal);

@@ -52,6 +52,12 @@ export interface ConditionalOutcome<TItem, TResult> {
   refused: (old: TItem | undefined) => TResult | Promise<TResult>;
 }
 
+/** For a write whose failed condition means only that nothing is left to do. */
+export const DONE_EITHER_WAY: ConditionalOutcome<unknown, void> = { applied: () => undefined, refused: () => undefined };
+
+/** For a write whose caller needs only whether its condition held. */
+export const WHETHER_IT_HELD: ConditionalOutcome<unknown, boolean> = { applied: () => true, refused: () => false };
+
 /** One send for the three kinds of write (the client's overloads take one kind at a time). */
 const sendWrite = (command: ConditionalWrite, abortSignal: AbortSignal | undefined): Promise<{ Attributes?: Record<string, unknown> }> =>
   command instanceof UpdateCommand

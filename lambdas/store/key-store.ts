@@ -7,7 +7,17 @@ import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
-import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, sendConditional, tableName, type ConditionalOutcome } from './dynamo';
+import {
+  DONE_EITHER_WAY,
+  dynamo,
+  epochSeconds,
+  isConditionFailure,
+  isRetriedConditionFailure,
+  sendConditional,
+  tableName,
+  WHETHER_IT_HELD,
+  type ConditionalOutcome,
+} from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -351,7 +361,7 @@ async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise
           ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
         }),
         abortSignal,
-        { applied: () => undefined, refused: () => undefined },
+        DONE_EITHER_WAY,
       ),
     settle: repeatIt,
   });
@@ -414,7 +424,7 @@ export async function releaseIdempotencyRecord(keyHash: string, scope: string, t
           ExpressionAttributeValues: { ':token': token },
         }),
         abortSignal,
-        { applied: () => undefined, refused: () => undefined },
+        DONE_EITHER_WAY,
       ),
     settle: repeatIt,
   });
@@ -448,7 +458,7 @@ export async function settleIdempotencyRecord(keyHash: string, scope: string, to
           },
         }),
         abortSignal,
-        { applied: () => undefined, refused: () => undefined },
+        DONE_EITHER_WAY,
       ),
     settle: repeatIt,
   });
@@ -471,7 +481,7 @@ export async function replaceIdempotencyRecord(keyHash: string, scope: string, l
           ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
         }),
         abortSignal,
-        { applied: () => true, refused: () => false },
+        WHETHER_IT_HELD,
       ),
     // The new record's writer is this request's token.
     settle: async (signal) => {
@@ -500,7 +510,7 @@ export async function uncountKeyBytes(keyHash: string, now: number, bytes: numbe
         }),
         abortSignal,
         // Gone (revoked) or pruned meanwhile, or this request's own repeat: nothing more to take back.
-        { applied: () => undefined, refused: () => undefined },
+        DONE_EITHER_WAY,
       ),
     settle: async (signal) => ((await readKeyForSettling(keyHash, signal))?.uncounted === token ? undefined : NOT_APPLIED),
   });
@@ -522,7 +532,7 @@ export const setWebhook = (keyHash: string, webhook: string | undefined): Promis
           ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
         }),
         abortSignal,
-        { applied: () => true, refused: () => false },
+        WHETHER_IT_HELD,
       ),
     // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
     settle: async (signal) => {

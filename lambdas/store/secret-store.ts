@@ -12,7 +12,16 @@ import {
 } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
-import { dynamo, epochSeconds, isConditionFailure, isRetriedConditionFailure, itemOfConditionFailure, sendConditional, tableName } from './dynamo';
+import {
+  DONE_EITHER_WAY,
+  dynamo,
+  epochSeconds,
+  isConditionFailure,
+  isRetriedConditionFailure,
+  itemOfConditionFailure,
+  sendConditional,
+  tableName,
+} from './dynamo';
 import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
@@ -432,7 +441,7 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
                 }),
           }),
           abortSignal,
-          { applied: () => undefined, refused: () => undefined },
+          DONE_EITHER_WAY,
         ),
       settle: async (signal) => {
         const mark = readMarkOf(claim);

@@ -1,9 +1,8 @@
 import { ERRORS } from '#lambdas/definitions/errors';
 import { KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
-import { api, createKey, createSecret, freshClientAddress } from '../support/api';
+import { api, createKey, createSecret, freshClientAddress, usedUpClientAddress } from '../support/api';
 import { closeStore, expireKey, storedKeyItem } from './support/store';
 import { createHash } from 'node:crypto';
-import { usedUpClientAddress } from './support/used-up-address';
 
 afterAll(closeStore);
 

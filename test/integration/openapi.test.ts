@@ -1,7 +1,6 @@
 import { MAX_BODY_BYTES, RATE_LIMIT } from '#lambdas/definitions/limits';
-import { api, createKey, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
+import { api, createKey, freshClientAddress, usedUpClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { undocumented } from '../support/openapi';
-import { usedUpClientAddress } from './support/used-up-address';
 
 /** Real answers of local mode against docs/openapi.json: statuses, headers and bodies. */
 

@@ -67,14 +67,25 @@ export function api<TBody = Record<string, unknown>>(method: string, path: strin
   });
 }
 
-/**
- * A random loopback source address (127.x.y.z), so that tests which need many keys do not share
- * the per-IP key-creation limit. Jest workers get disjoint second octets.
- */
-export function freshClientAddress(): string {
+/** A random loopback address in 127.(base + worker).x.y: Jest workers get disjoint second octets. */
+function loopbackAddress(base: number): string {
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
-  return `127.${100 + worker}.${randomInt(256)}.${1 + randomInt(254)}`;
+  return `127.${base + worker}.${randomInt(256)}.${1 + randomInt(254)}`;
 }
+
+/**
+ * A random loopback source address, so that tests which need many keys do not share the per-IP
+ * key-creation limit.
+ */
+export const freshClientAddress = (): string => loopbackAddress(100);
+
+/**
+ * An address for a test that uses up its hour of key creations on the shared server, from a range
+ * freshClientAddress() never draws from. With one range for both, one of a run's many fresh
+ * addresses could land on a used-up one, and once did: a round-trip test's POST /keys got 429
+ * (docs/testing.md, "Tests that failed once, and their causes").
+ */
+export const usedUpClientAddress = (): string => loopbackAddress(200);
 
 export interface CreatedKey {
   key: string;

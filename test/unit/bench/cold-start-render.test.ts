@@ -9,12 +9,14 @@ const row = (name: string, cpuRatios: number[], houseRatios: number[]): ColdStar
   cpu: { functionMs: repeated([81, 80, 84]), floorMs: repeated([75, 74, 77]), ratio: judge(cpuRatios, 1.1) },
   elapsed: { functionMs: repeated([120, 110, 160]), floorMs: repeated([100, 115, 140]), ratio: repeated([1.2, 0.96, 1.14]) },
   house: { entry: 'bench/cold-start/floor/house.ts', kb: 240.2, floorMs: repeated([78, 77, 79]), ratio: judge(houseRatios, 1.1) },
+  samples: { function: [81, 80, 84], floor: [75, 74, 77], houseFloor: [78, 77, 79] },
 });
 
 const RESULT: ColdStartResult = {
   repetitions: 3,
   samplesPerRepetition: 5,
   rows: [row('health', [1.08, 1.05, 1.09], [1.02, 1.04, 1.03]), row('keys-create', [1.12, 1.3, 1.05], [1.04, 1.12, 1.11])],
+  aa: { name: 'keys-get', floor: 'bench/cold-start/floor/dynamodb.ts', samples: { a: [75, 74, 77], b: [76, 73, 77] } },
 };
 
 describe('renderColdStarts', () => {

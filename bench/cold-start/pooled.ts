@@ -1,0 +1,82 @@
+import { judgeInterval, medianRatioInterval, type IntervalVerdict, type JudgedInterval, type RatioInterval } from '../stats';
+import type { ColdStartResult } from './result';
+
+/**
+ * The proposed cold-start verdict (docs/decisions/cold-start-module-evaluation.md): every sample
+ * of the runs pooled, a side against its floor by the ratio of medians, judged by its 95% interval.
+ * Three medians of 8 samples each cannot tell 1.05× from 1.15× on this machine; 72 samples a side
+ * can tell 1.00× or 1.20× from 1.10×, and say "cannot tell" rather than flip on the rest.
+ */
+
+export interface PooledColdStart {
+  name: string;
+  floor: JudgedInterval;
+  house: JudgedInterval;
+}
+
+export interface PooledColdStarts {
+  /** Samples of each side per function, over the runs pooled. */
+  samplesPerSide: number;
+  rows: PooledColdStart[];
+  /** The A/A row: a floor against a second build of itself; its interval is the day's resolution. */
+  aa: { name: string; floor: string; interval: RatioInterval };
+}
+
+/** The rows of the last result, each with the samples of every result that has it. */
+export function pooledColdStarts(results: readonly ColdStartResult[], budget: number): PooledColdStarts {
+  const latest = results.at(-1);
+  if (!latest) throw new Error('no cold-start results to pool');
+  const pooled = (pick: (result: ColdStartResult) => readonly number[] | undefined): number[] => results.flatMap((result) => pick(result) ?? []);
+  const rows = latest.rows.map(({ name }) => {
+    const sides = (side: 'function' | 'floor' | 'houseFloor'): number[] =>
+      pooled((result) => result.rows.find((row) => row.name === name)?.samples[side]);
+    const measured = sides('function');
+    return {
+      name,
+      samples: measured.length,
+      floor: judgeInterval(medianRatioInterval(measured, sides('floor')), budget),
+      house: judgeInterval(medianRatioInterval(measured, sides('houseFloor')), budget),
+    };
+  });
+  return {
+    samplesPerSide: Math.min(...rows.map((row) => row.samples)),
+    rows: rows.map(({ name, floor, house }) => ({ name, floor, house })),
+    aa: {
+      name: latest.aa.name,
+      floor: latest.aa.floor,
+      interval: medianRatioInterval(
+        pooled((result) => result.aa.samples.b),
+        pooled((result) => result.aa.samples.a),
+      ),
+    },
+  };
+}
+
+/** One verdict over many intervals: a miss if any misses, a pass if all pass. */
+export function verdictOfAll(intervals: readonly JudgedInterval[]): IntervalVerdict {
+  if (intervals.some((interval) => interval.verdict === 'miss')) return 'miss';
+  return intervals.every((interval) => interval.verdict === 'pass') ? 'pass' : 'cannot tell';
+}
+
+/** How many intervals give each verdict, e.g. "9 pass, 2 miss, 4 cannot tell". */
+export function countVerdicts(intervals: readonly JudgedInterval[]): string {
+  const count = (verdict: IntervalVerdict): number => intervals.filter((interval) => interval.verdict === verdict).length;
+  return `${count('pass')} pass, ${count('miss')} miss, ${count('cannot tell')} cannot tell`;
+}
+
+const intervalCell = (interval: RatioInterval): string => `${interval.ratio.toFixed(2)}× (${interval.low.toFixed(2)}–${interval.high.toFixed(2)})`;
+const VERDICT_CELLS: Record<IntervalVerdict, string> = { pass: 'pass', miss: '**miss**', 'cannot tell': 'cannot tell' };
+
+export function renderPooledColdStarts(pooled: PooledColdStarts, runCount: number): string {
+  return [
+    `Proposed verdict (docs/decisions/cold-start-module-evaluation.md): every sample of the ${runCount} run${runCount === 1 ? '' : 's'} pooled, ${pooled.samplesPerSide} a side per function; the ratio of the pooled medians with its 95% bootstrap interval. A function passes when the whole interval is within the budget, misses when the whole interval is over it, and otherwise the samples cannot tell. The A/A row times ${pooled.aa.name}'s floor (\`${pooled.aa.floor}\`) against a second build of itself: its ratio is 1 in truth, and its interval shows how finely the machine could resolve a ratio in these runs.`,
+    '',
+    '| function | ÷ floor (95% interval) | verdict | ÷ house floor (95% interval) | verdict |',
+    '|---|---|---|---|---|',
+    ...pooled.rows.map(
+      (row) =>
+        `| ${row.name} | ${intervalCell(row.floor)} | ${VERDICT_CELLS[row.floor.verdict]} | ${intervalCell(row.house)} | ${VERDICT_CELLS[row.house.verdict]} |`,
+    ),
+    `| A/A: ${pooled.aa.name}'s floor ÷ itself | ${intervalCell(pooled.aa.interval)} | — | — | — |`,
+  ].join('\n');
+}
