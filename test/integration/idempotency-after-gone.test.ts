@@ -4,7 +4,7 @@ import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '..
 import { eventually } from '../support/eventually';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
-import { closeStore, itemsOfSecret } from './support/store';
+import { closeStore, itemsOfSecret, receiptItem } from './support/store';
 
 /**
  * A keyed create's repeat after its secret is gone (docs/api.md, "Idempotent requests"): the
@@ -51,8 +51,9 @@ async function drainPipeline(): Promise<void> {
 async function untilGone(key: string, id: string, state: string): Promise<void> {
   await eventually(async () => {
     expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
-    expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).body).toMatchObject({ state });
+    expect(await receiptItem(id, SECRETS)).toBeDefined();
   }, DELETION_WAIT_MS);
+  expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).body).toMatchObject({ state });
 }
 
 /**

@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { localDynamoDbClient } from '#local/dynamodb-local';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { ENV } from '#lambdas/definitions/env';
 import { GATE, RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
-import { SECRETS_TABLE, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { hashApiKey } from '#lambdas/rules/api-keys';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import type { Receipt } from '#lambdas/rules/receipt';
 import { api, createKey, createSecret, type CreatedKey } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
-import { closeStore, expireSecret, itemsOfSecret } from './support/store';
+import { closeStore, expireSecret, itemsOfSecret, receiptItem } from './support/store';
 
 /**
  * Receipts (GET /secrets/{id}/status) against local mode: every state, read off the head while it
@@ -31,19 +29,6 @@ beforeAll(async () => {
 const status = (id: string, key = owner.key) => api<Receipt & { error?: string }>('GET', `/secrets/${id}/status`, { key });
 const claim = (id: string, headers: Record<string, string> = {}) => api('GET', `/secrets/${id}`, { key: owner.key, headers });
 const NOT_FOUND = { error: ERRORS.secretNotFound };
-
-/** The receipt item the stream consumer wrote, read from the table itself. */
-async function receiptItem(id: string): Promise<Record<string, unknown> | undefined> {
-  const client = DynamoDBDocumentClient.from(localDynamoDbClient(testEnv('dynamodbEndpoint')));
-  try {
-    const { Item } = await client.send(
-      new GetCommand({ TableName: testEnv('secretsTable'), Key: { pk: id, sk: SECRET_RECEIPT_SK }, ConsistentRead: true }),
-    );
-    return Item;
-  } finally {
-    client.destroy();
-  }
-}
 
 /** Waits until the secret's head (and chunks) are gone and its receipt item is written. */
 async function headGoneReceiptKept(id: string): Promise<Record<string, unknown>> {

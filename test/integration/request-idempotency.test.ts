@@ -4,7 +4,7 @@ import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { bodyDigest, idempotencyScope } from '#lambdas/rules/idempotency';
 import { eventually } from '../support/eventually';
 import { api, base64Of, createKey, createRequest, requestPublicKey } from '../support/api';
-import { closeStore, itemsOfSecret, putIdempotencyRecord } from './support/store';
+import { closeStore, itemsOfSecret, putIdempotencyRecord, receiptItem } from './support/store';
 
 /**
  * The Idempotency-Key on a request's create and fulfilment, against local mode (docs/api.md,
@@ -95,8 +95,9 @@ describe('POST /requests/{id}', () => {
     // Its receipt is written right after (docs/api.md): from then on the table tells no more.
     await eventually(async () => {
       expect(await itemsOfSecret(id)).toEqual([]);
-      expect(await api('GET', `/secrets/${id}/status`, { key: requester })).toMatchObject({ status: 200, body: { state: 'used' } });
+      expect(await receiptItem(id)).toBeDefined();
     }, 20_000);
+    expect(await api('GET', `/secrets/${id}/status`, { key: requester })).toMatchObject({ status: 200, body: { state: 'used' } });
     expect(await fulfilWith(sender, id, answer, idempotencyKey)).toMatchObject({ status: 201, raw: first.raw });
     expect(await claim(requester, id)).toMatchObject({ status: 404 });
     expect(await itemsOfSecret(id)).toEqual([]);

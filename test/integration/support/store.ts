@@ -2,7 +2,15 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, pag
 import { localDynamoDbClient } from '#local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '#lambdas/rules/api-keys';
 import { MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
-import { ADDRESS_BYTE_SLOT_PREFIX, SECRET_HEAD_SK, addressBytesPk, ipItemPk, keyItemPk, secretChunkKey } from '#lambdas/definitions/tables';
+import {
+  ADDRESS_BYTE_SLOT_PREFIX,
+  SECRET_HEAD_SK,
+  SECRET_RECEIPT_SK,
+  addressBytesPk,
+  ipItemPk,
+  keyItemPk,
+  secretChunkKey,
+} from '#lambdas/definitions/tables';
 import { testEnv } from '#test/support/environment';
 
 /**
@@ -42,6 +50,16 @@ export async function itemsOfSecret(id: string, table = testEnv('secretsTable'))
   }
   chunks.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
   return head ? [head, ...chunks] : chunks;
+}
+
+/**
+ * A secret's receipt item, once the stream consumer has written it. Tests wait for it here rather
+ * than by polling GET /secrets/{id}/status: every poll counts against the key's rate limit, and a
+ * slow stream once took a whole file's shared key over it (docs/testing.md).
+ */
+export async function receiptItem(id: string, table = testEnv('secretsTable')): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_RECEIPT_SK }, ConsistentRead: true }));
+  return Item;
 }
 
 /** Secret items (heads and chunks) a key created; chunks are counted through their heads' ids. */
