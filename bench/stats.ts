@@ -57,13 +57,7 @@ export interface RepeatedMeasurement<TResult> {
   stop(): Promise<void>;
 }
 
-/**
- * measured ÷ baseline as the ratio of their medians, with a 95% bootstrap interval: each side
- * resampled with replacement, the ratio of the resamples' medians, its 2.5th and 97.5th
- * percentiles. Written here rather than taken from a statistics package because it is these few
- * lines over `percentile`; the seeded generator (pure-rand) makes a report reproducible from the
- * samples docs/performance.json keeps.
- */
+/** A ratio with its 95% interval. */
 export interface RatioInterval {
   ratio: number;
   low: number;
@@ -72,6 +66,13 @@ export interface RatioInterval {
 
 const RESAMPLES = 4000;
 
+/**
+ * measured ÷ baseline as the ratio of their medians, with a 95% bootstrap interval: each side
+ * resampled with replacement, the ratio of the resamples' medians, its 2.5th and 97.5th
+ * percentiles. Written here rather than taken from a statistics package because it is these few
+ * lines over `percentile`; the seeded generator (pure-rand) makes a report reproducible from the
+ * samples docs/performance.json keeps.
+ */
 export function medianRatioInterval(measured: readonly number[], baseline: readonly number[], seed = 1): RatioInterval {
   if (measured.length === 0 || baseline.length === 0) throw new Error('no samples to compare');
   const random = xoroshiro128plus(seed);
