@@ -1,9 +1,10 @@
-import { judgeInterval, medianRatioInterval, type IntervalVerdict, type JudgedInterval, type RatioInterval } from '../stats';
+import { judgeInterval, pairedRatioInterval, type IntervalVerdict, type JudgedInterval, type RatioInterval } from '../stats';
 import type { ColdStartResult } from './result';
 
 /**
  * The proposed cold-start verdict (docs/decisions/cold-start-module-evaluation.md): every sample
- * of the runs pooled, a side against its floor by the ratio of medians, judged by its 95% interval.
+ * of the runs pooled, each against the floor's sample of the same round, the median of those
+ * ratios judged by its 95% interval.
  * Three medians of 8 samples each cannot tell 1.05× from 1.15× on this machine; 72 samples a side
  * can tell 1.00× or 1.20× from 1.10×, and say "cannot tell" rather than flip on the rest.
  */
@@ -34,8 +35,8 @@ export function pooledColdStarts(results: readonly ColdStartResult[], budget: nu
     return {
       name,
       samples: measured.length,
-      floor: judgeInterval(medianRatioInterval(measured, sides('floor')), budget),
-      house: judgeInterval(medianRatioInterval(measured, sides('houseFloor')), budget),
+      floor: judgeInterval(pairedRatioInterval(measured, sides('floor')), budget),
+      house: judgeInterval(pairedRatioInterval(measured, sides('houseFloor')), budget),
     };
   });
   return {
@@ -44,7 +45,7 @@ export function pooledColdStarts(results: readonly ColdStartResult[], budget: nu
     aa: {
       name: latest.aa.name,
       floor: latest.aa.floor,
-      interval: medianRatioInterval(
+      interval: pairedRatioInterval(
         pooled((result) => result.aa.samples.b),
         pooled((result) => result.aa.samples.a),
       ),
@@ -69,7 +70,7 @@ const VERDICT_CELLS: Record<IntervalVerdict, string> = { pass: 'pass', miss: '**
 
 export function renderPooledColdStarts(pooled: PooledColdStarts, runCount: number): string {
   return [
-    `Proposed verdict (docs/decisions/cold-start-module-evaluation.md): every sample of the ${runCount} run${runCount === 1 ? '' : 's'} pooled, ${pooled.samplesPerSide} a side per function; the ratio of the pooled medians with its 95% bootstrap interval. A function passes when the whole interval is within the budget, misses when the whole interval is over it, and otherwise the samples cannot tell. The A/A row times ${pooled.aa.name}'s floor (\`${pooled.aa.floor}\`) against a second build of itself: its ratio is 1 in truth, and its interval shows how finely the machine could resolve a ratio in these runs.`,
+    `Proposed verdict (docs/decisions/cold-start-module-evaluation.md): every sample of the ${runCount} run${runCount === 1 ? '' : 's'} pooled, ${pooled.samplesPerSide} a side per function, each divided by its floor's sample of the same round (the two taken back to back, so that the machine's drift between rounds cancels); the median of those ratios with its 95% bootstrap interval. A function passes when the whole interval is within the budget, misses when the whole interval is over it, and otherwise the samples cannot tell. The A/A row times ${pooled.aa.name}'s floor (\`${pooled.aa.floor}\`) against a second build of itself: its ratio is 1 in truth, and its interval shows how finely the machine could resolve a ratio in these runs.`,
     '',
     '| function | ÷ floor (95% interval) | verdict | ÷ house floor (95% interval) | verdict |',
     '|---|---|---|---|---|',
