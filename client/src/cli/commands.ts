@@ -9,7 +9,7 @@ import type { OptionName, Values } from './arguments';
 import { readAll, readFileContent, readStdinText } from './input';
 import { passphraseToReveal, passphraseToShare } from './passphrase';
 import { parseLink } from '../link';
-import { resolveTarget, writeRevealed } from './output';
+import { resolveTarget, writeRevealed, type Target } from './output';
 import { fetchWithProgress } from './progress';
 import { requireApiKey, type Settings } from './settings';
 import { logIn, logOut, storedSignIn } from './sign-in';
@@ -56,6 +56,27 @@ export const print = (io: Io, line: string): void => {
   io.stdout.write(`${line}\n`);
 };
 
+/** What a reveal or a receive decrypted: text, or a file's bytes and the sender's name for it. */
+type RevealedContent = { type: 'text'; text: string } | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array };
+
+/** Where revealed content goes: the target resolved from -o (`output`) before the claim, and --force. */
+interface Destination {
+  target: Target;
+  output: string | undefined;
+  force: boolean;
+}
+
+/** Text goes to stdout unless -o names a place; a file, or text with -o, is written into the target and its path printed. */
+export async function emitRevealed(io: Io, content: RevealedContent, { target, output, force }: Destination): Promise<void> {
+  if (content.type === 'text' && output === undefined) {
+    io.stdout.write(content.text);
+    return;
+  }
+  const bytes = content.type === 'text' ? utf8.encode(content.text) : content.bytes;
+  const name = content.type === 'text' ? 'secret.txt' : safeName(content.name, content.mimetype);
+  print(io, await writeRevealed(target, name, bytes, force));
+}
+
 const share: Command = {
   options: ['ttl', 'views', 'json', 'passphrase-file', 'ask-passphrase'],
   positionals: { min: 0, max: 1, names: '[FILE]' },
@@ -87,13 +108,7 @@ const reveal: Command = {
     const client = clientFor(invocation);
     const revealed = await client.reveal(link, passphrase === undefined ? {} : { passphrase });
     if (client.mintedApiKey) io.stderr.write(`${MINTED_KEY_NOTE}\n`);
-    if (revealed.type === 'text' && values.output === undefined) {
-      io.stdout.write(revealed.text);
-      return;
-    }
-    const bytes = revealed.type === 'text' ? utf8.encode(revealed.text) : revealed.bytes;
-    const name = revealed.type === 'text' ? 'secret.txt' : safeName(revealed.name, revealed.mimetype);
-    print(io, await writeRevealed(target, name, bytes, force));
+    await emitRevealed(io, revealed, { target, output: values.output, force });
   },
 };
 

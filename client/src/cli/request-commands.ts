@@ -1,9 +1,7 @@
 import { SecretGoneError } from '../errors';
-import { safeName } from '../filename';
-import { utf8 } from '../utf8';
-import { MINTED_KEY_NOTE, clientFor, print, ttlOf, type Command } from './commands';
+import { MINTED_KEY_NOTE, clientFor, emitRevealed, print, ttlOf, type Command } from './commands';
 import { readFileContent, readStdinText } from './input';
-import { resolveTarget, writeRevealed } from './output';
+import { resolveTarget } from './output';
 
 /** The commands of secret requests (docs/client.md, "Secret requests"). */
 
@@ -41,13 +39,7 @@ const receive: Command = {
       return;
     }
     const { content } = received;
-    if (content.type === 'text' && values.output === undefined) {
-      io.stdout.write(content.text);
-      return;
-    }
-    const bytes = content.type === 'text' ? utf8.encode(content.text) : content.bytes;
-    const name = content.type === 'text' ? 'secret.txt' : safeName(content.name, content.mimetype);
-    print(io, await writeRevealed(target, name, bytes, force));
+    await emitRevealed(io, content, { target, output: values.output, force });
   },
 };
 
