@@ -116,18 +116,23 @@ describe('a repeated create', () => {
     const first = api('POST', '/secrets', { key, rawBody, headers });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const repeat = await api('POST', '/secrets', { key, rawBody, headers });
-    const answered = await first;
-    expect(answered.status).toBe(201);
-    if (repeat.status === 409) {
-      expect(repeat.body).toEqual({ error: ERRORS.idempotencyInFlight });
-      expect(repeat.headers['retry-after']).toBe(String(IDEMPOTENCY.inFlightRetryAfterSeconds));
-      console.log('the repeat overtook its first: 409');
-    } else {
-      expect(repeat.status).toBe(201);
-      expect(repeat.body).toEqual(answered.body);
+    // Sent first is not handled first: under load the repeat's 5 MiB can be read and claim the
+    // key before the first's does (docs/testing.md). Whichever claims it makes the secret.
+    const answers = [await first, repeat];
+    const made = answers.find((answer) => answer.status === 201);
+    expect(made).toBeDefined();
+    for (const answer of answers) {
+      if (answer.status === 409) {
+        expect(answer.body).toEqual({ error: ERRORS.idempotencyInFlight });
+        expect(answer.headers['retry-after']).toBe(String(IDEMPOTENCY.inFlightRetryAfterSeconds));
+        console.log(`the ${answer === repeat ? 'repeat' : 'first'} answered 409: the other was at work`);
+      } else {
+        expect(answer).toMatchObject({ status: 201, body: made?.body });
+      }
     }
-    expect((await itemsOfSecret(String(answered.body.id))).length).toBeGreaterThan(1);
-    expect(await countSecretItemsOwnedBy(key)).toBe((await itemsOfSecret(String(answered.body.id))).length);
+    const id = String(made?.body.id);
+    expect((await itemsOfSecret(id)).length).toBeGreaterThan(1);
+    expect(await countSecretItemsOwnedBy(key)).toBe((await itemsOfSecret(id)).length);
   });
 });
 
