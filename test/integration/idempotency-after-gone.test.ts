@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
-import { eventually } from '../support/eventually';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
-import { closeStore, itemsOfSecret, receiptItem } from './support/store';
+import { closeStore, headGoneReceiptKept, itemsOfSecret } from './support/store';
 
 /**
  * A keyed create's repeat after its secret is gone (docs/api.md, "Idempotent requests"): the
@@ -17,8 +16,6 @@ import { closeStore, itemsOfSecret, receiptItem } from './support/store';
 
 const SECRETS = 'ig-secrets';
 const DELIVERY_WAIT_MS = 15_000;
-/** An inline secret's head waits out its last claim's retry window (about 5 s) before the consumer deletes it. */
-const DELETION_WAIT_MS = 20_000;
 /** After a sentinel event has arrived, how long an event queued before it may still be on its way. */
 const SETTLE_MS = 500;
 
@@ -47,12 +44,9 @@ async function drainPipeline(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 }
 
-/** Waits until the head and chunks under `id` are deleted and its receipt says `state`. */
+/** Waits until the head and chunks under `id` are deleted and its receipt is written, then asks its state once. */
 async function untilGone(key: string, id: string, state: string): Promise<void> {
-  await eventually(async () => {
-    expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
-    expect(await receiptItem(id, SECRETS)).toBeDefined();
-  }, DELETION_WAIT_MS);
+  await headGoneReceiptKept(id, SECRETS);
   expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).body).toMatchObject({ state });
 }
 

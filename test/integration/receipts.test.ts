@@ -9,7 +9,7 @@ import type { Receipt } from '#lambdas/rules/receipt';
 import { api, createKey, createSecret, type CreatedKey } from '../support/api';
 import { testEnv } from '../support/environment';
 import { eventually } from '../support/eventually';
-import { closeStore, expireSecret, itemsOfSecret, receiptItem } from './support/store';
+import { closeStore, expireSecret, headGoneReceiptKept, itemsOfSecret } from './support/store';
 
 /**
  * Receipts (GET /secrets/{id}/status) against local mode: every state, read off the head while it
@@ -29,17 +29,6 @@ beforeAll(async () => {
 const status = (id: string, key = owner.key) => api<Receipt & { error?: string }>('GET', `/secrets/${id}/status`, { key });
 const claim = (id: string, headers: Record<string, string> = {}) => api('GET', `/secrets/${id}`, { key: owner.key, headers });
 const NOT_FOUND = { error: ERRORS.secretNotFound };
-
-/** Waits until the secret's head (and chunks) are gone and its receipt item is written. */
-async function headGoneReceiptKept(id: string): Promise<Record<string, unknown>> {
-  let item: Record<string, unknown> | undefined;
-  await eventually(async () => {
-    expect(await itemsOfSecret(id)).toEqual([]);
-    item = await receiptItem(id);
-    expect(item).toBeDefined();
-  }, 20_000);
-  return item as Record<string, unknown>;
-}
 
 describe('GET /secrets/{id}/status', () => {
   test('active: the facts of a live secret, using no view', async () => {

@@ -12,6 +12,7 @@ import {
   secretChunkKey,
 } from '#lambdas/definitions/tables';
 import { testEnv } from '#test/support/environment';
+import { eventually } from '#test/support/eventually';
 
 /**
  * Direct access to the DynamoDB Local behind the server: to look at what is stored, and to age
@@ -52,14 +53,23 @@ export async function itemsOfSecret(id: string, table = testEnv('secretsTable'))
   return head ? [head, ...chunks] : chunks;
 }
 
+/** An inline secret's head waits out its last claim's retry window (about 5 s) before the stream consumer deletes it. */
+const RECEIPT_WAIT_MS = 20_000;
+
 /**
- * A secret's receipt item, once the stream consumer has written it. Tests wait for it here rather
- * than by polling GET /secrets/{id}/status: every poll counts against the key's rate limit, and a
- * slow stream once took a whole file's shared key over it (docs/testing.md).
+ * Waits until a secret's head (and chunks) are gone and the stream consumer has written its
+ * receipt item, and answers that item. Read from the table: polling GET /secrets/{id}/status
+ * instead counts against the key's rate limit, and a slow stream once took a whole file's shared
+ * key over it (docs/testing.md).
  */
-export async function receiptItem(id: string, table = testEnv('secretsTable')): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_RECEIPT_SK }, ConsistentRead: true }));
-  return Item;
+export async function headGoneReceiptKept(id: string, table = testEnv('secretsTable')): Promise<Record<string, unknown>> {
+  let receipt: Record<string, unknown> | undefined;
+  await eventually(async () => {
+    expect(await itemsOfSecret(id, table)).toEqual([]);
+    ({ Item: receipt } = await store().send(new GetCommand({ TableName: table, Key: { pk: id, sk: SECRET_RECEIPT_SK }, ConsistentRead: true })));
+    expect(receipt).toBeDefined();
+  }, RECEIPT_WAIT_MS);
+  return receipt as Record<string, unknown>;
 }
 
 /** Secret items (heads and chunks) a key created; chunks are counted through their heads' ids. */
