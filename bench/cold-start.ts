@@ -113,6 +113,17 @@ function compared(
   return { functionMs, floorMs, ratios: functionMs.map((ms, index) => ratio(ms, floorMs[index] as number)) };
 }
 
+/**
+ * SAMPLES_PER_REPETITION rounds of one draw of each side, back to back: a round's samples are the
+ * pairs the pooled verdict divides. Which side goes first rotates, from round to round and from
+ * `offset`, keeping any effect of order off one side.
+ */
+async function inRotation(offset: number, draws: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (let round = 0; round < SAMPLES_PER_REPETITION; round++) {
+    for (let step = 0; step < draws.length; step++) await draws[(round + offset + step) % draws.length]?.();
+  }
+}
+
 export async function prepareColdStarts(env: BenchEnvironment): Promise<RepeatedMeasurement<ColdStartResult>> {
   const bench = await startColdStartBench(env);
   try {
@@ -152,25 +163,20 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       measureOnce: async () => {
         for (const row of rows) {
           const samples = { function: [] as ColdStartSample[], floor: [] as ColdStartSample[], houseFloor: [] as ColdStartSample[] };
-          const draws = [
+          await inRotation(row.repetitions.length, [
             async () => samples.function.push(await sampleFunction(bench, row.target, row.bundle)),
             async () => samples.floor.push(await sampleFloor(bench, row.target.floor, row.floor)),
             async () => samples.houseFloor.push(await sampleFloor(bench, row.target.houseFloor, row.houseFloor)),
-          ];
-          for (let index = 0; index < SAMPLES_PER_REPETITION; index++) {
-            // Rotating which goes first keeps any effect of order off one side.
-            const first = index + row.repetitions.length;
-            for (let step = 0; step < draws.length; step++) await draws[(first + step) % draws.length]?.();
-          }
+          ]);
           row.repetitions.push(samples);
         }
-        const aaSides = [aa.samples.a, aa.samples.b];
-        for (let index = 0; index < SAMPLES_PER_REPETITION; index++) {
-          for (let step = 0; step < aaSides.length; step++) {
-            const side = (index + step) % aaSides.length;
-            aaSides[side]?.push(hundredths((await sampleFloor(bench, aaTarget.floor, aaBundles[side] as BuiltBundle)).cpuMs));
-          }
-        }
+        await inRotation(
+          0,
+          aaBundles.map((bundle, side) => async () => {
+            const samples = side === 0 ? aa.samples.a : aa.samples.b;
+            samples.push(hundredths((await sampleFloor(bench, aaTarget.floor, bundle)).cpuMs));
+          }),
+        );
       },
       result: () => ({
         repetitions: rows[0]?.repetitions.length ?? 0,

@@ -32,6 +32,8 @@ export interface LargePayloadFigure {
   referenceMs: Repeated;
   /** local mode ÷ reference, one per repetition. */
   ratio: Judged;
+  /** Every timed operation, ms, in pairs (index i of each side back to back): what docs/performance.json pools over the runs. */
+  samples: Record<Side, number[]>;
 }
 
 export interface LargePayloadResult {
@@ -142,6 +144,10 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
         localMode.map((ms, index) => ratio(ms, reference[index] as number)),
         LARGE_PAYLOAD_BUDGET,
       ),
+      samples: {
+        localMode: repetitions.flatMap((samples) => samples[operation].localMode),
+        reference: repetitions.flatMap((samples) => samples[operation].reference),
+      },
     };
   };
 

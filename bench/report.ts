@@ -4,14 +4,25 @@ import { renderSignInCost, type SignInCost } from './sign-in-cost';
 import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
 import { ROUND_TRIP_BUDGET } from '#test/support/round-trip-cases';
 import { COLD_START_BUDGET, renderColdStarts, type ColdStartResult } from './cold-start';
-import { countVerdicts, pooledColdStarts, renderPooledColdStarts, verdictOfAll, type PooledColdStart } from './cold-start/pooled';
+import { pooledColdStarts, renderPooledColdStarts, type PooledColdStarts } from './cold-start/pooled';
+import {
+  countVerdicts,
+  intervalCell,
+  pooledLargePayloads,
+  pooledWarmLatency,
+  renderPooledLatencies,
+  VERDICT_CELLS,
+  verdictOfAll,
+  type PooledLargePayloads,
+  type PooledWarmLatency,
+} from './pooled';
 import { renderCosts, type CostReport } from './cost';
 import { PAIRS_PER_REPETITION, SETTLE_MS, type LargePayloadFigure, type LargePayloadResult } from './large-payloads';
 import type { ReceiptCost } from './receipts';
 import type { RoundTripResult } from './round-trips';
 import { enoughRuns, MIN_SPREAD_MINUTES, RUNS_JUDGED, spreadMinutes, verdictOver, type BenchRun } from './history';
 import type { Judged, JudgedInterval, Repeated } from './stats';
-import { CONNECTIONS, REQUESTS_PER_REPETITION, WARM_LATENCY_BUDGET, type WarmLatencyResult } from './warm-latency';
+import { CONNECTIONS, REQUESTS_PER_REPETITION, ROUNDS_PER_REPETITION, WARM_LATENCY_BUDGET, type WarmLatencyResult } from './warm-latency';
 
 /**
  * docs/performance.md from the runs docs/performance.json keeps (bench/history.ts): each budget as
@@ -111,33 +122,57 @@ function budgetChecks(results: BenchResults): BudgetCheck[] {
 const VERDICTS = { pass: 'pass', miss: '**miss**', pending: 'pending', 'cannot tell': 'cannot tell' } as const;
 const runName = (run: BenchRun, index: number): string => `run ${index + 1}, ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
 
-/**
- * The proposed cold-start budgets, judged on the runs' samples pooled: each run's own intervals,
- * then the verdict of all runs pooled, once there are enough runs spread far enough.
- */
-function pooledBudgets(runs: readonly BenchRun[]): (string | number)[][] {
-  const pooled = pooledColdStarts(
+/** The proposed verdicts' intervals over some runs' samples pooled. */
+interface Pooled {
+  cold: PooledColdStarts;
+  warm: PooledWarmLatency[];
+  large: PooledLargePayloads;
+}
+
+const pooledOver = (runs: readonly BenchRun[]): Pooled => ({
+  cold: pooledColdStarts(
     runs.map((run) => run.coldStarts),
     COLD_START_BUDGET,
-  ).rows;
-  const perRun = runs.map((run) => pooledColdStarts([run.coldStarts], COLD_START_BUDGET).rows);
-  const budget = (name: string, side: (row: PooledColdStart) => JudgedInterval): (string | number)[] => {
-    const verdict = verdictOfAll(pooled.map(side));
-    return [
-      name,
-      `≤ ${COLD_START_BUDGET.toFixed(2)}×, all of the 95% interval`,
-      ...perRun.map((rows) => `${countVerdicts(rows.map(side))} (this run's samples)`),
-      `${VERDICTS[verdict === 'pass' && !enoughRuns(runs) ? 'pending' : verdict]}: ${countVerdicts(pooled.map(side))}`,
-    ];
+  ),
+  warm: pooledWarmLatency(runs.map((run) => run.warmLatency)),
+  large: pooledLargePayloads(runs.map((run) => run.largePayloads)),
+});
+
+/**
+ * The proposed budgets, judged on the runs' samples pooled: each run's own intervals, then the
+ * verdict of all runs pooled, once there are enough runs spread far enough.
+ */
+function pooledBudgets(runs: readonly BenchRun[], pooled: Pooled): (string | number)[][] {
+  const perRun = runs.map((run) => pooledOver([run]));
+  const verdict = (intervals: readonly JudgedInterval[]): string => {
+    const found = verdictOfAll(intervals);
+    return VERDICTS[found === 'pass' && !enoughRuns(runs) ? 'pending' : found];
   };
+  const limit = (intervals: readonly JudgedInterval[]): string => `≤ ${(intervals[0]?.budget ?? Number.NaN).toFixed(2)}×, all of the 95% interval`;
+  const many = (name: string, side: (each: Pooled) => JudgedInterval[]): (string | number)[] => [
+    name,
+    limit(side(pooled)),
+    ...perRun.map((each) => `${countVerdicts(side(each))} (this run's samples)`),
+    `${verdict(side(pooled))}: ${countVerdicts(side(pooled))}`,
+  ];
+  const one = (name: string, side: (each: Pooled) => JudgedInterval): (string | number)[] => [
+    name,
+    limit([side(pooled)]),
+    ...perRun.map((each) => `${VERDICT_CELLS[side(each).verdict]}: ${intervalCell(side(each))} (this run's samples)`),
+    `${verdict([side(pooled)])}: ${intervalCell(side(pooled))}`,
+  ];
   return [
-    budget('Proposed: cold init (CPU) ÷ its floor, all samples of the runs pooled', (row) => row.floor),
-    budget('Proposed: cold init (CPU) ÷ its house floor, all samples of the runs pooled', (row) => row.house),
+    many('Proposed: cold init (CPU) ÷ its floor, all samples of the runs pooled', (each) => each.cold.rows.map((row) => row.floor)),
+    many('Proposed: cold init (CPU) ÷ its house floor, all samples of the runs pooled', (each) => each.cold.rows.map((row) => row.house)),
+    many('Proposed: warm p50 ÷ the reference server, all rounds of the runs pooled', (each) => each.warm.map((row) => row.p50)),
+    many('Proposed: warm p99 ÷ the reference server, all rounds of the runs pooled', (each) => each.warm.map((row) => row.p99)),
+    one('Proposed: 5 MiB create ÷ the reference server, all pairs of the runs pooled', (each) => each.large.create),
+    one('Proposed: 5 MiB claim (last view) ÷ the reference server, all pairs of the runs pooled', (each) => each.large.claim),
   ];
 }
 
 /** Each budget in each run, and its verdict over the runs. */
-function summary(runs: readonly BenchRun[]): string {
+function summary(runs: readonly BenchRun[], pooled: Pooled): string {
   const checks = runs.map(budgetChecks);
   return table(
     ['budget', 'limit', ...runs.map(runName), `verdict over ${RUNS_JUDGED} runs`],
@@ -156,7 +191,7 @@ function summary(runs: readonly BenchRun[]): string {
           ],
         ];
       }),
-      ...pooledBudgets(runs),
+      ...pooledBudgets(runs, pooled),
     ],
   );
 }
@@ -223,7 +258,7 @@ function warmLatency(results: readonly WarmLatencyResult[]): string {
   return [
     '## 3. Warm latency under load',
     '',
-    `Each route, in each repetition: autocannon through local mode (HTTP, API Gateway's event, the handler; started with \`LOCAL_REQUEST_LOG=off\`, so without its request log and the DynamoDB usage accounting behind it, which the deployed functions do not have) against the reference server (\`bench/reference-server.ts\`), which makes the same DynamoDB calls through the same domain and store functions behind a bare Node HTTP server, with no API Gateway event, middleware, validation or response shaping: the least any HTTP API in front of these calls costs on this machine. ${CONNECTIONS} requests in flight against the same DynamoDB Local; ${REQUESTS_PER_REPETITION} measured requests a side, in blocks local mode, reference, reference, local mode, after a short warm-up of the route on each side. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms, median of the repetitions' percentiles (min–max); a repetition's ratio is of its two percentiles.`,
+    `Each route, in each repetition: autocannon through local mode (HTTP, API Gateway's event, the handler; started with \`LOCAL_REQUEST_LOG=off\`, so without its request log and the DynamoDB usage accounting behind it, which the deployed functions do not have) against the reference server (\`bench/reference-server.ts\`), which makes the same DynamoDB calls through the same domain and store functions behind a bare Node HTTP server, with no API Gateway event, middleware, validation or response shaping: the least any HTTP API in front of these calls costs on this machine. ${CONNECTIONS} requests in flight against the same DynamoDB Local; ${REQUESTS_PER_REPETITION} measured requests a side, in ${ROUNDS_PER_REPETITION} rounds of a block of each side back to back (the first side turned around every round), after a short warm-up of the route on each side. Every request gets its own fixtures where it consumes one (a secret, a key to revoke), and keys are shared only below their rate limit. Times in ms, median of the repetitions' percentiles (min–max); a repetition's ratio is of its two percentiles.`,
     '',
     table(
       ['route', 'local mode p50', 'reference p50', 'p50 ratio', 'p50', 'local mode p99', 'reference p99', 'p99 ratio', 'p99'],
@@ -273,6 +308,7 @@ function runs(list: readonly BenchRun[]): string {
 export function renderReport(history: readonly BenchRun[]): string {
   const results = history.at(-1);
   if (!results) throw new Error('no bench run to report');
+  const pooled = pooledOver(history);
   return [
     '# Performance and cost',
     '',
@@ -282,7 +318,7 @@ export function renderReport(history: readonly BenchRun[]): string {
     '',
     '## Budgets',
     '',
-    summary(history),
+    summary(history, pooled),
     '',
     `Per function and route, each run's ratio (median of its repetitions, min–max):`,
     '',
@@ -294,13 +330,7 @@ export function renderReport(history: readonly BenchRun[]): string {
       run.coldStarts.rows.map((row) => ({ name: row.name, ratio: row.house.ratio })),
     ),
     '',
-    renderPooledColdStarts(
-      pooledColdStarts(
-        history.map((run) => run.coldStarts),
-        COLD_START_BUDGET,
-      ),
-      history.length,
-    ),
+    renderPooledColdStarts(pooled.cold, history.length),
     '',
     ratiosOverRuns(`warm p50 ÷ reference, ≤ ${WARM_LATENCY_BUDGET.p50.toFixed(2)}×`, history, (run) =>
       run.warmLatency.map((row) => ({ name: row.name, ratio: row.p50 })),
@@ -309,6 +339,8 @@ export function renderReport(history: readonly BenchRun[]): string {
     ratiosOverRuns(`warm p99 ÷ reference, ≤ ${WARM_LATENCY_BUDGET.p99.toFixed(2)}×`, history, (run) =>
       run.warmLatency.map((row) => ({ name: row.name, ratio: row.p99 })),
     ),
+    '',
+    renderPooledLatencies(pooled.warm, pooled.large, history.length),
     '',
     `The sections below show the latest run (${runName(results, history.length - 1)}) in full.`,
     '',

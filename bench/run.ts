@@ -23,9 +23,9 @@ import { prepareWarmLatency, warmUp } from './warm-latency';
 
 /** Each budget is judged on the median of this many repetitions. */
 const REPETITIONS = 3;
-/** Unmeasured rounds of every route before anything is measured, and requests per route and side in each. */
+/** Unmeasured passes over every route before anything is measured, and rounds of each route in each pass. */
+const WARM_UP_PASSES = 2;
 const WARM_UP_ROUNDS = 2;
-const WARM_UP_REQUESTS = 100;
 const FAN_OUT_INVOCATIONS = 60;
 const DELIVERY_INVOCATIONS = 30;
 const DOCS = path.resolve(__dirname, '../docs');
@@ -66,6 +66,13 @@ async function storedRuns(): Promise<{ runs?: BenchRun[] } | undefined> {
   });
   return text === undefined ? undefined : (JSON.parse(text) as { runs?: BenchRun[] });
 }
+
+/** Indented JSON, but each array of numbers on one line: the runs keep tens of thousands of samples. */
+const historyJson = (runs: readonly BenchRun[]): string =>
+  JSON.stringify({ runs }, null, 2).replace(
+    /\[\n\s+(-?[\d.e+]+(?:,\n\s+-?[\d.e+]+)*)\n\s+\]/g,
+    (_, numbers: string) => `[${numbers.split(/,\n\s+/).join(', ')}]`,
+  );
 
 /** What createAccess=signed-in costs: the token's verification, and DynamoDB calls against an open deployment's. */
 async function measureSignIn(environment: BenchEnvironment): Promise<{ signIn: SignInCost; signInCalls: SignInCallsRow[] }> {
@@ -113,7 +120,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   // every time is taken without them, and they count the calls and units afterwards.
   const timed = await withLocalMode(false, async (server) => {
     const origins = { localMode: new URL(server.baseUrl).origin, reference: environment.reference.baseUrl };
-    await step('warm-up of DynamoDB Local', () => warmUp(origins, WARM_UP_ROUNDS, WARM_UP_REQUESTS));
+    await step('warm-up of DynamoDB Local', () => warmUp(origins, WARM_UP_PASSES, WARM_UP_ROUNDS));
     const warm = prepareWarmLatency(origins);
     const large = await prepareLargePayloads({ localMode: server.baseUrl, reference: environment.reference.baseUrl });
     const cold = await step('building the cold-start bundles', () => prepareColdStarts(environment));
@@ -180,7 +187,7 @@ export async function runBench(environment: BenchEnvironment, started: Date, loa
   };
   await mkdir(DOCS, { recursive: true });
   const history = withRun(await storedRuns(), results);
-  await writeFile(HISTORY_FILE, `${JSON.stringify({ runs: history }, null, 2)}\n`);
+  await writeFile(HISTORY_FILE, `${historyJson(history)}\n`);
   await writeFile(path.join(DOCS, 'performance.md'), renderReport(history));
   console.log(`wrote docs/performance.md and docs/performance.json in ${results.durationS} s: ${history.length} run(s) of this code`);
 }

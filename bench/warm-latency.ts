@@ -15,15 +15,19 @@ import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repea
 export const WARM_LATENCY_BUDGET = { p50: 1.1, p99: 1.25 } as const;
 /** Requests in flight at once, on both sides. */
 export const CONNECTIONS = 4;
-/** Measured requests per route, side and repetition, in two blocks. */
+/** Measured requests per route, side and repetition. */
 export const REQUESTS_PER_REPETITION = 300;
-/** Untimed, per route and side, before each repetition's blocks: the route's own code paths get hot again. */
+/**
+ * A repetition's requests come in rounds: a block of each side, back to back, the first side
+ * turned around every round. Drift falls on both sides alike, and the report can resample whole
+ * rounds for an interval (bench/stats.ts, roundsPercentileRatios).
+ */
+export const ROUNDS_PER_REPETITION = 6;
+const REQUESTS_PER_ROUND = REQUESTS_PER_REPETITION / ROUNDS_PER_REPETITION;
+/** Untimed, per route and side, before each repetition's rounds: the route's own code paths get hot again. */
 const ROUTE_WARM_UP_REQUESTS = 25;
-/** One repetition's blocks: each side twice, mirrored, so that drift falls on both alike. */
-const BLOCKS = ['localMode', 'reference', 'reference', 'localMode'] as const;
-const BLOCKS_PER_SIDE = BLOCKS.length / 2;
 
-type Side = (typeof BLOCKS)[number];
+type Side = 'localMode' | 'reference';
 
 /** Where local mode and the reference server listen. */
 export interface Origins {
@@ -155,6 +159,9 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   ),
 ];
 
+/** One round's latencies, ms: a block of each side. */
+export type WarmLatencyRound = Record<Side, number[]>;
+
 export interface WarmLatencyResult {
   name: string;
   /** ms: each repetition's percentile, over the repetitions. */
@@ -163,6 +170,8 @@ export interface WarmLatencyResult {
   /** local mode ÷ reference, one ratio per repetition. */
   p50: Judged;
   p99: Judged;
+  /** Every measured latency by round, all repetitions in order: what docs/performance.json pools over the runs. */
+  rounds: WarmLatencyRound[];
 }
 
 const referenceRequest = (operation: ReferenceOperation): HttpRequestSpec => ({
@@ -182,31 +191,38 @@ function slicer<T>(items: readonly T[]): (amount: number) => T[] {
   };
 }
 
-/** One repetition of `scenario`: a warm-up of the route on both sides, then the blocks (see BLOCKS); each side's latencies in ms. */
-async function runScenario(scenario: LoadScenario, origins: Origins, requests: number): Promise<Record<Side, number[]>> {
-  const block = Math.ceil(requests / BLOCKS_PER_SIDE);
+/** `rounds` rounds of `scenario` after a warm-up of the route on both sides. */
+async function runScenario(scenario: LoadScenario, origins: Origins, rounds: number): Promise<WarmLatencyRound[]> {
   // autocannon builds each connection's next request ahead: every run needs a spare per connection.
-  const runs = BLOCKS_PER_SIDE + 1;
-  const workload = await scenario.prepare(ROUTE_WARM_UP_REQUESTS + BLOCKS_PER_SIDE * block + runs * CONNECTIONS);
+  const runsPerSide = rounds + 1;
+  const workload = await scenario.prepare(ROUTE_WARM_UP_REQUESTS + rounds * REQUESTS_PER_ROUND + runsPerSide * CONNECTIONS);
   const next = { localMode: slicer(workload.localMode), reference: slicer(workload.reference.map(referenceRequest)) };
-  const run = (side: Side, amount: number): Promise<number[]> =>
-    loadOverHttp(origins[side], next[side](amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
+  const run = async (side: Side, amount: number): Promise<number[]> => {
+    const latencies = await loadOverHttp(origins[side], next[side](amount + CONNECTIONS), amount, CONNECTIONS).catch((error: Error) => {
       throw new Error(`${scenario.name}, ${side}: ${error.message}`);
     });
+    return latencies.map(hundredths);
+  };
   await run('localMode', ROUTE_WARM_UP_REQUESTS);
   await run('reference', ROUTE_WARM_UP_REQUESTS);
-  const latencies: Record<Side, number[]> = { localMode: [], reference: [] };
-  for (const side of BLOCKS) latencies[side].push(...(await run(side, block)));
-  return latencies;
+  const measured: WarmLatencyRound[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order: Side[] = round % 2 === 0 ? ['localMode', 'reference'] : ['reference', 'localMode'];
+    const latencies: WarmLatencyRound = { localMode: [], reference: [] };
+    for (const side of order) latencies[side] = await run(side, REQUESTS_PER_ROUND);
+    measured.push(latencies);
+  }
+  return measured;
 }
 
 /**
- * Every route on both sides, unmeasured, `rounds` times: a fresh DynamoDB Local's JVM compiles its
- * hot paths for its first tens of thousands of requests (DynamoDB itself is never cold like that).
+ * Every route on both sides, unmeasured, `passes` times over, `rounds` rounds each: a fresh
+ * DynamoDB Local's JVM compiles its hot paths for its first tens of thousands of requests
+ * (DynamoDB itself is never cold like that).
  */
-export async function warmUp(origins: Origins, rounds: number, requests: number): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
-    for (const scenario of LOAD_SCENARIOS) await runScenario(scenario, origins, requests);
+export async function warmUp(origins: Origins, passes: number, rounds: number): Promise<void> {
+  for (let pass = 0; pass < passes; pass++) {
+    for (const scenario of LOAD_SCENARIOS) await runScenario(scenario, origins, rounds);
   }
 }
 
@@ -221,17 +237,19 @@ const percentiles = (latencies: readonly number[]): Percentiles => ({
 });
 
 export function prepareWarmLatency(origins: Origins): RepeatedMeasurement<WarmLatencyResult[]> {
-  const repetitions: Record<Side, Percentiles>[][] = LOAD_SCENARIOS.map(() => []);
+  const repetitions: WarmLatencyRound[][][] = LOAD_SCENARIOS.map(() => []);
   return {
     measureOnce: async () => {
       for (const [index, scenario] of LOAD_SCENARIOS.entries()) {
-        const latencies = await runScenario(scenario, origins, REQUESTS_PER_REPETITION);
-        repetitions[index]?.push({ localMode: percentiles(latencies.localMode), reference: percentiles(latencies.reference) });
+        repetitions[index]?.push(await runScenario(scenario, origins, ROUNDS_PER_REPETITION));
       }
     },
     result: () =>
       LOAD_SCENARIOS.map((scenario, index) => {
-        const measured = repetitions[index] ?? [];
+        const measured = (repetitions[index] ?? []).map((rounds) => ({
+          localMode: percentiles(rounds.flatMap((round) => round.localMode)),
+          reference: percentiles(rounds.flatMap((round) => round.reference)),
+        }));
         const figure = (side: Side, p: keyof Percentiles): Repeated => repeated(measured.map((each) => each[side][p]));
         const ratios = (p: keyof Percentiles): number[] => measured.map((each) => ratio(each.localMode[p], each.reference[p]));
         return {
@@ -240,6 +258,7 @@ export function prepareWarmLatency(origins: Origins): RepeatedMeasurement<WarmLa
           reference: { p50: figure('reference', 'p50'), p99: figure('reference', 'p99') },
           p50: judge(ratios('p50'), WARM_LATENCY_BUDGET.p50),
           p99: judge(ratios('p99'), WARM_LATENCY_BUDGET.p99),
+          rounds: (repetitions[index] ?? []).flat(),
         };
       }),
     stop: () => Promise.resolve(),

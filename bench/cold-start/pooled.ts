@@ -1,4 +1,5 @@
-import { judgeInterval, pairedRatioInterval, type IntervalVerdict, type JudgedInterval, type RatioInterval } from '../stats';
+import { intervalCell, VERDICT_CELLS } from '../pooled';
+import { judgeInterval, pairedRatioInterval, type JudgedInterval, type RatioInterval } from '../stats';
 import type { ColdStartResult } from './result';
 
 /**
@@ -28,20 +29,19 @@ export function pooledColdStarts(results: readonly ColdStartResult[], budget: nu
   const latest = results.at(-1);
   if (!latest) throw new Error('no cold-start results to pool');
   const pooled = (pick: (result: ColdStartResult) => readonly number[] | undefined): number[] => results.flatMap((result) => pick(result) ?? []);
+  const samplesOf = (name: string, side: 'function' | 'floor' | 'houseFloor'): number[] =>
+    pooled((result) => result.rows.find((row) => row.name === name)?.samples[side]);
   const rows = latest.rows.map(({ name }) => {
-    const sides = (side: 'function' | 'floor' | 'houseFloor'): number[] =>
-      pooled((result) => result.rows.find((row) => row.name === name)?.samples[side]);
-    const measured = sides('function');
+    const measured = samplesOf(name, 'function');
     return {
       name,
-      samples: measured.length,
-      floor: judgeInterval(pairedRatioInterval(measured, sides('floor')), budget),
-      house: judgeInterval(pairedRatioInterval(measured, sides('houseFloor')), budget),
+      floor: judgeInterval(pairedRatioInterval(measured, samplesOf(name, 'floor')), budget),
+      house: judgeInterval(pairedRatioInterval(measured, samplesOf(name, 'houseFloor')), budget),
     };
   });
   return {
-    samplesPerSide: Math.min(...rows.map((row) => row.samples)),
-    rows: rows.map(({ name, floor, house }) => ({ name, floor, house })),
+    samplesPerSide: Math.min(...latest.rows.map(({ name }) => samplesOf(name, 'function').length)),
+    rows,
     aa: {
       name: latest.aa.name,
       floor: latest.aa.floor,
@@ -52,21 +52,6 @@ export function pooledColdStarts(results: readonly ColdStartResult[], budget: nu
     },
   };
 }
-
-/** One verdict over many intervals: a miss if any misses, a pass if all pass. */
-export function verdictOfAll(intervals: readonly JudgedInterval[]): IntervalVerdict {
-  if (intervals.some((interval) => interval.verdict === 'miss')) return 'miss';
-  return intervals.every((interval) => interval.verdict === 'pass') ? 'pass' : 'cannot tell';
-}
-
-/** How many intervals give each verdict, e.g. "9 pass, 2 miss, 4 cannot tell". */
-export function countVerdicts(intervals: readonly JudgedInterval[]): string {
-  const count = (verdict: IntervalVerdict): number => intervals.filter((interval) => interval.verdict === verdict).length;
-  return `${count('pass')} pass, ${count('miss')} miss, ${count('cannot tell')} cannot tell`;
-}
-
-const intervalCell = (interval: RatioInterval): string => `${interval.ratio.toFixed(2)}× (${interval.low.toFixed(2)}–${interval.high.toFixed(2)})`;
-const VERDICT_CELLS: Record<IntervalVerdict, string> = { pass: 'pass', miss: '**miss**', 'cannot tell': 'cannot tell' };
 
 export function renderPooledColdStarts(pooled: PooledColdStarts, runCount: number): string {
   return [

@@ -1,8 +1,8 @@
-import { countVerdicts, pooledColdStarts, renderPooledColdStarts, verdictOfAll } from '#bench/cold-start/pooled';
+import { pooledColdStarts, renderPooledColdStarts } from '#bench/cold-start/pooled';
 import type { ColdStartResult, ColdStartRow } from '#bench/cold-start/result';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { judge, judgeInterval, repeated } from '#bench/stats';
+import { judge, repeated } from '#bench/stats';
 
 /** A run's 24 samples (3 repetitions of 8) around `centre` ms, straying by up to ±15%, as an idle machine's do. */
 function samplesAround(centre: number, seed: number): number[] {
@@ -70,21 +70,5 @@ describe('cold starts pooled over the runs', () => {
     expect(markdown).toContain('every sample of the 3 runs pooled, 72 a side');
     expect(markdown).toMatch(/\| keys-create \| 1\.\d\d× \(1\.\d\d–1\.\d\d\) \| \*\*miss\*\* \|/);
     expect(markdown).toContain("| A/A: keys-get's floor ÷ itself |");
-  });
-});
-
-describe('one verdict over many functions', () => {
-  const pass = judgeInterval({ ratio: 1, low: 0.95, high: 1.05 }, 1.1);
-  const unclear = judgeInterval({ ratio: 1.08, low: 1.02, high: 1.14 }, 1.1);
-  const miss = judgeInterval({ ratio: 1.2, low: 1.15, high: 1.25 }, 1.1);
-
-  test('a miss anywhere misses; all passing passes; otherwise it cannot tell', () => {
-    expect(verdictOfAll([pass, unclear, miss])).toBe('miss');
-    expect(verdictOfAll([pass, pass])).toBe('pass');
-    expect(verdictOfAll([pass, unclear])).toBe('cannot tell');
-  });
-
-  test('counts each verdict', () => {
-    expect(countVerdicts([pass, unclear, miss, pass])).toBe('2 pass, 1 miss, 1 cannot tell');
   });
 });

@@ -1,4 +1,4 @@
-import { judge, judgeInterval, pairedRatioInterval, percentile, repeated } from '#bench/stats';
+import { judge, judgeInterval, pairedRatioInterval, percentile, repeated, roundsPercentileRatios, type Round } from '#bench/stats';
 
 describe('percentile', () => {
   test('nearest rank', () => {
@@ -62,6 +62,52 @@ describe('a ratio over paired samples, with its 95% bootstrap interval', () => {
   test('needs pairs: samples on both sides, as many on each', () => {
     expect(() => pairedRatioInterval([], [])).toThrow();
     expect(() => pairedRatioInterval([1, 2], [1])).toThrow();
+  });
+});
+
+describe('a percentile ratio over rounds, with its 95% interval', () => {
+  // A round's latencies: 50 a side, about `centre` ms, with a long tail as a loaded route's have.
+  const latencies = (centre: number, seed: number): number[] =>
+    Array.from({ length: 50 }, (_, index) => centre * (1 + 0.2 * Math.sin(index * 1.7 + seed) + (index % 25 === 0 ? 1.5 : 0)));
+  const roundsOf = (measuredMs: number, baselineMs: number, count: number, speed: (round: number) => number = () => 1): Round[] =>
+    Array.from({ length: count }, (_, round) => ({
+      measured: latencies(measuredMs * speed(round), round),
+      baseline: latencies(baselineMs * speed(round), round + 0.5),
+    }));
+
+  test('gives one interval per percentile, each around the ratio of the pooled percentiles', () => {
+    const [p50, p99] = roundsPercentileRatios(roundsOf(12, 10, 18), [50, 99]);
+    expect(p50?.ratio).toBeCloseTo(1.2, 1);
+    expect(p99?.ratio).toBeCloseTo(1.2, 1);
+    for (const interval of [p50, p99]) {
+      expect(interval?.low).toBeLessThanOrEqual(interval?.ratio ?? 0);
+      expect(interval?.high).toBeGreaterThanOrEqual(interval?.ratio ?? 0);
+    }
+  });
+
+  test('a machine twice as slow in a third of the rounds leaves two equal sides at 1', () => {
+    const [p50, p99] = roundsPercentileRatios(
+      roundsOf(10, 10, 54, (round) => (round % 3 === 0 ? 2 : 1)),
+      [50, 99],
+    );
+    expect(p50?.ratio).toBeCloseTo(1, 1);
+    expect(p99?.ratio).toBeCloseTo(1, 1);
+  });
+
+  test('narrows as the rounds grow', () => {
+    const width = (count: number): number => {
+      const [p50] = roundsPercentileRatios(
+        roundsOf(11, 10, count, (round) => 1 + (round % 4) / 10),
+        [50],
+      );
+      return (p50?.high ?? 0) - (p50?.low ?? 0);
+    };
+    expect(width(54)).toBeLessThan(width(6));
+  });
+
+  test('needs rounds with samples on both sides', () => {
+    expect(() => roundsPercentileRatios([], [50])).toThrow();
+    expect(() => roundsPercentileRatios([{ measured: [1], baseline: [] }], [50])).toThrow();
   });
 });
 
