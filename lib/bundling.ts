@@ -42,6 +42,8 @@ const REQUIRE_SHIM =
  */
 const ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lambdas/store/no-credential-chain.ts',
+  // Node's HTTP module without its ESM namespace, which loads undici: lambdas/http/node-http.ts.
+  'node:http': './lambdas/http/node-http.ts',
 };
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
