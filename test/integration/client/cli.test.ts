@@ -196,6 +196,7 @@ describe('status', () => {
     expect(before.stdout.toString()).toMatch(/^active: 2 of 2 views left\ncreated \S+Z\nexpires \S+Z\n$/);
     expect((await onetime(['reveal', shared.link], { apiKey })).code).toBe(0);
     const json = await onetime(['status', shared.id, '--json'], { apiKey });
+    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: '' });
     const receipt = JSON.parse(json.stdout.toString()) as Record<string, unknown>;
     expect(receipt).toMatchObject({ state: 'active', views: 2, remaining: 1 });
     expect(receipt.viewed).toHaveLength(1);
