@@ -7,7 +7,7 @@ import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
 import { readStackConfig, type SecretsStackConfig } from '#lib/config';
-import { synthesize } from './support/synth';
+import { assemblyDirectory, synthesize } from './support/synth';
 import { at, resource, resourcesOfType, routeFunctionId } from './support/template';
 import { pipelineOf } from './support/webhooks';
 
@@ -78,7 +78,7 @@ describe('context reaches the stack', () => {
 });
 
 /** The settings as the stack gets them, without synthesizing it. */
-const configFrom = (context: Record<string, unknown>): SecretsStackConfig => readStackConfig(new App({ context }).node);
+const configFrom = (context: Record<string, unknown>): SecretsStackConfig => readStackConfig(new App({ outdir: assemblyDirectory(), context }).node);
 
 const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d';
 

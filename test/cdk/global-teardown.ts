@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { SHARED_SYNTHESIS_ENV } from './support/synth';
+import { RUN_DIRECTORY_ENV } from './support/synth';
 
+/** Removes the run's directory: the shared synthesis and every cloud assembly the tests wrote. */
 export default function globalTeardown(): void {
-  const file = process.env[SHARED_SYNTHESIS_ENV];
-  if (file) fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  const directory = process.env[RUN_DIRECTORY_ENV];
+  if (directory) fs.rmSync(directory, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@ import { ENV } from '#lambdas/definitions/env';
 import { readStackConfig } from '#lib/config';
 import { SecretsStack } from '#lib/secrets-stack';
 import { apiServerErrorsAlarmId } from './support/monitoring';
-import { sharedSynthesis, synthesize } from './support/synth';
+import { assemblyDirectory, sharedSynthesis, synthesize } from './support/synth';
 import { at, resource, resourcesOfType, templateJson } from './support/template';
 
 /**
@@ -69,7 +69,7 @@ describe('context stackName', () => {
 });
 
 describe('two stages in one account and region', () => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: assemblyDirectory(), context: { 'aws:cdk:bundling-stacks': [] } });
   const env = { account: '123456789012', region: 'eu-west-1' };
   const stage = (stackName: string): SecretsStack => new SecretsStack(app, stackName, { config: { ...readStackConfig(app.node), stackName }, env });
   // Both stacks exist before either is synthesized: one assembly, as `cdk deploy --all` would build it.

@@ -7,6 +7,19 @@ import { defineApp } from '#lib/secrets-app';
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 /** Where test/cdk/global-setup.ts leaves the default synthesis for every file of the run. */
 export const SHARED_SYNTHESIS_ENV = 'CDK_TEST_SHARED_SYNTHESIS';
+/** The run's directory, made by test/cdk/global-setup.ts and removed by its teardown. */
+export const RUN_DIRECTORY_ENV = 'CDK_TEST_RUN_DIRECTORY';
+
+/**
+ * A fresh directory for one App's cloud assembly, inside the run's. Without one, an App makes a
+ * `cdk.out*` directory in the system's temporary directory and never removes it: the cdk tests
+ * left about 85 of them a run, 750 MB in all, and a day of runs filled this machine's disk.
+ */
+export function assemblyDirectory(): string {
+  const runDirectory = process.env[RUN_DIRECTORY_ENV];
+  if (!runDirectory) throw new Error(`${RUN_DIRECTORY_ENV} is unset: run the cdk tests through Jest's cdk project`);
+  return fs.mkdtempSync(path.join(runDirectory, 'cdk.out-'));
+}
 
 /** cdk.json's context (feature flags included), which the CLI passes to `cdk synth` and a bare App lacks. */
 function cdkJsonContext(): Record<string, unknown> {
@@ -28,6 +41,7 @@ export interface Synthesized {
  */
 export function synthesize(context: Record<string, unknown> = {}): Synthesized & { readonly app: App } {
   const app = new App({
+    outdir: assemblyDirectory(),
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context },
   });
   const stack = defineApp(app);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from '#client/base64';
@@ -28,10 +28,15 @@ const recipientKey = () => importPrivateKey(hex(VECTORS.recipientScalarHex), rec
 const firstData = (): Uint8Array => fromBase64(dataVectors[0]!.sent);
 
 test('the committed vectors are what the generator (node:crypto only) writes', () => {
-  const fresh = path.join(mkdtempSync(path.join(tmpdir(), 'vectors-')), 'vectors.json');
+  const directory = mkdtempSync(path.join(tmpdir(), 'vectors-'));
+  const fresh = path.join(directory, 'vectors.json');
   const root = path.resolve(__dirname, '../../..');
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/request-vectors.ts'), fresh], { cwd: root });
-  expect(readFileSync(fresh, 'utf8')).toBe(readFileSync(path.join(root, 'client/request-test-vectors.json'), 'utf8'));
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/request-vectors.ts'), fresh], { cwd: root });
+    expect(readFileSync(fresh, 'utf8')).toBe(readFileSync(path.join(root, 'client/request-test-vectors.json'), 'utf8'));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test('the fingerprint is SHA-256 of the raw public key, base64url, as the links carry it', async () => {

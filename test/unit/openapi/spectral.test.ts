@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,9 +49,14 @@ test('the rate-limit rule of the ruleset fails a counted response without the he
   const answer = document.paths['/keys']?.get?.responses['200'];
   if (!answer) throw new Error('GET /keys has no 200 in docs/openapi.json');
   delete answer.headers['X-RateLimit-Remaining'];
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'spectral-')), 'openapi.json');
+  const directory = mkdtempSync(path.join(tmpdir(), 'spectral-'));
+  const file = path.join(directory, 'openapi.json');
   writeFileSync(file, JSON.stringify(document));
 
-  const findings = (await lint(file)).filter((finding) => finding.code === 'onetime:rate-limit-headers');
-  expect(findings.map((finding) => finding.path.join('.'))).toEqual(['paths./keys.get.responses.200.headers']);
+  try {
+    const findings = (await lint(file)).filter((finding) => finding.code === 'onetime:rate-limit-headers');
+    expect(findings.map((finding) => finding.path.join('.'))).toEqual(['paths./keys.get.responses.200.headers']);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
