@@ -10,6 +10,7 @@ import { startColdStartServices, type ColdStartServices } from './cold-start/ser
 import { coldStartTargets, type ColdStartFloor, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
 import { hundredths, judge, median, ratio, repeated, type RepeatedMeasurement } from './stats';
+import { rotated } from './turns';
 
 export type { ColdStartAaRow, ColdStartResult, ColdStartRow } from './cold-start/result';
 export { renderColdStarts } from './cold-start/render';
@@ -120,7 +121,7 @@ function compared(
  */
 async function inRotation(offset: number, draws: readonly (() => Promise<unknown>)[]): Promise<void> {
   for (let round = 0; round < SAMPLES_PER_REPETITION; round++) {
-    for (let step = 0; step < draws.length; step++) await draws[(round + offset + step) % draws.length]?.();
+    for (const draw of rotated(draws, round + offset)) await draw();
   }
 }
 

@@ -4,6 +4,7 @@ import { api, dataFilling } from '#test/support/api';
 import { freshKey, type FreshKey } from './fixtures';
 import type { ReferenceAnswer, ReferenceOperation } from './reference-operations';
 import { elapsedMs, judge, median, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';
+import { rotated, SIDES, type Side } from './turns';
 
 /**
  * 5 MiB secrets: creating one and claiming it (its last view) through local mode, against the
@@ -23,7 +24,6 @@ export const PAIRS_PER_REPETITION = 3;
  */
 export const SETTLE_MS = 1000;
 
-type Side = 'localMode' | 'reference';
 type Operation = 'create' | 'claim';
 
 export interface LargePayloadFigure {
@@ -57,8 +57,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 
 /** The two sides of one operation, the order turned around each time. */
 async function inTurn(turn: number, sides: Record<Side, () => Promise<void>>): Promise<void> {
-  const order: Side[] = turn % 2 === 0 ? ['localMode', 'reference'] : ['reference', 'localMode'];
-  for (const side of order) await sides[side]();
+  for (const side of rotated(SIDES, turn)) await sides[side]();
 }
 
 type Samples = Record<Operation, Record<Side, number[]>>;

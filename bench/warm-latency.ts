@@ -4,6 +4,7 @@ import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadOverHttp, type HttpRequestSpec } from './load';
 import { BENCH_WEBHOOK, type ReferenceOperation } from './reference-operations';
 import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';
+import { rotated, SIDES, type Side } from './turns';
 
 /**
  * Warm latency per route under load: requests through local mode (HTTP server, API Gateway's
@@ -26,8 +27,6 @@ export const ROUNDS_PER_REPETITION = 6;
 const REQUESTS_PER_ROUND = REQUESTS_PER_REPETITION / ROUNDS_PER_REPETITION;
 /** Untimed, per route and side, before each repetition's rounds: the route's own code paths get hot again. */
 const ROUTE_WARM_UP_REQUESTS = 25;
-
-type Side = 'localMode' | 'reference';
 
 /** Where local mode and the reference server listen. */
 export interface Origins {
@@ -207,9 +206,8 @@ async function runScenario(scenario: LoadScenario, origins: Origins, rounds: num
   await run('reference', ROUTE_WARM_UP_REQUESTS);
   const measured: WarmLatencyRound[] = [];
   for (let round = 0; round < rounds; round++) {
-    const order: Side[] = round % 2 === 0 ? ['localMode', 'reference'] : ['reference', 'localMode'];
     const latencies: WarmLatencyRound = { localMode: [], reference: [] };
-    for (const side of order) latencies[side] = await run(side, REQUESTS_PER_ROUND);
+    for (const side of rotated(SIDES, round)) latencies[side] = await run(side, REQUESTS_PER_ROUND);
     measured.push(latencies);
   }
   return measured;
