@@ -73,6 +73,13 @@ export async function startTsxServer(
         reject(new Error(`${entry} did not start:\n${output()}`));
       }
     }, READY_POLL_MS);
+  }).catch(async (error: unknown) => {
+    // A server that never got ready (a test of bad settings expects that): its error carries the
+    // output, so the file goes with the process.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(outputDir, { recursive: true, force: true });
+    throw error;
   });
   return {
     baseUrl,
