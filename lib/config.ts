@@ -1,7 +1,7 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
 import { createAccessMode } from '#lambdas/config/create-access';
-import { email, flag, httpUrl, integer, matching, readSettings, siteUrl, text, together } from '#lambdas/config/fields';
+import { email, flag, httpUrl, integer, matching, readSettings, schemaOf, siteUrl, text, together } from '#lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
 import { DEFAULT_CREATE_ACCESS } from '#lambdas/definitions/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
@@ -34,12 +34,12 @@ const CONTEXT = z
     /** The distribution's own name, with its ACM certificate (which CloudFront requires in us-east-1). */
     domainName: z.optional(matching(HOST_NAME, 'a host name such as secrets.example.com')),
     certificateArn: z.optional(matching(US_EAST_1_CERTIFICATE_ARN, "the ARN of an ACM certificate in us-east-1 (CloudFront's region)")),
-    keysPerIpPerHour: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
+    keysPerIpPerHour: z._default(schemaOf(keysPerIpPerHour()), KEY_CREATION_LIMIT.defaultPerIpPerHour),
     /** Stage-wide ceiling, across all clients, in front of the per-key limits the handlers enforce. */
     throttleRateLimit: z._default(integer({ min: 1 }), DEFAULT_THROTTLE.rateLimit),
     throttleBurstLimit: z._default(integer({ min: 1 }), DEFAULT_THROTTLE.burstLimit),
     /** First webhook retry delay; each later retry doubles it. */
-    webhookRetryBaseMs: z._default(webhookRetryBaseMs(), WEBHOOK_RETRY_BASE_MS.aws),
+    webhookRetryBaseMs: z._default(schemaOf(webhookRetryBaseMs()), WEBHOOK_RETRY_BASE_MS.aws),
     /** Subscribed to the alarm topic. */
     alarmEmail: z.optional(email()),
     /**
@@ -53,7 +53,7 @@ const CONTEXT = z
      */
     apiGatewayCloudWatchRole: z._default(flag(), false),
     /** Every function's Powertools Logger level (POWERTOOLS_LOG_LEVEL). */
-    logLevel: z._default(logLevel(), DEFAULT_LOG_LEVEL),
+    logLevel: z._default(schemaOf(logLevel()), DEFAULT_LOG_LEVEL),
     /** The API's AWS WAF web ACL (lib/waf.ts); false leaves it out. */
     waf: z._default(flag(), true),
     /** Requests one client address may send in the web ACL's window. */
@@ -62,7 +62,7 @@ const CONTEXT = z
       ADDRESS_RATE_LIMIT.defaultPerWindow,
     ),
     /** Who may create secrets (definitions/create-access.ts): open (the contract) or signed-in. */
-    createAccess: z._default(createAccessMode(), DEFAULT_CREATE_ACCESS),
+    createAccess: z._default(schemaOf(createAccessMode()), DEFAULT_CREATE_ACCESS),
     /** signed-in with the team's own OpenID Connect provider; none of the three: a Cognito user pool the stack creates. */
     oidcIssuer: z.optional(httpUrl()),
     oidcAudience: z.optional(text()),
@@ -77,8 +77,8 @@ const CONTEXT = z
       matching(HTTPS_ORIGINS, 'up to 10 https origins, comma-separated, lowercase, without a path (https://oauth2.googleapis.com)'),
     ),
     /** The daily byte quotas of POST /secrets and POST /requests/{id} (STORED_BYTES_LIMIT). */
-    storedMiBPerKeyPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
-    storedMiBPerAddressPerDay: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
+    storedMiBPerKeyPerDay: z._default(schemaOf(storedMiBPerDay()), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
+    storedMiBPerAddressPerDay: z._default(schemaOf(storedMiBPerDay()), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
     /** The tables' consumed write units in an hour past which the cost alarm fires (lib/monitoring.ts). */
     writeUnitsAlarmPerHour: z._default(integer({ min: 1 }), DEFAULT_WRITE_UNITS_ALARM_PER_HOUR),
   })

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { flag, httpUrl, integer, oneOf, readSettings, siteUrl, text } from '#lambdas/config/fields';
+import { flag, httpUrl, integer, oneOf, readSettings, schemaOf, siteUrl, text } from '#lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
 import { readCreateAccess } from '#lambdas/config/create-access';
 import { ENV } from '#lambdas/definitions/env';
@@ -26,12 +26,12 @@ const LOCAL_ENV = z.object({
   LOCAL_REQUEST_LOG: z._default(oneOf(['on', 'off']), 'on'),
   /** Default: http://localhost:<PORT>, once PORT is resolved. */
   [ENV.siteUrl]: z.optional(siteUrl()),
-  [ENV.keysPerIpPerHour]: z.optional(keysPerIpPerHour()),
+  [ENV.keysPerIpPerHour]: z.optional(schemaOf(keysPerIpPerHour())),
   [ENV.webhookAllowLoopback]: z.optional(flag()),
-  [ENV.webhookRetryBaseMs]: z.optional(webhookRetryBaseMs()),
-  [ENV.logLevel]: z.optional(logLevel()),
-  [ENV.storedMiBPerKeyPerDay]: z.optional(storedMiBPerDay()),
-  [ENV.storedMiBPerAddressPerDay]: z.optional(storedMiBPerDay()),
+  [ENV.webhookRetryBaseMs]: z.optional(schemaOf(webhookRetryBaseMs())),
+  [ENV.logLevel]: z.optional(schemaOf(logLevel())),
+  [ENV.storedMiBPerKeyPerDay]: z.optional(schemaOf(storedMiBPerDay())),
+  [ENV.storedMiBPerAddressPerDay]: z.optional(schemaOf(storedMiBPerDay())),
   /** CREATE_ACCESS=signed-in without OIDC_ISSUER: the local OpenID provider's port; default: any free port. */
   LOCAL_OIDC_PORT: z._default(port(), 0),
   /** A private JWK (JSON) for the local provider to sign with; default: a fresh key per start. */

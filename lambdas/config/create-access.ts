@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
 import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS } from '../definitions/create-access';
 import { ENV } from '../definitions/env';
-import { httpUrl, oneOf, readSettings, text } from './fields';
+import { optional, readEnvironment, withDefault } from './environment';
+import { httpUrlField, oneOfField, textField } from './fields';
 
 /**
  * Who may create (definitions/create-access.ts), as POST /keys reads it from its environment: the
@@ -11,7 +11,7 @@ import { httpUrl, oneOf, readSettings, text } from './fields';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const createAccessMode = () => oneOf(CREATE_ACCESS_MODES);
+export const createAccessMode = () => oneOfField(CREATE_ACCESS_MODES);
 
 export type CreateAccess =
   | { readonly mode: 'open' }
@@ -23,26 +23,19 @@ export type CreateAccess =
       readonly jwksUri: string | undefined;
     };
 
-const CREATE_ACCESS_ENV = z
-  .object({
-    [ENV.createAccess]: z._default(createAccessMode(), DEFAULT_CREATE_ACCESS),
-    [ENV.oidcIssuer]: z.optional(httpUrl()),
-    [ENV.oidcAudience]: z.optional(text()),
-    [ENV.oidcJwksUri]: z.optional(httpUrl()),
-  })
-  .check(
-    z.refine(
-      (settings) => settings[ENV.createAccess] === 'open' || (settings[ENV.oidcIssuer] !== undefined && settings[ENV.oidcAudience] !== undefined),
-      {
-        error: `${ENV.createAccess}=signed-in needs ${ENV.oidcIssuer} and ${ENV.oidcAudience}`,
-      },
-    ),
-  );
+const createAccessEnv = () => ({
+  [ENV.createAccess]: withDefault(createAccessMode(), DEFAULT_CREATE_ACCESS),
+  [ENV.oidcIssuer]: optional(httpUrlField()),
+  [ENV.oidcAudience]: optional(textField()),
+  [ENV.oidcJwksUri]: optional(httpUrlField()),
+});
 
 export function readCreateAccess(env: Env = process.env): CreateAccess {
-  const settings = readSettings(CREATE_ACCESS_ENV, { read: (name) => env[name] });
+  const settings = readEnvironment(createAccessEnv(), env);
+  if (settings[ENV.createAccess] === 'open') return { mode: 'open' };
   const issuer = settings[ENV.oidcIssuer];
   const audience = settings[ENV.oidcAudience];
-  if (settings[ENV.createAccess] === 'open' || issuer === undefined || audience === undefined) return { mode: 'open' };
+  if (issuer === undefined || audience === undefined)
+    throw new Error(`${ENV.createAccess}=signed-in needs ${ENV.oidcIssuer} and ${ENV.oidcAudience}`);
   return { mode: 'signed-in', issuer, audience, jwksUri: settings[ENV.oidcJwksUri] };
 }

@@ -35,6 +35,34 @@ const mustBe =
     return secret ? `must be ${what} (the value given is not shown: it may be a secret)` : `must be ${what}, got ${shown(issue.input)}`;
   };
 
+/**
+ * One setting's rule: what its value must be, told in its errors, and how its text becomes the
+ * value. The rules are plain functions so that the functions, which read their few settings at
+ * every cold start, can read them without building zod schemas (readEnvironment): that cost
+ * secrets-create about 10 ms of CPU per cold start (docs/decisions/config-schemas.md). The
+ * surfaces that read settings with a schema wrap the same rule (schemaOf), so every surface takes
+ * the same values and tells a bad one in the same words.
+ */
+export interface Field<Value> {
+  readonly what: string;
+  /** The value may be a credential: its error never repeats it. */
+  readonly secret?: boolean;
+  /** The value, or undefined when `text` is not one. */
+  readonly parse: (text: string) => Value | undefined;
+}
+
+/** What is wrong with `input` (undefined: unset) as a value of `field`, in every surface's words. */
+export const fieldError = (field: Field<unknown>, input: unknown): string => mustBe(field.what, field)({ input });
+
+/** `field` as a zod schema of text, for readSettings. */
+export function schemaOf<Value>(field: Field<Value>) {
+  const error = mustBe(field.what, field);
+  return z.pipe(
+    z.string({ error }).check(z.refine((given) => field.parse(given) !== undefined, { error })),
+    z.transform((given: string) => field.parse(given) as Value),
+  );
+}
+
 export interface IntegerRange {
   /** 0 or more: the value is digits only, without a sign. */
   readonly min: number;
@@ -45,66 +73,78 @@ export interface IntegerRange {
 }
 
 /** An integer within `range`, in digits only (Number() would also take '1e3', '0x3e8' or ' 7'). */
-export function integer({ min, max, why }: IntegerRange) {
+export function integerField({ min, max, why }: IntegerRange): Field<number> {
   const what =
     max === undefined
       ? min === 1
         ? 'a positive integer'
         : `an integer of at least ${min}`
       : `an integer from ${min} to ${max}${why === undefined ? '' : ` (so that ${why})`}`;
-  const error = mustBe(what);
-  const inRange = (digits: string): boolean => Number(digits) >= min && Number(digits) <= (max ?? Number.MAX_SAFE_INTEGER);
-  // Checked as text, so that an error repeats the value as it was given.
-  return z.pipe(z.string({ error }).check(z.regex(/^\d+$/, { error, abort: true }), z.refine(inRange, { error })), z.transform(Number));
+  return {
+    what,
+    parse: (given) => {
+      if (!/^\d+$/.test(given)) return undefined;
+      const value = Number(given);
+      return value >= min && value <= (max ?? Number.MAX_SAFE_INTEGER) ? value : undefined;
+    },
+  };
 }
 
-const FLAG_VALUES = { true: true, '1': true, false: false, '0': false } as const;
-type FlagText = keyof typeof FLAG_VALUES;
+const FLAG_VALUES: Readonly<Record<string, boolean>> = { true: true, '1': true, false: false, '0': false };
 
 /** A switch: true, false, 1 or 0. */
-export function flag() {
-  return z.pipe(
-    z.enum(Object.keys(FLAG_VALUES) as [FlagText, ...FlagText[]], { error: mustBe('true or false (or 1 or 0)') }),
-    z.transform((value: FlagText) => FLAG_VALUES[value]),
-  );
+export const flagField = (): Field<boolean> => ({
+  what: 'true or false (or 1 or 0)',
+  parse: (given) => (Object.hasOwn(FLAG_VALUES, given) ? FLAG_VALUES[given] : undefined),
+});
+
+/**
+ * `given` without surrounding spaces if it is an absolute http(s) URL, else undefined. It must
+ * start with `http://` or `https://` (the URL parser would read "http:example.com" as
+ * http://example.com) and hold no white space (the parser drops tabs and newlines silently).
+ */
+function httpUrlOrUndefined(given: string): string | undefined {
+  const url = given.trim();
+  return /^https?:\/\/\S+$/i.test(url) && URL.canParse(url) ? url : undefined;
 }
 
 /** An absolute http(s) URL. */
-export function httpUrl() {
-  return z.url({ protocol: /^https?$/, error: mustBe('an absolute http(s) URL') });
-}
+export const httpUrlField = (): Field<string> => ({ what: 'an absolute http(s) URL', parse: httpUrlOrUndefined });
 
 /** The base of secret links (SITE_URL, context siteUrl): bounded, so that every link is. */
-export function siteUrl() {
-  const error = mustBe(`an absolute http(s) URL of at most ${SITE_URL_MAX_LENGTH} characters`);
-  return z.url({ protocol: /^https?$/, error }).check(z.maxLength(SITE_URL_MAX_LENGTH, { error }));
+export const siteUrlField = (): Field<string> => ({
+  what: `an absolute http(s) URL of at most ${SITE_URL_MAX_LENGTH} characters`,
+  parse: (given) => (given.length <= SITE_URL_MAX_LENGTH ? httpUrlOrUndefined(given) : undefined),
+});
+
+/** One of `values`; with `ignoreCase`, in any case, given back as written in `values`. */
+export function oneOfField<const Value extends string>(values: readonly [Value, ...Value[]], { ignoreCase = false } = {}): Field<Value> {
+  return {
+    what: `one of ${values.join(', ')}${ignoreCase ? ' (in any case)' : ''}`,
+    parse: (given) => values.find((value) => (ignoreCase ? value.toUpperCase() === given.toUpperCase() : value === given)),
+  };
 }
+
+/** Any string, such as a path or a name; with `secret`, its errors never repeat it. */
+export const textField = (options: MustBeOptions = {}): Field<string> => ({ what: 'a string', ...options, parse: (given) => given });
+
+export const integer = (range: IntegerRange) => schemaOf(integerField(range));
+export const flag = () => schemaOf(flagField());
+export const httpUrl = () => schemaOf(httpUrlField());
+export const siteUrl = () => schemaOf(siteUrlField());
+export const oneOf = <const Value extends string>(values: readonly [Value, ...Value[]], options: { ignoreCase?: boolean } = {}) =>
+  schemaOf(oneOfField(values, options));
+export const text = (options: MustBeOptions = {}) => schemaOf(textField(options));
 
 /** One address SNS can deliver to: no display name, no list, a dotted domain. */
 export function email() {
   return z.email({ error: mustBe('an email address such as ops@example.com') });
 }
 
-/** One of `values`; with `ignoreCase`, in any case, given back as written in `values`. */
-export function oneOf<const Value extends string>(values: readonly [Value, ...Value[]], { ignoreCase = false } = {}) {
-  const error = mustBe(`one of ${values.join(', ')}${ignoreCase ? ' (in any case)' : ''}`);
-  const find = (given: string): Value | undefined =>
-    values.find((value) => (ignoreCase ? value.toUpperCase() === given.toUpperCase() : value === given));
-  return z.pipe(
-    z.string({ error }).check(z.refine((given) => find(given) !== undefined, { error })),
-    z.transform((given: string) => find(given) as Value),
-  );
-}
-
 /** A string matching `pattern`, described by `what` in the error (e.g. "a host name such as secrets.example.com"). */
 export function matching(pattern: RegExp, what: string) {
   const error = mustBe(what);
   return z.string({ error }).check(z.regex(pattern, { error }));
-}
-
-/** Any string, such as a path or a name; with `secret`, its errors never repeat it. */
-export function text(options: MustBeOptions = {}) {
-  return z.string({ error: mustBe('a string', options) });
 }
 
 /** `first` and `second` both set, or neither: one without the other cannot be used. */

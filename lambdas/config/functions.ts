@@ -1,8 +1,8 @@
-import * as z from 'zod/mini';
 import { ENV } from '../definitions/env';
 import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../definitions/limits';
 import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
-import { flag, readSettings, siteUrl, text } from './fields';
+import { optional, readEnvironment, required, withDefault } from './environment';
+import { flagField, siteUrlField, textField } from './fields';
 import { keysPerIpPerHour, storedMiBPerDay, webhookRetryBaseMs } from './service-settings';
 
 /**
@@ -14,18 +14,17 @@ import { keysPerIpPerHour, storedMiBPerDay, webhookRetryBaseMs } from './service
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Webhooks may target loopback hosts: local mode's development switch, never set on AWS. */
-const webhookAllowLoopback = () => z._default(flag(), false);
+const webhookAllowLoopback = () => withDefault(flagField(), false);
 
 // Built by their readers, not at module load: a function reads one of them, once.
-const routeEnv = () =>
-  z.object({
-    [ENV.siteUrl]: siteUrl(),
-    [ENV.keysPerIpPerHour]: z._default(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
-    [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
-    [ENV.originSecret]: z.optional(text({ secret: true })),
-    [ENV.storedMiBPerKeyPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
-    [ENV.storedMiBPerAddressPerDay]: z._default(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
-  });
+const routeEnv = () => ({
+  [ENV.siteUrl]: required(siteUrlField()),
+  [ENV.keysPerIpPerHour]: withDefault(keysPerIpPerHour(), KEY_CREATION_LIMIT.defaultPerIpPerHour),
+  [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
+  [ENV.originSecret]: optional(textField({ secret: true })),
+  [ENV.storedMiBPerKeyPerDay]: withDefault(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
+  [ENV.storedMiBPerAddressPerDay]: withDefault(storedMiBPerDay(), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
+});
 
 /** Settings of the route functions that read any (creating keys and secrets, setting a webhook). */
 export interface ServiceConfig {
@@ -40,7 +39,7 @@ export interface ServiceConfig {
 }
 
 export function readConfig(env: Env = process.env): ServiceConfig {
-  const settings = readSettings(routeEnv(), { read: (name) => env[name] });
+  const settings = readEnvironment(routeEnv(), env);
   return {
     siteUrl: settings[ENV.siteUrl].replace(/\/+$/, ''),
     keysPerIpPerHour: settings[ENV.keysPerIpPerHour],
@@ -50,11 +49,10 @@ export function readConfig(env: Env = process.env): ServiceConfig {
   };
 }
 
-const deliveryEnv = () =>
-  z.object({
-    [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
-    [ENV.webhookRetryBaseMs]: z._default(webhookRetryBaseMs(), WEBHOOK_RETRY_BASE_MS.local),
-  });
+const deliveryEnv = () => ({
+  [ENV.webhookAllowLoopback]: webhookAllowLoopback(),
+  [ENV.webhookRetryBaseMs]: withDefault(webhookRetryBaseMs(), WEBHOOK_RETRY_BASE_MS.local),
+});
 
 /** Settings of the webhook delivery function, which has no SITE_URL. */
 export interface DeliveryConfig {
@@ -63,6 +61,6 @@ export interface DeliveryConfig {
 }
 
 export function readDeliveryConfig(env: Env = process.env): DeliveryConfig {
-  const settings = readSettings(deliveryEnv(), { read: (name) => env[name] });
+  const settings = readEnvironment(deliveryEnv(), env);
   return { webhookAllowLoopback: settings[ENV.webhookAllowLoopback], retryBaseMs: settings[ENV.webhookRetryBaseMs] };
 }

@@ -1,23 +1,25 @@
 import { KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
 import { LOG_LEVELS } from '../definitions/observability';
 import { MAX_RETRY_BASE_MS } from '../definitions/webhooks';
-import { integer, oneOf } from './fields';
+import { integerField, oneOfField } from './fields';
 
 /**
  * Settings that more than one surface reads (a CDK context value becomes a function's environment
  * variable; local mode takes the same variable), with the same bounds and words on every one.
- * Functions rather than constants, so that a bundle builds only the fields it reads.
+ * Plain rules (fields.ts): a function reads them as they are, a surface with a zod schema wraps
+ * them in schemaOf. Functions rather than constants, so that a bundle keeps only the ones it reads.
  */
 
 export const keysPerIpPerHour = () =>
-  integer({ min: 1, max: KEY_CREATION_LIMIT.maxPerIpPerHour, why: "an address's hour of attempts fits one DynamoDB item" });
+  integerField({ min: 1, max: KEY_CREATION_LIMIT.maxPerIpPerHour, why: "an address's hour of attempts fits one DynamoDB item" });
 
 /** Milliseconds before the first webhook retry; each later one doubles it. */
-export const webhookRetryBaseMs = () => integer({ min: 1, max: MAX_RETRY_BASE_MS, why: "the last retry's wait fits SQS's 12-hour visibility limit" });
+export const webhookRetryBaseMs = () =>
+  integerField({ min: 1, max: MAX_RETRY_BASE_MS, why: "the last retry's wait fits SQS's 12-hour visibility limit" });
 
 /** Powertools Logger's level, as POWERTOOLS_LOG_LEVEL takes it, in any case. */
-export const logLevel = () => oneOf(LOG_LEVELS, { ignoreCase: true });
+export const logLevel = () => oneOfField(LOG_LEVELS, { ignoreCase: true });
 
 /** MiB a key or an address may send to POST /secrets in a day: at least the largest body, so that one always fits. */
 export const storedMiBPerDay = () =>
-  integer({ min: Math.ceil(MAX_BODY_BYTES / MIB), max: STORED_BYTES_LIMIT.maxMiBPerDay, why: 'a day of the largest bodies stays a bound' });
+  integerField({ min: Math.ceil(MAX_BODY_BYTES / MIB), max: STORED_BYTES_LIMIT.maxMiBPerDay, why: 'a day of the largest bodies stays a bound' });
