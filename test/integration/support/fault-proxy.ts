@@ -22,8 +22,8 @@ export interface DynamoDbCall {
 }
 
 /**
- * Faults for a stream of calls, counted per class of call (`classify`; undefined: never faulted):
- * the n-th call of a class gets `pattern[n mod length]` ('pass' lets it through), so that every
+ * Faults for a stream of calls, counted per class of call (`classify`; undefined: never faulted)
+ * and, if `writeOf` is given, per write within it: the n-th call of a class gets `pattern[n mod length]` ('pass' lets it through), so that every
  * class gets the pattern's first fault on its first call whatever the order of arrival. `silence`
  * is only given to a call's first attempt (the SDK's `amz-sdk-request` header) and never to a
  * batch (whose attempts wait 4 s): those get a 500 in its place, so that each call loses at most
@@ -34,6 +34,12 @@ export interface FaultPlan {
   pattern: readonly (FaultKind | 'pass')[];
   /** A pattern of its own for some classes. */
   patternOf?: (callClass: string) => readonly (FaultKind | 'pass')[] | undefined;
+  /**
+   * Which write of its class a call is (for example, the item it deletes): each is counted apart,
+   * so that another writer's calls of the class, arriving in between, do not take this write's
+   * place in the pattern. Unset: a class is counted as one.
+   */
+  writeOf?: (call: DynamoDbCall) => string;
   /** Told of each fault given, with the class of the call it was given to. */
   onFault?: (kind: FaultKind, callClass: string) => void;
 }
@@ -103,8 +109,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     if (!plan || callClass === undefined) return undefined;
     const { onFault } = plan.plan;
     const pattern = plan.plan.patternOf?.(callClass) ?? plan.plan.pattern;
-    const count = plan.calls.get(callClass) ?? 0;
-    plan.calls.set(callClass, count + 1);
+    const counted = `${callClass}\u0000${plan.plan.writeOf?.(call) ?? ''}`;
+    const count = plan.calls.get(counted) ?? 0;
+    plan.calls.set(counted, count + 1);
     const planned = pattern[count % pattern.length] ?? 'pass';
     if (planned === 'pass') return undefined;
     const kind = planned === 'silence' && (!isFirstAttempt(incoming) || call.operation.startsWith('Batch')) ? '500' : planned;
