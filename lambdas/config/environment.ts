@@ -3,7 +3,7 @@ import { fieldError, type Field } from './fields';
 /**
  * A function's settings, read from its environment with the fields' plain rules rather than a zod
  * schema: the functions read them at every cold start, and building and running the schema cost
- * about 10 ms of CPU there (docs/decisions/config-schemas.md). The errors are readSettings' own.
+ * 2–4 ms of CPU there (docs/decisions/config-schemas.md). The errors are readSettings' own.
  */
 
 /** One variable: its rule, and what it means when unset (none: it must be set). */
