@@ -2,6 +2,7 @@
 // these too, and the chained API would pull all of zod into their bundles.
 import * as z from 'zod/mini';
 import { SITE_URL_MAX_LENGTH } from '../definitions/limits';
+import { isSpelledOutUrl } from '../rules/spelled-out-url';
 
 /**
  * The kinds of value a setting can take, shared by every surface that reads configuration (CDK
@@ -99,13 +100,12 @@ export const flagField = (): Field<boolean> => ({
 });
 
 /**
- * `given` without surrounding spaces if it is an absolute http(s) URL, else undefined. It must
- * start with `http://` or `https://` (the URL parser would read "http:example.com" as
- * http://example.com) and hold no white space (the parser drops tabs and newlines silently).
+ * `given` without surrounding spaces if it is an absolute http(s) URL that the URL parser reads
+ * as written (isSpelledOutUrl, the webhook URL's rule too), else undefined.
  */
 function httpUrlOrUndefined(given: string): string | undefined {
   const url = given.trim();
-  return /^https?:\/\/\S+$/i.test(url) && URL.canParse(url) ? url : undefined;
+  return /^https?:/i.test(url) && isSpelledOutUrl(url) ? url : undefined;
 }
 
 /** An absolute http(s) URL. */

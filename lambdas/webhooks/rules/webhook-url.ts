@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { WEBHOOK_URL_MAX_LENGTH } from '#lambdas/definitions/limits';
+import { isSpelledOutUrl } from '#lambdas/rules/spelled-out-url';
 
 /**
  * Checks a webhook URL when a key's owner sets it. Hosts given as IP literals (in any notation
@@ -10,16 +11,6 @@ import { WEBHOOK_URL_MAX_LENGTH } from '#lambdas/definitions/limits';
 
 /** On success, `url` is the URL as the WHATWG parser normalises it: what is stored and called. */
 export type WebhookUrlVerdict = { ok: true; url: string } | { ok: false; error: string };
-
-/**
- * The WHATWG parser forgives what a typo or an injection leaves behind: it strips leading and
- * trailing spaces and control characters, drops tabs and newlines anywhere, and reads
- * `https:example.com` or `https:///x` as `https://example.com/` and `https://x/`. A webhook is
- * refused instead, so that what was sent is what is stored: whitespace and control characters
- * anywhere, and any authority that is not spelled out after `//`.
- */
-const WHITESPACE_OR_CONTROL = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/u;
-const SPELLED_OUT_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i;
 
 const LOOPBACK_NAMES = /^(localhost|.+\.localhost)$/;
 
@@ -44,8 +35,7 @@ export const isPublicAddress = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean =>
 
 export function checkWebhookUrl(candidate: string, allowLoopback: boolean): WebhookUrlVerdict {
   const invalid = { ok: false, error: ERRORS.webhook } as const;
-  if (candidate.length > WEBHOOK_URL_MAX_LENGTH || WHITESPACE_OR_CONTROL.test(candidate)) return invalid;
-  if (!SPELLED_OUT_AUTHORITY.test(candidate) || !URL.canParse(candidate)) return invalid;
+  if (candidate.length > WEBHOOK_URL_MAX_LENGTH || !isSpelledOutUrl(candidate)) return invalid;
   const url = new URL(candidate);
   if (url.username !== '' || url.password !== '' || url.port === '0' || url.href.length > WEBHOOK_URL_MAX_LENGTH) return invalid;
 

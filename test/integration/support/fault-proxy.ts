@@ -23,8 +23,9 @@ export interface DynamoDbCall {
 
 /**
  * Faults for a stream of calls, counted per class of call (`classify`; undefined: never faulted)
- * and, if `writeOf` is given, per write within it: the n-th call of a class gets `pattern[n mod length]` ('pass' lets it through), so that every
- * class gets the pattern's first fault on its first call whatever the order of arrival. `silence`
+ * and, if `writeOf` is given, per write within it: the n-th call of a class (or write) gets
+ * `pattern[n mod length]` ('pass' lets it through), so that every class gets the pattern's first
+ * fault on its first call whatever the order of arrival. `silence`
  * is only given to a call's first attempt (the SDK's `amz-sdk-request` header) and never to a
  * batch (whose attempts wait 4 s): those get a 500 in its place, so that each call loses at most
  * one 2 s request timeout.

@@ -84,7 +84,14 @@ describe('one rule, two readers', () => {
   });
 
   test('a URL must name its scheme with // and hold no white space, which the URL parser would drop', () => {
-    for (const bad of ['http:example.com', 'https:/example.com', 'https://exa\tmple.com', 'https://example.com/a b', 'ftp://example.com']) {
+    for (const bad of [
+      'http:example.com',
+      'https:/example.com',
+      'https:///example.com',
+      'https://exa\tmple.com',
+      'https://example.com/a b',
+      'ftp://example.com',
+    ]) {
       expect(httpUrlField().parse(bad)).toBeUndefined();
     }
     expect(httpUrlField().parse(' https://example.com/path ')).toBe('https://example.com/path');
