@@ -498,10 +498,16 @@ export async function revokeSecret(id: string, owner: string, now: number, repea
   });
   if (revoked === false) return false;
   const { chunks, chunkId } = revoked;
-  // The head was the commit point; its chunks go after it.
-  if (chunks > 0) await deleteChunks(chunkId, chunks);
+  // The head was the commit point: the secret is revoked, whatever happens to its chunks. They go
+  // after it; if the store does not answer, the stream consumer deletes them from the head's last
+  // image (revokedChunksOf). A 503 here would send the client's retry to a 404.
+  if (chunks > 0) await deleteChunks(chunkId, chunks).catch(leftToTheStreamConsumer);
   return true;
 }
+
+const leftToTheStreamConsumer = (error: unknown): void => {
+  if (!(error instanceof StoreUnavailable)) throw error;
+};
 
 /** A revocation's outcome when it may not delete (a repeat that may have overtaken its first): */
 export const NOT_REVOKED_YET = 'not revoked yet';

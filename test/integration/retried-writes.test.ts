@@ -1,5 +1,5 @@
 import { ERRORS } from '#lambdas/definitions/errors';
-import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { eventually } from '../support/eventually';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
@@ -318,6 +318,24 @@ test('a create whose head write and settling read fail on every attempt: 503, an
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
   expect(id).toBeDefined();
   expect(await itemsOfSecret(id ?? '', SECRETS)).toEqual([]);
+});
+
+test('a revoke whose chunk deletes never apply: 200, the head being gone, and the stream consumer deletes the chunks', async () => {
+  // No webhook: the stream consumer's own deletes are what this test waits for.
+  const { key } = await createKey(undefined, baseUrl);
+  const { id } = await createSecret(key, { data: base64Of(CHUNKED_BYTES, 27) }, baseUrl);
+  // Every send of the revoke's chunk deletes fails unapplied, however many it makes; so do the
+  // stream consumer's until disarmed, and the stream retries its record after that.
+  proxy.failNext('unapplied', chunkBatch('DeleteRequest', id), Number.POSITIVE_INFINITY);
+  const response = await api('DELETE', `/secrets/${id}`, { key, baseUrl });
+  const left = await itemsOfSecret(id, SECRETS);
+  proxy.disarm();
+  expect({ status: response.status, body: response.body, left: left.map((item) => item.sk) }).toEqual({
+    status: 200,
+    body: { deleted: true },
+    left: [0, 1].map((index) => secretChunkKey(id, index).sk),
+  });
+  await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
 });
 
 test('a 1-view claim whose answer never comes: the SDK repeats it after its request timeout, and the data is still there', async () => {

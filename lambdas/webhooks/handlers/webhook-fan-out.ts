@@ -7,7 +7,7 @@ import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '#lambdas/store/receipt-store';
 import { deleteChunks, deleteConsumedSecret } from '#lambdas/store/secret-store';
-import { consumedSecretOf, revokedAnswerChunksOf } from '../stream/consumed-secrets';
+import { consumedSecretOf, revokedChunksOf } from '../stream/consumed-secrets';
 import { receiptOfRemoval } from '../stream/receipts';
 import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
 import { logger } from '#lambdas/telemetry/powertools';
@@ -16,7 +16,7 @@ import { webhookJobsOf } from '../fan-out';
 /**
  * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets
  * whose last view was taken (claims leave that to this function, to spare the request a call),
- * deletes a revoked answer's chunks once more (revokedAnswerChunksOf), and keeps the receipt of
+ * deletes a revoked secret's chunks once more (revokedChunksOf), and keeps the receipt of
  * each deleted head (docs/decisions/receipts.md).
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
@@ -39,8 +39,8 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     if (job) await enqueueWebhookJob(job);
     const removed = receiptOfRemoval(record);
     if (removed) await putReceipt(removed.id, removed.owner, removed.receipt);
-    const revokedAnswer = revokedAnswerChunksOf(record);
-    if (revokedAnswer) await deleteChunks(revokedAnswer.chunkId, revokedAnswer.chunks);
+    const revoked = revokedChunksOf(record);
+    if (revoked) await deleteChunks(revoked.chunkId, revoked.chunks);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
     const { deletableAt, ...secret } = consumed;

@@ -7,13 +7,17 @@ import type { AddressInfo } from 'node:net';
  * AFTER DynamoDB Local has applied it, as DynamoDB on AWS may: the selected call is forwarded and
  * answered upstream, and then its client gets a 500 (which the SDK retries), a dropped
  * connection (ECONNRESET, which it retries too) or no answer at all (the SDK's request timeout
- * ends the attempt and it retries) instead of that answer. Every other call passes
- * through untouched. It can also delay every answer (a slow DynamoDB) or refuse every
+ * ends the attempt and it retries) instead of that answer; or it fails the call with a 500
+ * without forwarding it. Every other call passes through untouched. It can also delay every answer (a slow DynamoDB) or refuse every
  * connection (an outage). Hand-written, not an off-the-shelf proxy: the fault depends on the call's
  * body and must wait for the upstream answer, which proxy libraries do not offer.
  */
 
-export type FaultKind = '500' | 'reset' | 'silence';
+/**
+ * '500', 'reset' and 'silence' come after DynamoDB Local applied the call; 'unapplied' is a 500
+ * for a call never forwarded (DynamoDB failed it before applying it).
+ */
+export type FaultKind = '500' | 'reset' | 'silence' | 'unapplied';
 
 /** A DynamoDB call as the proxy sees it: the operation (from X-Amz-Target) and its JSON body. */
 export interface DynamoDbCall {
@@ -69,7 +73,7 @@ export interface FaultProxy {
 /** The body DynamoDB sends with a 500: the SDK reads the error type from `__type`. */
 const INTERNAL_SERVER_ERROR = JSON.stringify({
   __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
-  message: 'Internal server error (injected by the fault proxy after the write was applied)',
+  message: 'Internal server error (injected by the fault proxy)',
 });
 
 async function bodyOf(message: IncomingMessage): Promise<Buffer> {
@@ -124,6 +128,10 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const body = await bodyOf(incoming);
     const kind = faultFor(incoming, callOf(incoming, body));
     const selected = kind ? { kind } : undefined;
+    if (selected?.kind === 'unapplied') {
+      outgoing.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' }).end(INTERNAL_SERVER_ERROR);
+      return;
+    }
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const upstreamRequest = request(
         { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers, agent },

@@ -4,7 +4,7 @@ import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
-import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { conditionFailed, invalidRequest, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 
@@ -401,6 +401,26 @@ describe('revokeSecret', () => {
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
     expect(writeRequests(sent[1]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
+  });
+
+  test('the head deleted and the store not answering for the chunks: still true, the stream consumer deletes them', async () => {
+    ddb
+      .on(DeleteCommand)
+      .resolves({ Attributes: head({ chunks: 3 }) })
+      .on(BatchWriteCommand)
+      .rejects(throttled());
+    await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
+    // Sent again as a settled write does, then left.
+    expect(sentCommands(ddb).filter((c) => c.name === 'BatchWriteCommand').length).toBeGreaterThan(1);
+  });
+
+  test('a chunk delete the store refuses (an answer, not a fault) still fails the revocation', async () => {
+    ddb
+      .on(DeleteCommand)
+      .resolves({ Attributes: head({ chunks: 3 }) })
+      .on(BatchWriteCommand)
+      .rejects(invalidRequest());
+    await expect(revokeSecret(id, 'owner-hash', now)).rejects.toThrow('One or more parameter values were invalid');
   });
 
   test('false for a foreign, unknown or dead secret', async () => {

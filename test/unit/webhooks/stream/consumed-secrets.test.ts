@@ -1,6 +1,6 @@
 import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
 import { CLAIM_RETRY_WINDOW_MS } from '#lambdas/definitions/limits';
-import { consumedSecretOf, revokedAnswerChunksOf } from '#lambdas/webhooks/stream/consumed-secrets';
+import { consumedSecretOf, revokedChunksOf } from '#lambdas/webhooks/stream/consumed-secrets';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '#test/unit/support/stream-records';
 
 const viewedAt = CREATED + 60_000;
@@ -71,25 +71,34 @@ describe('which head updates leave a secret to be deleted', () => {
   });
 });
 
-describe("which removals leave a request's answer's chunks to delete", () => {
+describe('which removals leave chunks to delete once more', () => {
   const answer = { chunks: 3, chunkId: `${SECRET_ID}.token`, reader: 'requester' };
 
   test('a revoked chunked answer (views left): its chunks, under the id its head named', () => {
-    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 1 }) }))).toEqual({
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 1 }) }))).toEqual({
       id: SECRET_ID,
       chunks: 3,
       chunkId: answer.chunkId,
     });
   });
 
-  test('an answer whose view was taken (its deletion deletes the chunks), a plain secret, an inline answer, a TTL deletion: nothing', () => {
-    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 0 }) }))).toBeUndefined();
-    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, chunks: 3 }) }))).toBeUndefined();
-    expect(revokedAnswerChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, reader: 'requester' }) }))).toBeUndefined();
+  test('a revoked chunked secret (views left): its chunks, under its own id', () => {
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, chunks: 3 }) }))).toEqual({
+      id: SECRET_ID,
+      chunks: 3,
+      chunkId: SECRET_ID,
+    });
+  });
+
+  test('a secret whose last view was taken (its deletion deletes the chunks), an inline one, a TTL deletion: nothing', () => {
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ ...answer, remaining: 0 }) }))).toBeUndefined();
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ remaining: 0, chunks: 3 }) }))).toBeUndefined();
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1, reader: 'requester' }) }))).toBeUndefined();
+    expect(revokedChunksOf(streamRecord('REMOVE', { old: head({ remaining: 1 }) }))).toBeUndefined();
     const byTtl = {
-      ...streamRecord('REMOVE', { old: head({ ...answer, remaining: 1 }) }),
+      ...streamRecord('REMOVE', { old: head({ remaining: 1, chunks: 3 }) }),
       userIdentity: { type: 'Service', principalId: TTL_DELETION_PRINCIPAL },
     };
-    expect(revokedAnswerChunksOf(byTtl)).toBeUndefined();
+    expect(revokedChunksOf(byTtl)).toBeUndefined();
   });
 });
