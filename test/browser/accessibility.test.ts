@@ -221,6 +221,8 @@ test('the whole share → reveal flow works with the keyboard alone, moving focu
   await expect(page.locator('#result-views').textContent()).resolves.toMatch(/^It can be opened 2 times, until /);
   await tabTo(page, 'copy-link');
   await page.keyboard.press('Enter');
+  // The copy is announced once the clipboard's promise settles: wait for it, not for Enter alone.
+  await page.locator('#copy-status').waitFor({ state: 'visible' });
   await expect(page.locator('#copy-status').textContent()).resolves.toBe('Copied.');
   const link = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(link).toBe(await page.getByTestId('share-link').inputValue());
@@ -259,6 +261,8 @@ test('a secret request works with the keyboard alone, moving focus to each resul
   await expect(page.getByTestId('status').textContent()).resolves.toBe('Your request is ready; its two links are below.');
   await tabTo(page, 'copy-request-link');
   await page.keyboard.press('Enter');
+  // The copy is announced once the clipboard's promise settles: wait for it, not for Enter alone.
+  await page.locator('#asked-copy-status').waitFor({ state: 'visible' });
   await expect(page.locator('#asked-copy-status').textContent()).resolves.toBe('Copied.');
   const requestLink = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(requestLink).toBe(await page.getByTestId('request-link').inputValue());
@@ -311,6 +315,7 @@ describe('languages', () => {
     const context = await person('en-US');
     const page = await open(context, `${pages.siteUrl}/`, 'en');
     await page.getByTestId('share-submit').click();
+    await page.getByTestId('error').waitFor({ state: 'visible' });
     await expect(page.getByTestId('error').textContent()).resolves.toBe('Type a secret or choose a file to share.');
     await page.getByTestId('language').selectOption('fr');
     await page.locator('html[lang="fr"]').waitFor({ state: 'attached' });
