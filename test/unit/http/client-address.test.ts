@@ -40,11 +40,14 @@ describe('viewerAddress', () => {
     ['198.51.100.10:46532', '198.51.100.10'],
     ['2001:0db8:85a3:0000:0000:8a2e:0370:7334:46532', '2001:db8:85a3::8a2e:370:7334'],
     ['::ffff:192.0.2.1:80', '192.0.2.1'],
+    ['::ffff:c000:201:80', '192.0.2.1'],
+    ['2001:DB8:0:0:0:0:0:7:443', '2001:db8::7'],
   ])('%s is %s', (value, address) => {
     expect(viewerAddress(value)).toBe(address);
   });
 
-  it.each(['', '198.51.100.10', 'not-an-address:1', ':443'])('%j is unreadable', (value) => {
+  // Only the forms CloudFront writes: not the shorthand IPv4 that URL parsers take (3232235777 for 192.168.1.1).
+  it.each(['', '198.51.100.10', 'not-an-address:1', ':443', '3232235777:80', '192.168.1:80'])('%j is unreadable', (value) => {
     expect(viewerAddress(value)).toBeUndefined();
   });
 });
