@@ -1,4 +1,5 @@
 import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
+import { API_FUNCTION_TIMEOUT_MS } from './limits';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -94,6 +95,15 @@ export const QUEUES = {
  * through the consumed-secrets queue (docs/decisions/replay-retention.md).
  */
 export const MAX_FAN_OUT_DELETION_WAIT_MS = 5_000;
+/**
+ * How long after a chunked secret's head was deleted with views left (a revocation, or a failed
+ * create undoing its head) the fan-out deletes its chunks once more, through the consumed-secrets
+ * queue, and only if no head is back under its id: a keyed create's repeat that found neither head
+ * nor receipt may be writing the secret again under that id until its function's timeout
+ * (use-cases/secrets.ts, createSecret). A request's answer keeps its chunks under an id of its own
+ * and needs no wait.
+ */
+export const REVOKED_CHUNKS_DELETION_DELAY_MS = API_FUNCTION_TIMEOUT_MS + 5_000;
 /** The consumed-secrets queue's visibility timeout: 6× the function's timeout, as AWS advises. */
 export const CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS = 6 * FAN_OUT_FUNCTION_TIMEOUT_MS;
 /** Messages per fan-out invocation from the consumed-secrets queue. */

@@ -1,11 +1,12 @@
 import { ERRORS } from '#lambdas/definitions/errors';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
 import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
 import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
-import { closeStore, itemsOfSecret, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
+import { closeStore, itemsOfSecret, putSecretItem, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
 
 /**
  * Every write of every route, and the stream consumer's, repeated by the SDK after DynamoDB
@@ -320,22 +321,35 @@ test('a create whose head write and settling read fail on every attempt: 503, an
   expect(await itemsOfSecret(id ?? '', SECRETS)).toEqual([]);
 });
 
-test('a revoke whose chunk deletes never apply: 200, the head being gone, and the stream consumer deletes the chunks', async () => {
+test('a revoke whose chunk deletes never apply: 200, and the stream consumer deletes the chunks later, unless the id has a head again', async () => {
   // No webhook: the stream consumer's own deletes are what this test waits for.
   const { key } = await createKey(undefined, baseUrl);
-  const { id } = await createSecret(key, { data: base64Of(CHUNKED_BYTES, 27) }, baseUrl);
-  // Every send of the revoke's chunk deletes fails unapplied, however many it makes; so do the
-  // stream consumer's until disarmed, and the stream retries its record after that.
-  proxy.failNext('unapplied', chunkBatch('DeleteRequest', id), Number.POSITIVE_INFINITY);
-  const response = await api('DELETE', `/secrets/${id}`, { key, baseUrl });
-  const left = await itemsOfSecret(id, SECRETS);
-  proxy.disarm();
-  expect({ status: response.status, body: response.body, left: left.map((item) => item.sk) }).toEqual({
-    status: 200,
-    body: { deleted: true },
-    left: [0, 1].map((index) => secretChunkKey(id, index).sk),
-  });
-  await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
+  const data = base64Of(CHUNKED_BYTES, 27);
+  /** Revoked while every send of its chunk deletes fails unapplied: the head goes, the chunks stay. */
+  const revokedWithChunksLeft = async (): Promise<{ id: string; head: Record<string, unknown> | undefined }> => {
+    const { id } = await createSecret(key, { data }, baseUrl);
+    const [head] = await itemsOfSecret(id, SECRETS);
+    proxy.failNext('unapplied', chunkBatch('DeleteRequest', id), Number.POSITIVE_INFINITY);
+    const response = await api('DELETE', `/secrets/${id}`, { key, baseUrl });
+    const left = await itemsOfSecret(id, SECRETS);
+    // The stream consumer's deletes fail too until now; it retries the record after this.
+    proxy.disarm();
+    expect({ status: response.status, body: response.body, left: left.map((item) => item.sk) }).toEqual({
+      status: 200,
+      body: { deleted: true },
+      left: [0, 1].map((index) => secretChunkKey(id, index).sk),
+    });
+    return { id, head };
+  };
+  // Its head written again, as a keyed create's repeat that began before the revocation may:
+  // the consumer's later delete must leave the chunks to it.
+  const madeAgain = await revokedWithChunksLeft();
+  await putSecretItem(madeAgain.head ?? {}, SECRETS);
+  const revoked = await revokedWithChunksLeft();
+  await eventually(async () => expect(await itemsOfSecret(revoked.id, SECRETS)).toEqual([]), REVOKED_CHUNKS_DELETION_DELAY_MS + DELIVERY_WAIT_MS);
+  const claimed = await claim(key, madeAgain.id);
+  expect({ status: claimed.status, whole: claimed.body.data === data }).toEqual({ status: 200, whole: true });
+  mustBeGone.push(madeAgain.id);
 });
 
 test('a 1-view claim whose answer never comes: the SDK repeats it after its request timeout, and the data is still there', async () => {
@@ -366,7 +380,7 @@ async function drainPipeline(): Promise<void> {
 
 // Runs after the faults above, in file order: what they leave behind settles off the request path.
 test('afterwards: consumed secrets are gone, head and chunks, and each secret sent each of its events, one per event id', async () => {
-  expect(mustBeGone).toHaveLength(13);
+  expect(mustBeGone).toHaveLength(14);
   // An inline secret waits out its last claim's retry window (about 4 s) before the consumer deletes it.
   await Promise.all(mustBeGone.map((id) => eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), 20_000)));
   await Promise.all([...expectedEvents].map(([path, events]) => receiver.waitFor(path, events.length, DELIVERY_WAIT_MS)));

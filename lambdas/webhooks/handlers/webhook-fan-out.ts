@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LOG_MESSAGES } from '#lambdas/definitions/observability';
-import { MAX_FAN_OUT_DELETION_WAIT_MS } from '#lambdas/definitions/webhooks';
+import { MAX_FAN_OUT_DELETION_WAIT_MS, REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '#lambdas/store/receipt-store';
@@ -16,7 +16,8 @@ import { webhookJobsOf } from '../fan-out';
 /**
  * The secrets table's stream consumer: queues each record's webhook job, deletes the secrets
  * whose last view was taken (claims leave that to this function, to spare the request a call),
- * deletes a revoked secret's chunks once more (revokedChunksOf), and keeps the receipt of
+ * deletes a revoked secret's chunks once more (revokedChunksOf; a plain secret's through the
+ * consumed-secrets queue, after REVOKED_CHUNKS_DELETION_DELAY_MS), and keeps the receipt of
  * each deleted head (docs/decisions/receipts.md).
  * A record whose job cannot be queued, or whose secret cannot be deleted, is reported as a batch
  * item failure, so the stream retries from it (bisecting, then the on-failure queue); records
@@ -40,7 +41,9 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     const removed = receiptOfRemoval(record);
     if (removed) await putReceipt(removed.id, removed.owner, removed.receipt);
     const revoked = revokedChunksOf(record);
-    if (revoked) await deleteChunks(revoked.chunkId, revoked.chunks);
+    // An answer's chunk id is its fulfilment's own; a secret's id may be written again for a while.
+    if (revoked?.chunkId !== undefined) await deleteChunks(revoked.chunkId, revoked.chunks);
+    else if (revoked) await deleteConsumedSecretLater(revoked, REVOKED_CHUNKS_DELETION_DELAY_MS);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
     const { deletableAt, ...secret } = consumed;

@@ -54,19 +54,20 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
 }
 
 /**
- * The chunks of a chunked secret whose head a revocation deleted (views left, not DynamoDB TTL),
- * under the id the head named (a request's answer keeps them under an id of its own). The
- * revocation deletes them right after the head, but the head is its commit point: it answers 200
- * even when the store does not answer for the chunks, and a revocation whose answer was lost
- * after its deletion applied finds no head to name an answer's chunk id. So this record, which
- * still holds the head's last image, is where they are deleted once more; after a revocation that
- * did delete them, deleting again changes nothing.
+ * The chunks of a chunked secret whose head was deleted with views left (a revocation, or a
+ * failed create undoing its head; not DynamoDB TTL), with the id they are under when it is not
+ * the secret's (a request's answer's). The revocation deletes them right after the head, but the
+ * head is its commit point: it answers 200 even when the store does not answer for the chunks,
+ * and a revocation whose answer was lost after its deletion applied finds no head to name an
+ * answer's chunk id. So this record, which still holds the head's last image, is where they are
+ * deleted once more; after a deletion that did delete them, deleting again changes nothing.
  */
-export function revokedChunksOf(record: DynamoDBRecord): Required<ConsumedSecret> | undefined {
+export function revokedChunksOf(record: DynamoDBRecord): ConsumedSecret | undefined {
   if (record.eventName !== 'REMOVE' || !isHeadChange(record)) return undefined;
   const before = record.dynamodb?.OldImage;
   const id = stringOf(before?.[SECRETS_TABLE.partitionKey]);
   const chunks = numberOf(before?.chunks);
   if (id === undefined || chunks === undefined || (numberOf(before?.remaining) ?? 0) <= 0) return undefined;
-  return { id, chunks, chunkId: stringOf(before?.chunkId) ?? id };
+  const chunkId = stringOf(before?.chunkId);
+  return { id, chunks, ...(chunkId !== undefined ? { chunkId } : {}) };
 }
