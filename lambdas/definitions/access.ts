@@ -117,7 +117,10 @@ export const COUNT_ADDRESS_BYTES: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
-/** POST /secrets: writes the head item, and cannot read back a secret it would replace. */
+/**
+ * POST /secrets: writes the head item (and, undoing a failed create, the same head marked
+ * `undoneAt`), and cannot read back a secret it would replace.
+ */
 export const PUT_SECRET_HEAD: TableGrant = {
   actions: ['dynamodb:PutItem'],
   attributes: [
@@ -137,6 +140,7 @@ export const PUT_SECRET_HEAD: TableGrant = {
     SECRET.createToken,
     SECRET.gate,
     SECRET.attempts,
+    SECRET.undoneAt,
   ],
   returnValues: ['NONE'],
 };

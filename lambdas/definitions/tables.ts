@@ -107,6 +107,11 @@ export const SECRET_ATTRIBUTES = {
   attempts: 'attempts',
   /** When the last wrong proof deleted the secret (ms): the time its webhook event reports. */
   burnedAt: 'burnedAt',
+  /**
+   * When a failed create marked its own head before deleting it (ms): the removal of a head that
+   * carries it leaves no receipt, since the create answered an error and its secret never was.
+   */
+  undoneAt: 'undoneAt',
   /** The time (ms) of each view taken, in order: what the secret's receipt reports. */
   viewed: 'viewed',
   /** A receipt's final state (rules/receipt's ReceiptState). */

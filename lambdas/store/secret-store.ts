@@ -110,6 +110,8 @@ export interface HeadItem {
   gate?: string;
   attempts?: number;
   burnedAt?: number;
+  /** Set by a failed create on its own head just before deleting it: its removal leaves no receipt. */
+  undoneAt?: number;
 }
 
 /**
@@ -218,7 +220,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
       settle: async (signal) => ((await readHeadForSettling(secret.id, signal))?.createToken === createToken ? undefined : NOT_APPLIED),
     });
   } catch (error) {
-    await undoCreate(secret.id, createToken, chunks.length).catch(() => undefined);
+    await undoCreate(head, chunks.length).catch(() => undefined);
     throw error;
   }
 }
@@ -227,8 +229,15 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * After a create that answers an error: its head may have been written all the same (an attempt
  * applied, its answer lost). Deletes that head if it is this create's, and only once no head of
  * this create is left, its chunks: a head that stays keeps the chunks it needs.
+ *
+ * The head is first marked `undoneAt`, so that its removal leaves no receipt (a secret the create
+ * never answered with was never made); else a keyed create's repeat would find that receipt and
+ * answer 201 for a secret that is gone. A head that cannot be marked is not deleted: it stays a
+ * whole secret, which the repeat answers with, and TTL removes it if none comes.
  */
-async function undoCreate(id: string, createToken: string, chunks: number): Promise<void> {
+async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
+  const { pk: id, createToken } = head;
+  await markUndone(head);
   await settledWrite<void>({
     write: async (abortSignal) => {
       await dynamo.send(
@@ -245,6 +254,34 @@ async function undoCreate(id: string, createToken: string, chunks: number): Prom
     settle: async (signal) => ((await readHeadForSettling(id, signal))?.createToken === createToken ? NOT_APPLIED : undefined),
   });
   if (chunks > 0) await deleteChunks(id, chunks);
+}
+
+/**
+ * Puts this create's head again with `undoneAt`, if it is still as the create wrote it: no head
+ * (the create wrote none), another create's, or one a view was taken from is left as it is, and
+ * its removal keeps the receipt it should.
+ */
+function markUndone(head: HeadItem): Promise<void> {
+  const marked: HeadItem = { ...head, undoneAt: Date.now() };
+  return settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new PutCommand({
+            TableName: tableName(SECRETS_TABLE),
+            Item: marked,
+            ConditionExpression: 'createToken = :createToken AND remaining = :views',
+            ExpressionAttributeValues: { ':createToken': head.createToken, ':views': head.views },
+          }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+    // Putting the same marked head again under the same condition gives the same item.
+    settle: repeatIt,
+  });
 }
 
 /**

@@ -184,6 +184,7 @@ describe('the writes each role may send, by condition', () => {
             'createToken',
             'gate',
             'attempts',
+            'undoneAt',
           ],
         },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },

@@ -1,5 +1,7 @@
 import { ERRORS } from '#lambdas/definitions/errors';
-import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { randomBytes } from 'node:crypto';
+import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
@@ -294,16 +296,25 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
   });
 });
 
-test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
-  // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
-  const { key } = await createKey(undefined, baseUrl);
+/**
+ * A selector of the head puts of creates (not their undo's, which marks the head `undoneAt`),
+ * and the id of the last one it picked.
+ */
+function createdHeads(): { selects: (call: DynamoDbCall) => boolean; id: () => string | undefined } {
   let id: string | undefined;
-  const head = (call: DynamoDbCall): boolean => {
+  const selects = (call: DynamoDbCall): boolean => {
     const item = call.body.Item as Record<string, unknown> | undefined;
-    if (!on('PutItem', SECRETS)(call) || stringOf(item?.sk) !== SECRET_HEAD_SK) return false;
+    if (!on('PutItem', SECRETS)(call) || stringOf(item?.sk) !== SECRET_HEAD_SK || item?.[SECRET_ATTRIBUTES.undoneAt] !== undefined) return false;
     id = stringOf(item?.pk);
     return true;
   };
+  return { selects, id: () => id };
+}
+
+test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
+  // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
+  const { key } = await createKey(undefined, baseUrl);
+  const { selects: head, id: idOfHead } = createdHeads();
   // Every attempt is applied and answered 500, and so is every attempt of the read that would
   // have found it applied, however many the SDK and the store make (fewer when its retry quota or
   // the time budget runs out, more sends when a read fails): the store never says, the route
@@ -311,14 +322,45 @@ test('a create whose head write and settling read fail on every attempt: 503, an
   // undoCreate). The read is picked by its key: the stream consumer's reads of earlier tests'
   // secrets must not take its faults.
   proxy.failNext('500', head, Number.POSITIVE_INFINITY);
-  proxy.failNext('500', (call) => on('GetItem', SECRETS)(call) && id !== undefined && keyPkOf(call) === id, Number.POSITIVE_INFINITY);
+  proxy.failNext('500', (call) => on('GetItem', SECRETS)(call) && idOfHead() !== undefined && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
   const response = await api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl });
   proxy.disarm();
   expect(response.status).toBe(503);
   expect(response.body).toEqual({ error: ERRORS.storeUnavailable });
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
-  expect(id).toBeDefined();
-  expect(await itemsOfSecret(id ?? '', SECRETS)).toEqual([]);
+  expect(idOfHead()).toBeDefined();
+  expect(await itemsOfSecret(idOfHead() ?? '', SECRETS)).toEqual([]);
+});
+
+test('a keyed create undone after its head was written, whose record could not be released: no receipt, and its repeat makes the secret', async () => {
+  const { key } = await createKey(undefined, baseUrl);
+  const { selects: head, id: idOfHead } = createdHeads();
+  const data = base64Of(1_000, 28);
+  const headers = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  // As the test above: the head is written and every answer and settling read is lost, so the
+  // create undoes its head and answers 503. Releasing its Idempotency-Key record fails too (a
+  // store that does not answer), so the repeat is told from the record the same id to make.
+  proxy.failNext('500', head, Number.POSITIVE_INFINITY);
+  proxy.failNext('500', (call) => on('GetItem', SECRETS)(call) && idOfHead() !== undefined && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
+  const release = (call: DynamoDbCall) =>
+    on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
+  proxy.failNext('unapplied', release, Number.POSITIVE_INFINITY);
+  const firstSentAt = Date.now();
+  const first = await send();
+  proxy.disarm();
+  expect(first.status).toBe(503);
+  const id = idOfHead() ?? '';
+  expect(await itemsOfSecret(id, SECRETS)).toEqual([]);
+  // Its first may still be at work: 409. Once it is surely over, the repeat finds no secret and
+  // no receipt (the stream consumer has long seen the head go), and makes it under the same id.
+  expect((await send()).status).toBe(409);
+  await new Promise((resolve) => setTimeout(resolve, firstSentAt + IDEMPOTENCY.inFlightMs + 500 - Date.now()));
+  expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).status).toBe(404);
+  const repeat = await send();
+  expect({ status: repeat.status, id: repeat.body.id }).toEqual({ status: 201, id });
+  const claimed = await claim(key, id);
+  expect({ status: claimed.status, whole: claimed.body.data === data }).toEqual({ status: 200, whole: true });
 });
 
 test('a revoke whose chunk deletes never apply: 200, and the stream consumer deletes the chunks later, unless the id has a head again', async () => {

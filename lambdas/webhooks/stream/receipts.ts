@@ -17,14 +17,16 @@ const numbersOf = (value: AttributeValue | undefined): number[] =>
 /**
  * The receipt of a head item's removal, whoever removed it: the stream consumer after the last
  * view or a burn, the owner's revocation, or DynamoDB TTL (the one deletion whose record names
- * TTL_DELETION_PRINCIPAL, which is how an expired secret is told from a revoked one). Receipt
+ * TTL_DELETION_PRINCIPAL, which is how an expired secret is told from a revoked one); not a failed
+ * create's undoing of its own head, which marks it `undoneAt` first. Receipt
  * items and chunks are not heads: their own changes and TTL deletions give nothing.
  */
 export function receiptOfRemoval(record: DynamoDBRecord): RemovedSecretReceipt | undefined {
   if (record.eventName !== 'REMOVE' || !passesStreamEventFilter(record)) return undefined;
   const before = record.dynamodb?.OldImage;
-  // A secret request that was never answered held no secret: it leaves no receipt.
-  if (stringOf(before?.[A.requestState]) === OPEN_REQUEST) return undefined;
+  // A secret request that was never answered held no secret, nor did a create that answered an
+  // error and undid its head: neither leaves a receipt.
+  if (stringOf(before?.[A.requestState]) === OPEN_REQUEST || before?.[A.undoneAt] !== undefined) return undefined;
   const id = stringOf(before?.[SECRETS_TABLE.partitionKey]);
   const owner = stringOf(before?.[A.owner]);
   const views = numberOf(before?.[A.views]);

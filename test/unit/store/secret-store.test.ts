@@ -147,33 +147,67 @@ describe('putSecret', () => {
     expect(leftOver).toHaveLength(2);
   });
 
-  test('a failed head put deletes the head if it is its own (an attempt may have applied), then the chunks, and rethrows', async () => {
-    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled()).on(DeleteCommand).resolves({}).on(GetCommand).resolves({});
-    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
+  /** The undo's put: the create's own head again, marked undone, if still as the create wrote it. */
+  const MARK_UNDONE = { ConditionExpression: 'createToken = :createToken AND remaining = :views' };
 
+  /** A chunked create whose head put is throttled on every send, after `undoAnswers` set how its undo's calls answer. */
+  async function failedChunkedCreate(undoAnswers: () => void): Promise<void> {
+    ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).rejects(throttled());
+    undoAnswers();
+    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
+  }
+
+  test('a failed head put marks its head undone and deletes it if it is its own (an attempt may have applied), then the chunks, and rethrows', async () => {
+    await failedChunkedCreate(() => ddb.on(PutCommand, MARK_UNDONE).resolves({}).on(DeleteCommand).resolves({}).on(GetCommand).resolves({}));
     const sent = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
-    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'PutCommand', 'PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
-    const createToken = (sent[1]!.input.Item as Record<string, unknown>).createToken;
-    expect(sent[4]!.input).toMatchObject({
+    expect(sent.map((c) => c.name)).toEqual([
+      'BatchWriteCommand',
+      'PutCommand',
+      'PutCommand',
+      'PutCommand',
+      'PutCommand',
+      'DeleteCommand',
+      'BatchWriteCommand',
+    ]);
+    const written = sent[1]!.input.Item as Record<string, unknown>;
+    const { undoneAt, ...marked } = sent[4]!.input.Item as Record<string, unknown>;
+    expect({ marked, undoneAt: typeof undoneAt }).toEqual({ marked: written, undoneAt: 'number' });
+    expect(sent[4]!.input).toMatchObject({ ...MARK_UNDONE, ExpressionAttributeValues: { ':createToken': written.createToken, ':views': 2 } });
+    expect(sent[5]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
       ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-      ExpressionAttributeValues: { ':createToken': createToken },
+      ExpressionAttributeValues: { ':createToken': written.createToken },
     });
-    expect(writeRequests(sent[5]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
+    expect(writeRequests(sent[6]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
+  });
+
+  test("a head that is not as the create wrote it (none, another create's, or viewed) is not marked, and the undo goes on", async () => {
+    await failedChunkedCreate(() =>
+      ddb.on(PutCommand, MARK_UNDONE).rejects(conditionFailed()).on(DeleteCommand).resolves({}).on(GetCommand).resolves({}),
+    );
+    const sent = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
+    expect(sent.slice(4).map((c) => c.name)).toEqual(['PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
+  });
+
+  test('a failed head put whose head cannot be marked undone leaves it whole, with its chunks', async () => {
+    await failedChunkedCreate(() => ddb.on(GetCommand).rejects(throttled()));
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'GetCommand', 'PutCommand', 'PutCommand', 'PutCommand']);
+    expect(sent.slice(3).every((c) => c.input.ConditionExpression === MARK_UNDONE.ConditionExpression)).toBe(true);
   });
 
   test('a failed head put whose head cannot be deleted leaves the chunks to that head', async () => {
-    ddb
-      .on(BatchWriteCommand)
-      .resolves({})
-      .on(PutCommand)
-      .rejects(throttled())
-      .on(DeleteCommand)
-      .rejects(throttled())
-      .on(GetCommand)
-      .rejects(throttled());
-    await expect(putSecret(secret({ data: dataOf(2 * DATA_CHUNK_BYTES + 1) }))).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand', 'GetCommand', 'DeleteCommand', 'GetCommand']);
+    await failedChunkedCreate(() =>
+      ddb.on(PutCommand, MARK_UNDONE).resolves({}).on(DeleteCommand).rejects(throttled()).on(GetCommand).rejects(throttled()),
+    );
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual([
+      'BatchWriteCommand',
+      'PutCommand',
+      'GetCommand',
+      'PutCommand',
+      'DeleteCommand',
+      'GetCommand',
+    ]);
   });
 
   test('a failed chunk write never puts the head', async () => {

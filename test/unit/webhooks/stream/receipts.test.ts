@@ -39,6 +39,17 @@ describe('the receipt a head removal leaves', () => {
     expect(webhookJobOf(streamRecord('REMOVE', { old }, identity))).toBeUndefined();
   });
 
+  test('no receipt, and no event, for a failed create’s head, which it marked undone before deleting it', () => {
+    const written = head({ remaining: 2 });
+    const marked = head({ remaining: 2, undoneAt: CREATED + 50 });
+    const mark = streamRecord('MODIFY', { old: written, new: marked });
+    const removal = streamRecord('REMOVE', { old: marked });
+    expect([receiptOfRemoval(mark), receiptOfRemoval(removal)]).toEqual([undefined, undefined]);
+    expect([webhookJobOf(mark), webhookJobOf(removal)]).toEqual([undefined, undefined]);
+    // The same head removed unmarked is a revocation.
+    expect(receiptOfRemoval(streamRecord('REMOVE', { old: written }))?.receipt.state).toBe('revoked');
+  });
+
   test('no receipt, and no event, for a receipt item’s own write and TTL deletion, nor for chunks', () => {
     const records = [
       streamRecord('INSERT', { new: receiptItem }),
