@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
+import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { sleepUntil } from './support/sleep';
 import { closeStore, headGoneReceiptKept, itemsOfSecret } from './support/store';
 
 /**
@@ -32,9 +33,7 @@ async function subscribedKey(): Promise<{ key: string; path: string }> {
   return { key, path };
 }
 
-const keyedHeaders = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
 const eventsAt = (path: string): string[] => receiver.received(path).map((request) => (JSON.parse(request.body) as { event: string }).event);
-const sleepUntil = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 /** Everything committed so far has gone through the pipeline once an event committed now has arrived. */
 async function drainPipeline(): Promise<void> {
@@ -66,7 +65,7 @@ describe('POST /secrets repeated after its secret is gone: 201 with the same id,
     ['its last view taken', 'used', (key: string, id: string) => api('GET', `/secrets/${id}`, { key, baseUrl })],
   ])('%s', async (_, state, makeGone) => {
     const owner = await subscribedKey();
-    const headers = keyedHeaders();
+    const headers = freshIdempotencyHeaders();
     const create = () => api('POST', '/secrets', { key: owner.key, json: { data: base64Of(1_000, 31) }, headers, baseUrl });
     const firstSentAt = Date.now();
     const first = await create();
@@ -95,7 +94,7 @@ describe('POST /requests repeated after its answer is gone: 201 with the same id
     const requester = await subscribedKey();
     const { key: sender } = await createKey(undefined, baseUrl);
     const json = { publicKey: requestPublicKey() };
-    const headers = keyedHeaders();
+    const headers = freshIdempotencyHeaders();
     const create = () => api('POST', '/requests', { key: requester.key, json, headers, baseUrl });
     const firstSentAt = Date.now();
     const first = await create();

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { IDEMPOTENCY, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, createSecret } from '../support/api';
+import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { sleepUntil } from './support/sleep';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**
@@ -18,8 +19,6 @@ const POLL_MS = 100;
 const SLACK_MS = 10_000;
 const REPEAT_AT_MS = REPLAY_RETENTION_MS - 8_000;
 
-const sleepUntil = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-
 async function msUntilGone(id: string, since: number): Promise<number> {
   while (Date.now() - since < REPLAY_RETENTION_MS + SLACK_MS) {
     if ((await itemsOfSecret(id)).length === 0) return Date.now() - since;
@@ -32,7 +31,7 @@ async function measure(label: string, bytes: number): Promise<number> {
   const { key } = await createKey();
   const data = base64Of(bytes, 21);
   const { id } = await createSecret(key, { data });
-  const headers = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+  const headers = freshIdempotencyHeaders();
   const before = Date.now();
   const first = await api('GET', `/secrets/${id}`, { key, headers });
   expect(first.status).toBe(200);

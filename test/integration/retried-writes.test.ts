@@ -1,5 +1,4 @@
 import { ERRORS } from '#lambdas/definitions/errors';
-import { randomBytes } from 'node:crypto';
 import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
@@ -8,6 +7,8 @@ import { distinctEvents, type WebhookReceiver } from '../support/webhook-receive
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
 import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
 import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
+import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { sleepUntil } from './support/sleep';
 import { closeStore, itemsOfSecret, putSecretItem, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
 
 /**
@@ -297,10 +298,10 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
 });
 
 /**
- * A selector of the head puts of creates (not their undo's, which marks the head `undoneAt`),
- * and the id of the last one it picked.
+ * Selectors of the head puts of creates (not their undo's, which marks the head `undoneAt`) and
+ * of the settling reads of the head last picked, and that head's id.
  */
-function createdHeads(): { selects: (call: DynamoDbCall) => boolean; id: () => string | undefined } {
+function createdHeads(): { selects: (call: DynamoDbCall) => boolean; settlingReads: (call: DynamoDbCall) => boolean; id: () => string | undefined } {
   let id: string | undefined;
   const selects = (call: DynamoDbCall): boolean => {
     const item = call.body.Item as Record<string, unknown> | undefined;
@@ -308,13 +309,14 @@ function createdHeads(): { selects: (call: DynamoDbCall) => boolean; id: () => s
     id = stringOf(item?.pk);
     return true;
   };
-  return { selects, id: () => id };
+  const settlingReads = (call: DynamoDbCall): boolean => on('GetItem', SECRETS)(call) && id !== undefined && keyPkOf(call) === id;
+  return { selects, settlingReads, id: () => id };
 }
 
 test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
   // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
   const { key } = await createKey(undefined, baseUrl);
-  const { selects: head, id: idOfHead } = createdHeads();
+  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
   // Every attempt is applied and answered 500, and so is every attempt of the read that would
   // have found it applied, however many the SDK and the store make (fewer when its retry quota or
   // the time budget runs out, more sends when a read fails): the store never says, the route
@@ -322,7 +324,7 @@ test('a create whose head write and settling read fail on every attempt: 503, an
   // undoCreate). The read is picked by its key: the stream consumer's reads of earlier tests'
   // secrets must not take its faults.
   proxy.failNext('500', head, Number.POSITIVE_INFINITY);
-  proxy.failNext('500', (call) => on('GetItem', SECRETS)(call) && idOfHead() !== undefined && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
+  proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
   const response = await api('POST', '/secrets', { key, json: { data: base64Of(CHUNKED_BYTES, 26) }, baseUrl });
   proxy.disarm();
   expect(response.status).toBe(503);
@@ -334,15 +336,15 @@ test('a create whose head write and settling read fail on every attempt: 503, an
 
 test('a keyed create undone after its head was written, whose record could not be released: no receipt, and its repeat makes the secret', async () => {
   const { key } = await createKey(undefined, baseUrl);
-  const { selects: head, id: idOfHead } = createdHeads();
+  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
   const data = base64Of(1_000, 28);
-  const headers = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+  const headers = freshIdempotencyHeaders();
   const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
   // As the test above: the head is written and every answer and settling read is lost, so the
   // create undoes its head and answers 503. Releasing its Idempotency-Key record fails too (a
   // store that does not answer), so the repeat is told from the record the same id to make.
   proxy.failNext('500', head, Number.POSITIVE_INFINITY);
-  proxy.failNext('500', (call) => on('GetItem', SECRETS)(call) && idOfHead() !== undefined && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
+  proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
   const release = (call: DynamoDbCall) =>
     on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
   proxy.failNext('unapplied', release, Number.POSITIVE_INFINITY);
@@ -355,7 +357,7 @@ test('a keyed create undone after its head was written, whose record could not b
   // Its first may still be at work: 409. Once it is surely over, the repeat finds no secret and
   // no receipt (the stream consumer has long seen the head go), and makes it under the same id.
   expect((await send()).status).toBe(409);
-  await new Promise((resolve) => setTimeout(resolve, firstSentAt + IDEMPOTENCY.inFlightMs + 500 - Date.now()));
+  await sleepUntil(firstSentAt + IDEMPOTENCY.inFlightMs + 500);
   expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).status).toBe(404);
   const repeat = await send();
   expect({ status: repeat.status, id: repeat.body.id }).toEqual({ status: 201, id });

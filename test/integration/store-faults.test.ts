@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { ERRORS } from '#lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { GATE } from '#lambdas/definitions/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
 import { SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';
@@ -9,6 +8,7 @@ import type { LocalServer } from '../support/local-server';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
 import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
 import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
+import { freshIdempotencyHeaders } from './support/idempotency-key';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**
@@ -367,13 +367,13 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
   },
   'a create and a claim with an Idempotency-Key, each repeated': async () => {
     const owner = await newOwner(['secret.created', 'secret.viewed', 'secret.expired']);
-    const createKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const createKey = freshIdempotencyHeaders();
     const first = await owner.send('POST', '/secrets', { data: INLINE, views: 2 }, createKey);
     const repeated = await owner.send('POST', '/secrets', { data: INLINE, views: 2 }, createKey);
     expect([first.status, repeated.status]).toEqual([201, 201]);
     expect(repeated.body).toEqual(first.body);
     const id = String(first.body.id);
-    const claimKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const claimKey = freshIdempotencyHeaders();
     for (let repeat = 0; repeat < 2; repeat++) {
       const claimed = await owner.send('GET', `/secrets/${id}`, undefined, claimKey);
       expect({ status: claimed.status, data: claimed.body.data, remaining: claimed.body.remaining }).toEqual({
@@ -389,7 +389,7 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
   'a secret request: asked twice under one key, answered (chunked) twice under one key, read': async (seed) => {
     const requester = await newOwner(['request.fulfilled', 'secret.expired']);
     const sender = await newOwner(undefined);
-    const askKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const askKey = freshIdempotencyHeaders();
     const asked = await requester.send('POST', '/requests', { publicKey: REQUEST_PUBLIC_KEY, note: 'the password' }, askKey);
     const askedAgain = await requester.send('POST', '/requests', { publicKey: REQUEST_PUBLIC_KEY, note: 'the password' }, askKey);
     expect([asked.status, askedAgain.status]).toEqual([201, 201]);
@@ -398,7 +398,7 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     const opened = await sender.send('GET', `/requests/${id}`);
     expect({ status: opened.status, publicKey: opened.body.publicKey }).toEqual({ status: 200, publicKey: REQUEST_PUBLIC_KEY });
     const data = base64Of(CHUNKED_BYTES, seed);
-    const answerKey = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+    const answerKey = freshIdempotencyHeaders();
     for (let repeat = 0; repeat < 2; repeat++) {
       const answered = await sender.send('POST', `/requests/${id}`, { data }, answerKey);
       expect({ status: answered.status, body: answered.body }).toEqual({ status: 201, body: { fulfilled: true } });
