@@ -119,7 +119,8 @@ export const COUNT_ADDRESS_BYTES: TableGrant = {
 
 /**
  * POST /secrets: writes the head item (and, undoing a failed create, the same head marked
- * `undoneAt`), and cannot read back a secret it would replace.
+ * `undoneAt`, whose condition reads `repeatAnsweredAt`), and cannot read back a secret it would
+ * replace.
  */
 export const PUT_SECRET_HEAD: TableGrant = {
   actions: ['dynamodb:PutItem'],
@@ -141,7 +142,18 @@ export const PUT_SECRET_HEAD: TableGrant = {
     SECRET.gate,
     SECRET.attempts,
     SECRET.undoneAt,
+    SECRET.repeatAnsweredAt,
   ],
+  returnValues: ['NONE'],
+};
+
+/**
+ * POST /secrets, a keyed create's repeat: marks the head it answers with `repeatAnsweredAt` (and,
+ * once its first is surely over, takes back that first's `undoneAt`), reading nothing back.
+ */
+export const MARK_SECRET_HEAD_ANSWERED: TableGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  attributes: [SECRET.pk, SECRET.sk, SECRET.repeatAnsweredAt, SECRET.undoneAt],
   returnValues: ['NONE'],
 };
 

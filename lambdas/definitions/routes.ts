@@ -7,6 +7,7 @@ import {
   COUNT_WRONG_PROOF,
   FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
+  MARK_SECRET_HEAD_ANSWERED,
   PUT_KEY,
   PUT_REQUEST,
   PUT_SECRET_HEAD,
@@ -74,8 +75,8 @@ export const ROUTES = routeTable([
       // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
       keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
-      // repeat asks whether the first's head exists with a DeleteItem that deletes nothing.
-      secrets: [PUT_SECRET_HEAD, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
+      // keyed repeat marks the first's head it answers with, so that the first does not undo it.
+      secrets: [PUT_SECRET_HEAD, MARK_SECRET_HEAD_ANSWERED, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },

@@ -112,6 +112,11 @@ export const SECRET_ATTRIBUTES = {
    * carries it leaves no receipt, since the create answered an error and its secret never was.
    */
   undoneAt: 'undoneAt',
+  /**
+   * When a keyed create's repeat answered 201 with this head (ms): its first, should it still fail,
+   * must not undo a secret whose id a client now holds.
+   */
+  repeatAnsweredAt: 'repeatAnsweredAt',
   /** The time (ms) of each view taken, in order: what the secret's receipt reports. */
   viewed: 'viewed',
   /** A receipt's final state (rules/receipt's ReceiptState). */

@@ -112,6 +112,8 @@ export interface HeadItem {
   burnedAt?: number;
   /** Set by a failed create on its own head just before deleting it: its removal leaves no receipt. */
   undoneAt?: number;
+  /** Set by a keyed create's repeat that answered with this head: its first may no longer undo it. */
+  repeatAnsweredAt?: number;
 }
 
 /**
@@ -206,16 +208,24 @@ export async function putSecret(secret: NewSecret): Promise<void> {
   try {
     await settledWrite<void>({
       write: async (abortSignal) => {
-        await dynamo.send(
-          new PutCommand({
-            TableName: table,
-            Item: head,
-            // A repeat of this put rewrites the same item: nobody else knows the id before it answers.
-            ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
-            ExpressionAttributeValues: { ':createToken': createToken },
-          }),
-          { abortSignal },
-        );
+        try {
+          await dynamo.send(
+            new PutCommand({
+              TableName: table,
+              Item: head,
+              // A repeat of this put rewrites the same item: nobody else knows the id before it
+              // answers. Unless a keyed create's repeat has answered with it meanwhile: rewriting
+              // would drop the mark that keeps an undo from deleting it.
+              ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
+              ExpressionAttributeValues: { ':createToken': createToken },
+            }),
+            { abortSignal },
+          );
+        } catch (error) {
+          // Refused by its own head, which that repeat marked: an earlier attempt applied.
+          if (isConditionFailure(error) && (await readHeadForSettling(secret.id, abortSignal))?.createToken === createToken) return;
+          throw error;
+        }
       },
       settle: async (signal) => ((await readHeadForSettling(secret.id, signal))?.createToken === createToken ? undefined : NOT_APPLIED),
     });
@@ -227,39 +237,46 @@ export async function putSecret(secret: NewSecret): Promise<void> {
 
 /**
  * After a create that answers an error: its head may have been written all the same (an attempt
- * applied, its answer lost). Deletes that head if it is this create's, and only once no head of
- * this create is left, its chunks: a head that stays keeps the chunks it needs.
+ * applied, its answer lost). Deletes that head if it is this create's, and only once no head is
+ * left under the id, its chunks: a head that stays keeps the chunks it needs.
  *
  * The head is first marked `undoneAt`, so that its removal leaves no receipt (a secret the create
  * never answered with was never made); else a keyed create's repeat would find that receipt and
  * answer 201 for a secret that is gone. A head that cannot be marked is not deleted: it stays a
- * whole secret, which the repeat answers with, and TTL removes it if none comes.
+ * whole secret, which the repeat answers with, and TTL removes it if none comes. Nor is a head a
+ * keyed repeat has answered with meanwhile (`repeatAnsweredAt`): its client holds the id.
  */
 async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
   const { pk: id, createToken } = head;
   await markUndone(head);
-  await settledWrite<void>({
-    write: async (abortSignal) => {
-      await dynamo.send(
+  const noHeadLeft = await settledWrite<boolean>({
+    write: (abortSignal) =>
+      sendConditional(
         new DeleteCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+          ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
           ExpressionAttributeValues: { ':createToken': createToken },
         }),
-        { abortSignal },
-      );
+        abortSignal,
+        // Refused: a head a repeat answered with, or another create's under the same id (a keyed
+        // repeat's), whose chunks are under the same keys as this create's.
+        { applied: () => true, refused: () => false },
+      ),
+    // This create's head still there is sent the delete again, whose condition decides.
+    settle: async (signal) => {
+      const left = await readHeadForSettling(id, signal);
+      if (left === undefined) return true;
+      return left.createToken === createToken ? NOT_APPLIED : false;
     },
-    // Done once no head of this create's is left.
-    settle: async (signal) => ((await readHeadForSettling(id, signal))?.createToken === createToken ? NOT_APPLIED : undefined),
   });
-  if (chunks > 0) await deleteChunks(id, chunks);
+  if (noHeadLeft && chunks > 0) await deleteChunks(id, chunks);
 }
 
 /**
  * Puts this create's head again with `undoneAt`, if it is still as the create wrote it: no head
- * (the create wrote none), another create's, or one a view was taken from is left as it is, and
- * its removal keeps the receipt it should.
+ * (the create wrote none), another create's, one a view was taken from, or one a keyed repeat
+ * answered with is left as it is, and its removal keeps the receipt it should.
  */
 function markUndone(head: HeadItem): Promise<void> {
   const marked: HeadItem = { ...head, undoneAt: Date.now() };
@@ -270,7 +287,7 @@ function markUndone(head: HeadItem): Promise<void> {
           new PutCommand({
             TableName: tableName(SECRETS_TABLE),
             Item: marked,
-            ConditionExpression: 'createToken = :createToken AND remaining = :views',
+            ConditionExpression: 'createToken = :createToken AND remaining = :views AND attribute_not_exists(repeatAnsweredAt)',
             ExpressionAttributeValues: { ':createToken': head.createToken, ':views': head.views },
           }),
           { abortSignal },
@@ -581,23 +598,28 @@ export const revocationSoFar = (id: string, owner: string, now: number): Promise
   });
 
 /**
- * Whether a secret's head exists, asked with a DeleteItem that deletes nothing either way (it
- * only deletes an item that does not exist): the create route's role may delete (to undo a
- * failed create), not read a secret.
+ * Whether a keyed create's repeat may answer with the head under `id`: true once it has marked
+ * the head `repeatAnsweredAt`, so that the repeat's first, if it is still at work and fails, does
+ * not undo a secret whose id the repeat answered (undoCreate). While the first may be at work, a
+ * head it has marked `undoneAt` is on its way out: false. Once the first is surely over, that
+ * head is whole (an undo deletes chunks only after the head), and the repeat takes it back.
+ * An UpdateItem reading nothing back: the create route's role may not read a secret.
  */
-export const headExists = (id: string): Promise<boolean> =>
+export const answerWithHead = (id: string, firstMayBeAtWork: boolean): Promise<boolean> =>
   settledWrite({
     write: (abortSignal) =>
       sendConditional(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          UpdateExpression: firstMayBeAtWork ? 'SET repeatAnsweredAt = :now' : 'SET repeatAnsweredAt = :now REMOVE undoneAt',
+          ConditionExpression: firstMayBeAtWork ? 'attribute_exists(pk) AND attribute_not_exists(undoneAt)' : 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': Date.now() },
         }),
         abortSignal,
-        { applied: () => false, refused: () => true },
+        { applied: () => true, refused: () => false },
       ),
-    // It deletes only an item that does not exist: asking again is safe.
+    // Marking the same head again gives the same outcome: its own mark does not refuse it.
     settle: repeatIt,
   });
 

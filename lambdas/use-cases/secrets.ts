@@ -4,7 +4,7 @@ import {
   NOT_REVOKED_YET,
   claimSecret,
   claimSecretAs,
-  headExists,
+  answerWithHead,
   putSecret,
   revocationSoFar,
   revokeSecret,
@@ -66,21 +66,23 @@ export async function createSecret(
   const id = idempotent ? idempotent.secretId : randomUrlSafeId(SECRET_ID_BYTES);
   const answer = { id, url: `${siteUrl}/${id}` };
   if (idempotent && idempotent.standing.kind !== 'first') {
-    if (await wasMade(id)) return answer;
-    if (!mayDoTheWork(idempotent)) return STILL_IN_FLIGHT;
+    const firstMayBeAtWork = !mayDoTheWork(idempotent);
+    if (await wasMade(id, firstMayBeAtWork)) return answer;
+    if (firstMayBeAtWork) return STILL_IN_FLIGHT;
   }
   await putSecret({ ...request, id, owner, created: now, expires: now + SECRET_TTLS[request.ttl] });
   return answer;
 }
 
 /**
- * Whether a keyed create's secret was made: its head is there, or, once the head is deleted, its
- * receipt. A used-up head's receipt is written before the head is deleted; a revoked head's right
- * after (the stream consumer's next batch, well under a second). In that moment neither is: a
- * repeat then answers 409 while its first may be at work, and only a repeat later than that, and
- * within that moment, would make the secret again.
+ * Whether a keyed create's secret was made: its head is there (and is now kept for this repeat's
+ * answer: store/secret-store's answerWithHead), or, once the head is deleted, its receipt. A
+ * used-up head's receipt is written before the head is deleted; a revoked head's right after (the
+ * stream consumer's next batch, well under a second). In that moment neither is: a repeat then
+ * answers 409 while its first may be at work, and only a repeat later than that, and within that
+ * moment, would make the secret again.
  */
-const wasMade = async (id: string): Promise<boolean> => (await headExists(id)) || hasReceipt(id);
+const wasMade = async (id: string, firstMayBeAtWork: boolean): Promise<boolean> => (await answerWithHead(id, firstMayBeAtWork)) || hasReceipt(id);
 
 /**
  * undefined for every id that is not a live secret, malformed ones included, alike; an answer to

@@ -185,8 +185,20 @@ describe('the writes each role may send, by condition', () => {
             'gate',
             'attempts',
             'undoneAt',
+            'repeatAnsweredAt',
           ],
         },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    });
+  });
+
+  it('secrets-create updates a head only to mark it answered by a keyed repeat, reading nothing back', () => {
+    expectStatement(routeRole('secrets-create'), {
+      Action: 'dynamodb:UpdateItem',
+      Resource: tableArn(SECRETS_TABLE),
+      Condition: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'repeatAnsweredAt', 'undoneAt'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       },
     });

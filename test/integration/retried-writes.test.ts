@@ -309,7 +309,11 @@ function createdHeads(): { selects: (call: DynamoDbCall) => boolean; settlingRea
     id = stringOf(item?.pk);
     return true;
   };
-  const settlingReads = (call: DynamoDbCall): boolean => on('GetItem', SECRETS)(call) && id !== undefined && keyPkOf(call) === id;
+  const settlingReads = (call: DynamoDbCall): boolean =>
+    on('GetItem', SECRETS)(call) &&
+    id !== undefined &&
+    keyPkOf(call) === id &&
+    stringOf((call.body.Key as Record<string, unknown>).sk) === SECRET_HEAD_SK;
   return { selects, settlingReads, id: () => id };
 }
 
@@ -359,6 +363,60 @@ test('a keyed create undone after its head was written, whose record could not b
   expect((await send()).status).toBe(409);
   await sleepUntil(firstSentAt + IDEMPOTENCY.inFlightMs + 500);
   expect((await api('GET', `/secrets/${id}/status`, { key, baseUrl })).status).toBe(404);
+  const repeat = await send();
+  expect({ status: repeat.status, id: repeat.body.id }).toEqual({ status: 201, id });
+  const claimed = await claim(key, id);
+  expect({ status: claimed.status, whole: claimed.body.data === data }).toEqual({ status: 200, whole: true });
+});
+
+test("a keyed create's repeat answered while its first was failing: the first does not undo the secret the repeat named", async () => {
+  const { key } = await createKey(undefined, baseUrl);
+  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
+  const data = base64Of(CHUNKED_BYTES, 29);
+  const headers = freshIdempotencyHeaders();
+  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  // The first's head is written and every answer to it is lost. Its first settling read gets no
+  // answer at all (the SDK waits its 2 s request timeout), the later ones a 500: the first is at
+  // work for seconds with its head in the table, then answers 503 and undoes what it wrote.
+  proxy.failNext('500', head, Number.POSITIVE_INFINITY);
+  proxy.failNext('silence', settlingReads, 1);
+  proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
+  const first = send();
+  await eventually(async () => expect((await itemsOfSecret(idOfHead() ?? '', SECRETS)).map((item) => item.sk)).toContain(SECRET_HEAD_SK));
+  // The client's retry comes in that moment and is answered from the head it finds.
+  const repeat = await send();
+  const firstAnswer = await first;
+  proxy.disarm();
+  expect({ first: firstAnswer.status, repeat: repeat.status, id: repeat.body.id }).toEqual({ first: 503, repeat: 201, id: idOfHead() });
+  const claimed = await claim(key, idOfHead() ?? '');
+  expect({ status: claimed.status, whole: claimed.body.data === data }).toEqual({ status: 200, whole: true });
+});
+
+test('a keyed create whose undo marked its head but could not delete it: its repeat answers 409 while the first may be at work, then takes the head back', async () => {
+  const { key } = await createKey(undefined, baseUrl);
+  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
+  const data = base64Of(CHUNKED_BYTES, 30);
+  const headers = freshIdempotencyHeaders();
+  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  // As the test above, but the undo's deletion of the head it has marked `undoneAt` never
+  // applies either: the head stays, marked. The Idempotency-Key record stays too.
+  proxy.failNext('500', head, Number.POSITIVE_INFINITY);
+  proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
+  proxy.failNext('unapplied', (call) => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
+  const release = (call: DynamoDbCall) =>
+    on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
+  proxy.failNext('unapplied', release, Number.POSITIVE_INFINITY);
+  const firstSentAt = Date.now();
+  const first = await send();
+  proxy.disarm();
+  const id = idOfHead() ?? '';
+  const [marked] = await itemsOfSecret(id, SECRETS);
+  expect({ first: first.status, marked: marked?.[SECRET_ATTRIBUTES.undoneAt] !== undefined }).toEqual({ first: 503, marked: true });
+  // A head being undone is not answered with while its first may still delete it.
+  expect((await send()).status).toBe(409);
+  // Once the first is surely over, nothing will delete it: the head is whole, and the repeat
+  // answers with it.
+  await sleepUntil(firstSentAt + IDEMPOTENCY.inFlightMs + 500);
   const repeat = await send();
   expect({ status: repeat.status, id: repeat.body.id }).toEqual({ status: 201, id });
   const claimed = await claim(key, id);

@@ -93,6 +93,8 @@ function writeOf(call: DynamoDbCall): string | undefined {
     if (operation === 'UpdateItem') {
       // A fulfilment's keyed repeat whose first may be at work reads the request back, writing nothing.
       if (condition.includes('attribute_not_exists(pk)')) return 'POST /requests/{id}: repeat probe';
+      // A create's keyed repeat marks the head it answers with.
+      if (update.includes('repeatAnsweredAt')) return 'POST /secrets: repeat mark';
       if (update.includes('requestState')) return 'POST /requests/{id}: answer';
       if (update.includes(':minusOne')) return 'claim: reader sign-off';
       if (update.includes('burnedAt')) return 'claim: burn';
@@ -101,7 +103,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
     if (operation === 'DeleteItem') {
       if (condition.includes('#owner')) return 'DELETE /secrets/{id}';
       if (condition.includes('createToken')) return 'POST /secrets: undo';
-      // A repeat's DeleteItem that deletes nothing: whether its first's head is there.
+      // A keyed revoke's repeat's DeleteItem that deletes nothing: whether its first's head is there.
       return condition.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
     }
   }
@@ -113,6 +115,7 @@ const REPEATED_WRITES = [
   'POST /secrets: chunks',
   'chunk deletes (revoke, stream consumer)',
   'repeat: head check',
+  'POST /secrets: repeat mark',
   'idempotency record',
   'POST /requests/{id}: repeat probe',
 ];

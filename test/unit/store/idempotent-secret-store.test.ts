@@ -1,6 +1,6 @@
 import '../support/env';
 import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NOT_CLAIMED_YET, NOT_REVOKED_YET, claimSecretAs, headExists, keyedClaimAttribute, revocationSoFar } from '#lambdas/store/secret-store';
+import { NOT_CLAIMED_YET, NOT_REVOKED_YET, answerWithHead, claimSecretAs, keyedClaimAttribute, revocationSoFar } from '#lambdas/store/secret-store';
 import { secretChunkKey } from '#lambdas/definitions/tables';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
 import { TEST_ENV } from '../support/env';
@@ -78,16 +78,31 @@ describe('a keyed claim', () => {
   });
 });
 
-describe('probes that delete nothing', () => {
-  test('headExists: a condition failure means the head is there', async () => {
-    ddb.on(DeleteCommand).rejects(conditionFailed());
-    expect(await headExists(id)).toBe(true);
+describe("a keyed create's repeat marking the head it answers with", () => {
+  test('while its first may be at work: only a head that is not being undone', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    expect(await answerWithHead(id, true)).toBe(true);
+    expect(sentCommands(ddb)[0]?.input).toMatchObject({
+      Key: { pk: id, sk: 'head' },
+      UpdateExpression: 'SET repeatAnsweredAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(undoneAt)',
+    });
     ddb.reset();
-    ddb.on(DeleteCommand).resolves({});
-    expect(await headExists(id)).toBe(false);
-    expect(sentCommands(ddb)[0]?.input).toMatchObject({ ConditionExpression: 'attribute_not_exists(pk)' });
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    expect(await answerWithHead(id, true)).toBe(false);
   });
 
+  test('once its first is surely over: any head, taking back the undo mark', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    expect(await answerWithHead(id, false)).toBe(true);
+    expect(sentCommands(ddb)[0]?.input).toMatchObject({
+      UpdateExpression: 'SET repeatAnsweredAt = :now REMOVE undoneAt',
+      ConditionExpression: 'attribute_exists(pk)',
+    });
+  });
+});
+
+describe('probes that delete nothing', () => {
   test("revocationSoFar: gone is revoked, a live head of the owner is not yet, another's is 404", async () => {
     ddb.on(DeleteCommand).rejects(conditionFailed());
     expect(await revocationSoFar(id, 'owner-hash', now)).toBe(true);

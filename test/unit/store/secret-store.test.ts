@@ -147,8 +147,30 @@ describe('putSecret', () => {
     expect(leftOver).toHaveLength(2);
   });
 
+  test("a head put refused by its own head, which a keyed create's repeat marked meanwhile, is done; by another's, fails", async () => {
+    const putToken = () => (sentCommands(ddb).find((c) => c.name === 'PutCommand')?.input.Item as { createToken: string }).createToken;
+    ddb
+      .on(PutCommand)
+      .rejects(conditionFailed())
+      .on(GetCommand)
+      .callsFake(() => ({ Item: { createToken: putToken() } }));
+    await putSecret(secret({ data: dataOf(10) }));
+    expect(sentCommands(ddb)[0]?.input).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
+    });
+    ddb.reset();
+    ddb
+      .on(PutCommand)
+      .rejects(conditionFailed())
+      .on(GetCommand)
+      .resolves({ Item: { createToken: 'another create' } })
+      .on(DeleteCommand)
+      .resolves({});
+    await expect(putSecret(secret({ data: dataOf(10) }))).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+  });
+
   /** The undo's put: the create's own head again, marked undone, if still as the create wrote it. */
-  const MARK_UNDONE = { ConditionExpression: 'createToken = :createToken AND remaining = :views' };
+  const MARK_UNDONE = { ConditionExpression: 'createToken = :createToken AND remaining = :views AND attribute_not_exists(repeatAnsweredAt)' };
 
   /** A chunked create whose head put is throttled on every send, after `undoAnswers` set how its undo's calls answer. */
   async function failedChunkedCreate(undoAnswers: () => void): Promise<void> {
@@ -175,7 +197,7 @@ describe('putSecret', () => {
     expect(sent[4]!.input).toMatchObject({ ...MARK_UNDONE, ExpressionAttributeValues: { ':createToken': written.createToken, ':views': 2 } });
     expect(sent[5]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
-      ConditionExpression: 'attribute_not_exists(pk) OR createToken = :createToken',
+      ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
       ExpressionAttributeValues: { ':createToken': written.createToken },
     });
     expect(writeRequests(sent[6]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
@@ -187,6 +209,24 @@ describe('putSecret', () => {
     );
     const sent = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
     expect(sent.slice(4).map((c) => c.name)).toEqual(['PutCommand', 'DeleteCommand', 'BatchWriteCommand']);
+  });
+
+  test("a head a keyed repeat answered with, or another create's, is not deleted and keeps the chunks under its id", async () => {
+    await failedChunkedCreate(() =>
+      ddb.on(PutCommand, MARK_UNDONE).rejects(conditionFailed()).on(DeleteCommand).rejects(conditionFailed()).on(GetCommand).resolves({}),
+    );
+    const refused = sentCommands(ddb).filter((c) => c.name !== 'GetCommand');
+    expect(refused.slice(4).map((c) => c.name)).toEqual(['PutCommand', 'DeleteCommand']);
+    // The deletion's answer lost, and its settling read finds another create's head.
+    ddb.reset();
+    await failedChunkedCreate(() =>
+      ddb
+        .on(DeleteCommand)
+        .rejects(throttled())
+        .on(GetCommand)
+        .resolves({ Item: { createToken: 'another create' } }),
+    );
+    expect(sentCommands(ddb).some((c) => c.name === 'BatchWriteCommand' && writeRequests(c.input).some((r) => 'DeleteRequest' in r))).toBe(false);
   });
 
   test('a failed head put whose head cannot be marked undone leaves it whole, with its chunks', async () => {
