@@ -2,7 +2,7 @@ import { IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
-import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { freshIdempotencyHeaders } from '../support/idempotency-key';
 import { sleepUntil } from './support/sleep';
 import { closeStore, headGoneReceiptKept, itemsOfSecret } from './support/store';
 

@@ -1,6 +1,6 @@
 import { REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
 import { api, base64Of, createKey, createSecret } from '../support/api';
-import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { freshIdempotencyHeaders } from '../support/idempotency-key';
 import { sleepUntil } from './support/sleep';
 import { closeStore, itemsOfSecret } from './support/store';
 

@@ -7,7 +7,7 @@ import { distinctEvents, type WebhookReceiver } from '../support/webhook-receive
 import { api, base64Of, createKey, createRequest, createSecret, dataFilling, freshClientAddress, type ApiResponse } from '../support/api';
 import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
 import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
-import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { freshIdempotencyHeaders } from '../support/idempotency-key';
 import { sleepUntil } from './support/sleep';
 import { closeStore, itemsOfSecret, putSecretItem, storedAddressBytes, storedKeyCreationLog, storedKeyItem } from './support/store';
 

@@ -8,7 +8,7 @@ import type { LocalServer } from '../support/local-server';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
 import type { DynamoDbCall, FaultKind, FaultProxy } from './support/fault-proxy';
 import { serverBehindFaultProxyForThisFile } from './support/server-with-receiver';
-import { freshIdempotencyHeaders } from './support/idempotency-key';
+import { freshIdempotencyHeaders } from '../support/idempotency-key';
 import { closeStore, itemsOfSecret } from './support/store';
 
 /**

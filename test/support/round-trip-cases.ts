@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GATE, IDEMPOTENCY, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '#local/dynamodb-usage';
+import { freshIdempotencyHeaders } from './idempotency-key';
 import { api, createKey, createRequest, createSecret, dataFilling, freshClientAddress, requestPublicKey, type ApiResponse } from './api';
 
 /**
@@ -186,9 +187,7 @@ const REQUEST_CASES: readonly RoundTripCase[] = [
   claimAnswer('1 MB', 4),
 ];
 
-/** Sent as the clients send it: a fresh Idempotency-Key, whose bookkeeping must cost no call. */
-const idempotencyHeader = (): Record<string, string> => ({ [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') });
-
+/** Sent as the clients send it, with a fresh Idempotency-Key, whose bookkeeping must cost no call. */
 const keyed = (roundTripCase: RoundTripCase, send: RoundTripCase['send']): RoundTripCase => ({
   ...roundTripCase,
   name: `${roundTripCase.name}, with Idempotency-Key`,
@@ -246,33 +245,33 @@ export const ROUND_TRIP_CASES: readonly RoundTripCase[] = [
     api('POST', '/secrets', {
       key: await freshKey(baseUrl, signInToken),
       json: { data: dataFilling(SIZES['1 KB']) },
-      headers: idempotencyHeader(),
+      headers: freshIdempotencyHeaders(),
       baseUrl,
     }),
   ),
   keyed(claim('300 KB', 1, 2), async (baseUrl, signInToken) => {
     const { key, id } = await secretOf(baseUrl, signInToken, '300 KB', 1);
-    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+    return api('GET', `/secrets/${id}`, { key, headers: freshIdempotencyHeaders(), baseUrl });
   }),
   keyed(claim('1 MB', 2, 4), async (baseUrl, signInToken) => {
     const { key, id } = await secretOf(baseUrl, signInToken, '1 MB', 2);
-    return api('GET', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+    return api('GET', `/secrets/${id}`, { key, headers: freshIdempotencyHeaders(), baseUrl });
   }),
   keyed(REQUEST_CASES[0]!, async (baseUrl, signInToken) =>
     api('POST', '/requests', {
       key: await freshKey(baseUrl, signInToken),
       json: { publicKey: requestPublicKey() },
-      headers: idempotencyHeader(),
+      headers: freshIdempotencyHeaders(),
       baseUrl,
     }),
   ),
   keyed(fulfilRequest('300 KB', 2), async (baseUrl, signInToken) => {
     const { sender, id } = await openRequest(baseUrl, signInToken);
-    return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES['300 KB']) }, headers: idempotencyHeader(), baseUrl });
+    return api('POST', `/requests/${id}`, { key: sender, json: { data: dataFilling(SIZES['300 KB']) }, headers: freshIdempotencyHeaders(), baseUrl });
   }),
   keyed(revoke('1 KB', 2), async (baseUrl, signInToken) => {
     const { key, id } = await secretOf(baseUrl, signInToken, '1 KB', 1);
-    return api('DELETE', `/secrets/${id}`, { key, headers: idempotencyHeader(), baseUrl });
+    return api('DELETE', `/secrets/${id}`, { key, headers: freshIdempotencyHeaders(), baseUrl });
   }),
   ...REQUEST_CASES,
 ];
