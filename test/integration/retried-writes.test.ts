@@ -317,6 +317,17 @@ function createdHeads(): { selects: (call: DynamoDbCall) => boolean; settlingRea
   return { selects, settlingReads, id: () => id };
 }
 
+/** A fresh key and a keyed create of `data` by it, to send and repeat, with its heads' selectors. */
+async function keyedCreate(data: string): Promise<ReturnType<typeof createdHeads> & { key: string; send: () => Promise<ApiResponse> }> {
+  const { key } = await createKey(undefined, baseUrl);
+  const headers = freshIdempotencyHeaders();
+  return { key, ...createdHeads(), send: () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl }) };
+}
+
+/** Releasing an Idempotency-Key record (a create that answered an error): left undone, its repeat is told the same id. */
+const recordRelease = (call: DynamoDbCall): boolean =>
+  on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
+
 test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
   // No webhook: the head the failed attempts wrote is seen by the stream before the undo.
   const { key } = await createKey(undefined, baseUrl);
@@ -339,19 +350,14 @@ test('a create whose head write and settling read fail on every attempt: 503, an
 });
 
 test('a keyed create undone after its head was written, whose record could not be released: no receipt, and its repeat makes the secret', async () => {
-  const { key } = await createKey(undefined, baseUrl);
-  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
   const data = base64Of(1_000, 28);
-  const headers = freshIdempotencyHeaders();
-  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  const { key, selects: head, settlingReads, id: idOfHead, send } = await keyedCreate(data);
   // As the test above: the head is written and every answer and settling read is lost, so the
   // create undoes its head and answers 503. Releasing its Idempotency-Key record fails too (a
   // store that does not answer), so the repeat is told from the record the same id to make.
   proxy.failNext('500', head, Number.POSITIVE_INFINITY);
   proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
-  const release = (call: DynamoDbCall) =>
-    on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
-  proxy.failNext('unapplied', release, Number.POSITIVE_INFINITY);
+  proxy.failNext('unapplied', recordRelease, Number.POSITIVE_INFINITY);
   const firstSentAt = Date.now();
   const first = await send();
   proxy.disarm();
@@ -370,11 +376,8 @@ test('a keyed create undone after its head was written, whose record could not b
 });
 
 test("a keyed create's repeat answered while its first was failing: the first does not undo the secret the repeat named", async () => {
-  const { key } = await createKey(undefined, baseUrl);
-  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
   const data = base64Of(CHUNKED_BYTES, 29);
-  const headers = freshIdempotencyHeaders();
-  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  const { key, selects: head, settlingReads, id: idOfHead, send } = await keyedCreate(data);
   // The first's head is written and every answer to it is lost. Its first settling read gets no
   // answer at all (the SDK waits its 2 s request timeout), the later ones a 500: the first is at
   // work for seconds with its head in the table, then answers 503 and undoes what it wrote.
@@ -393,19 +396,14 @@ test("a keyed create's repeat answered while its first was failing: the first do
 });
 
 test('a keyed create whose undo marked its head but could not delete it: its repeat answers 409 while the first may be at work, then takes the head back', async () => {
-  const { key } = await createKey(undefined, baseUrl);
-  const { selects: head, settlingReads, id: idOfHead } = createdHeads();
   const data = base64Of(CHUNKED_BYTES, 30);
-  const headers = freshIdempotencyHeaders();
-  const send = () => api('POST', '/secrets', { key, json: { data }, headers, baseUrl });
+  const { key, selects: head, settlingReads, id: idOfHead, send } = await keyedCreate(data);
   // As the test above, but the undo's deletion of the head it has marked `undoneAt` never
   // applies either: the head stays, marked. The Idempotency-Key record stays too.
   proxy.failNext('500', head, Number.POSITIVE_INFINITY);
   proxy.failNext('500', settlingReads, Number.POSITIVE_INFINITY);
   proxy.failNext('unapplied', (call) => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === idOfHead(), Number.POSITIVE_INFINITY);
-  const release = (call: DynamoDbCall) =>
-    on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
-  proxy.failNext('unapplied', release, Number.POSITIVE_INFINITY);
+  proxy.failNext('unapplied', recordRelease, Number.POSITIVE_INFINITY);
   const firstSentAt = Date.now();
   const first = await send();
   proxy.disarm();
