@@ -14,6 +14,7 @@ import { batchGetAll, batchWriteAll } from './batches';
 import { countWrongProof } from './gate-attempts';
 import {
   DONE_EITHER_WAY,
+  WHETHER_IT_HELD,
   dynamo,
   epochSeconds,
   isConditionFailure,
@@ -205,6 +206,9 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     createToken,
     ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
   };
+  /** Whether the head under the id is this create's: read when a put's answer is lost or refused. */
+  const isOwnHead = async (signal: AbortSignal | undefined): Promise<boolean> =>
+    (await readHeadForSettling(secret.id, signal))?.createToken === createToken;
   try {
     await settledWrite<void>({
       write: async (abortSignal) => {
@@ -223,11 +227,11 @@ export async function putSecret(secret: NewSecret): Promise<void> {
           );
         } catch (error) {
           // Refused by its own head, which that repeat marked: an earlier attempt applied.
-          if (isConditionFailure(error) && (await readHeadForSettling(secret.id, abortSignal))?.createToken === createToken) return;
+          if (isConditionFailure(error) && (await isOwnHead(abortSignal))) return;
           throw error;
         }
       },
-      settle: async (signal) => ((await readHeadForSettling(secret.id, signal))?.createToken === createToken ? undefined : NOT_APPLIED),
+      settle: async (signal) => ((await isOwnHead(signal)) ? undefined : NOT_APPLIED),
     });
   } catch (error) {
     await undoCreate(head, chunks.length).catch(() => undefined);
@@ -261,7 +265,7 @@ async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
         abortSignal,
         // Refused: a head a repeat answered with, or another create's under the same id (a keyed
         // repeat's), whose chunks are under the same keys as this create's.
-        { applied: () => true, refused: () => false },
+        WHETHER_IT_HELD,
       ),
     // This create's head still there is sent the delete again, whose condition decides.
     settle: async (signal) => {
@@ -281,21 +285,17 @@ async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
 function markUndone(head: HeadItem): Promise<void> {
   const marked: HeadItem = { ...head, undoneAt: Date.now() };
   return settledWrite<void>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new PutCommand({
-            TableName: tableName(SECRETS_TABLE),
-            Item: marked,
-            ConditionExpression: 'createToken = :createToken AND remaining = :views AND attribute_not_exists(repeatAnsweredAt)',
-            ExpressionAttributeValues: { ':createToken': head.createToken, ':views': head.views },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+    write: (abortSignal) =>
+      sendConditional(
+        new PutCommand({
+          TableName: tableName(SECRETS_TABLE),
+          Item: marked,
+          ConditionExpression: 'createToken = :createToken AND remaining = :views AND attribute_not_exists(repeatAnsweredAt)',
+          ExpressionAttributeValues: { ':createToken': head.createToken, ':views': head.views },
+        }),
+        abortSignal,
+        DONE_EITHER_WAY,
+      ),
     // Putting the same marked head again under the same condition gives the same item.
     settle: repeatIt,
   });
@@ -617,7 +617,7 @@ export const answerWithHead = (id: string, firstMayBeAtWork: boolean): Promise<b
           ExpressionAttributeValues: { ':now': Date.now() },
         }),
         abortSignal,
-        { applied: () => true, refused: () => false },
+        WHETHER_IT_HELD,
       ),
     // Marking the same head again gives the same outcome: its own mark does not refuse it.
     settle: repeatIt,
