@@ -111,6 +111,15 @@ const EVENTS_PER_SECRET = 2;
 const SQS_REQUESTS_PER_JOB = 3;
 /** The create's insert and the last view's update; a chunked secret's last reader signing off updates the head once more. */
 const headChangesPerSecret = (chunked: boolean): number => (chunked ? 3 : 2);
+/**
+ * A chunked secret's last view also queues its deletion for when every claim of it has surely
+ * ended, in case a sign-off never settles: a delayed message (SQS requests as a job's) and one
+ * more fan-out invocation, whose deletes of head and chunks find them gone (a write unit each).
+ */
+const chunkedDeletionBackstopUsd = (dataCharacters: number, fanOutMs: number): number =>
+  (SQS_REQUESTS_PER_JOB * PRICES.sqsStandard.rates.requests.usd) / MILLION +
+  lambdaInvocationUsd(OUR_MEMORY_MB.fanOut, fanOutMs) +
+  dynamoDbUsd(0, 1 + Math.ceil(dataCharacters / DATA_CHUNK_BYTES));
 
 /**
  * Yopass's own AWS deployment, as jhaals/yopass deploy/cdk/lib/cdk-stack.ts defines it: one Go
@@ -191,7 +200,8 @@ function ourCosts(workload: Workload, gateway: Gateway, pipeline: CostInputs['pi
   const chunked = workload.create.requestBytes > DATA_CHUNK_BYTES;
   const fanOutPerSecret =
     headChangesPerSecret(chunked) * lambdaInvocationUsd(OUR_MEMORY_MB.fanOut, pipeline.fanOutMsPerBatch) +
-    dynamoDbUsd(EVENTS_PER_SECRET * KEY_READ_UNITS, workload.deletionWriteUnits);
+    dynamoDbUsd(EVENTS_PER_SECRET * KEY_READ_UNITS, workload.deletionWriteUnits) +
+    (chunked ? chunkedDeletionBackstopUsd(workload.create.requestBytes, pipeline.fanOutMsPerBatch) : 0);
   const perJob =
     (SQS_REQUESTS_PER_JOB * PRICES.sqsStandard.rates.requests.usd) / MILLION +
     lambdaInvocationUsd(OUR_MEMORY_MB.delivery, pipeline.deliveryMsPerJob) +
@@ -377,7 +387,9 @@ function assumptionsOf(inputs: CostInputs, scenarios: readonly ScenarioEstimate[
       `more than one record to hand over; busier traffic shares an invocation among up to ${FAN_OUT_BATCH_SIZE} records. Each record that carries ` +
       `an event reads its key once (${KEY_READ_UNITS} read unit); Lambda's stream reads are free. The fan-out's deletion of a claimed secret ` +
       `costs what the benchmark measured: ${writeUnits(inputs.pipeline.deletionWriteUnits.secret1Kb)} for a 1 KB secret, ` +
-      `${writeUnits(inputs.pipeline.deletionWriteUnits.secret5MiB)} for a 5 MiB one.`,
+      `${writeUnits(inputs.pipeline.deletionWriteUnits.secret5MiB)} for a 5 MiB one. A chunked secret's last view also queues its deletion ` +
+      `for when every claim of it has surely ended (in case a reader's sign-off never settles): ${SQS_REQUESTS_PER_JOB} SQS requests, one more ` +
+      'fan-out invocation, and a write unit for each item it finds already gone.',
     `"No webhooks": no key has one, so no job is queued. "Every key has a webhook": ${EVENTS_PER_SECRET} jobs per secret (secret.created, ` +
       `secret.expired), each ${SQS_REQUESTS_PER_JOB} SQS requests (send, receive, delete; one job per delivery batch at this rate, up to ` +
       `${DELIVERY_BATCH_SIZE} when busier), a delivery invocation of ${inputs.pipeline.deliveryMsPerJob} ms and a key read; no retries. The event ` +

@@ -176,6 +176,14 @@ export const SLOW_STORE_MS = 1_000;
 export const CLAIM_RETRY_WINDOW_MS = 4_000;
 
 /**
+ * How long after a view its claim may still be reading a chunked secret's chunks: its function's
+ * timeout (Lambda ends it then; the store budget ends its calls sooner) and a second for clocks.
+ * Past this, `readers` counts no claim at work, only a sign-off the store never settled, so the
+ * stream consumer deletes a consumed chunked secret by then whatever `readers` says.
+ */
+export const CLAIMANTS_DONE_MS = API_FUNCTION_TIMEOUT_MS + 1_000;
+
+/**
  * The Idempotency-Key request header (IETF httpapi draft) on POST /secrets, GET and DELETE
  * /secrets/{id}: a repeat of a request with the same API key, route, id and key is answered as
  * the first was for `replayWindowMs` after the first's answer. The record of a first request is

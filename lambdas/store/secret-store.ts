@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '../rules/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
 import {
   CLAIM_ATTRIBUTE_PREFIX,
   KEYED_CLAIM_ATTRIBUTE_PREFIX,
@@ -472,7 +472,8 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
     const key = { pk: id, sk: SECRET_HEAD_SK };
     const keyed = isKeyedClaim(claim);
     // A sign-off the store never settles must not cost the reader the data it has read: the
-    // secret then keeps `readers` above 0, and its items go at their ttl.
+    // secret then keeps `readers` above 0, and the stream consumer deletes it once its claims
+    // have surely ended (CLAIMANTS_DONE_MS).
     await settledWrite<void>({
       write: (abortSignal) =>
         sendConditional(
@@ -643,7 +644,8 @@ export interface ConsumedSecret {
 }
 
 /**
- * Deletes a secret whose views are all taken and whose chunks (if any) nobody still reads. Called
+ * Deletes a secret whose views are all taken and whose chunks (if any) nobody still reads: no
+ * claim counted in `readers`, or none still at work, CLAIMANTS_DONE_MS after the last view. Called
  * by the stream consumer for each head update that may have left it so; true when its head is
  * gone now. Safe to repeat: a head already gone (deleted by an earlier attempt or delivery of
  * this record) still has its chunks deleted, from the count the record carries; a secret still
@@ -656,9 +658,10 @@ export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecr
         new DeleteCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          // Inline data has no readers to wait for: every claim counts `readers` up, only chunked ones count down.
-          ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero)',
-          ExpressionAttributeValues: { ':zero': 0 },
+          // Inline data has no readers to wait for: every claim counts `readers` up, only chunked
+          // ones count down. Nor has chunked data once every claim of it has ended, signed off or not.
+          ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero OR viewedAt < :claimsEnded)',
+          ExpressionAttributeValues: { ':zero': 0, ':claimsEnded': Date.now() - CLAIMANTS_DONE_MS },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,

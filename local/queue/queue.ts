@@ -117,7 +117,8 @@ export class LocalQueue {
     };
     this.messages.set(message.messageId, message);
     this.journal?.put(this.name, persisted(message));
-    if (delayMs === 0) this.notify();
+    // A waiting poll sleeps until the earliest visibleAt it saw: a delayed message may come sooner.
+    this.notify();
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
 

@@ -1,4 +1,5 @@
 import { REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, createSecret } from '../support/api';
 import { freshIdempotencyHeaders } from '../support/idempotency-key';
 import { sleepUntil } from './support/sleep';
@@ -20,11 +21,16 @@ const SLACK_MS = 10_000;
 const REPEAT_AT_MS = REPLAY_RETENTION_MS - 8_000;
 
 async function msUntilGone(id: string, since: number): Promise<number> {
+  let left: Record<string, unknown>[] = [];
   while (Date.now() - since < REPLAY_RETENTION_MS + SLACK_MS) {
-    if ((await itemsOfSecret(id)).length === 0) return Date.now() - since;
+    left = await itemsOfSecret(id);
+    if (left.length === 0) return Date.now() - since;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  throw new Error(`secret still stored ${REPLAY_RETENTION_MS + SLACK_MS} ms after its last view`);
+  // What is left tells a deletion not yet come (no head, or a whole one) from one refused.
+  const head = left.find((item) => item.sk === SECRET_HEAD_SK);
+  const state = head ? `head with remaining ${String(head.remaining)}, readers ${String(head.readers)}` : 'no head';
+  throw new Error(`secret still stored ${REPLAY_RETENTION_MS + SLACK_MS} ms after its last view: ${state}, ${left.length} items`);
 }
 
 async function measure(label: string, bytes: number): Promise<number> {

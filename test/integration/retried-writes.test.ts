@@ -1,5 +1,5 @@
 import { ERRORS } from '#lambdas/definitions/errors';
-import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';
@@ -419,6 +419,27 @@ test('a keyed create whose undo marked its head but could not delete it: its rep
   expect({ status: repeat.status, id: repeat.body.id }).toEqual({ status: 201, id });
   const claimed = await claim(key, id);
   expect({ status: claimed.status, whole: claimed.body.data === data }).toEqual({ status: 200, whole: true });
+});
+
+test('a chunked claim whose sign-off never applies: 200 with the data, and head and chunks go once the claim has surely ended', async () => {
+  // No webhook: the stream consumer's own deletes are what this test waits for.
+  const { key } = await createKey(undefined, baseUrl);
+  const data = base64Of(CHUNKED_BYTES, 28);
+  const { id } = await createSecret(key, { data }, baseUrl);
+  const signOff = (call: DynamoDbCall): boolean =>
+    on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id && String(call.body.UpdateExpression).includes(':minusOne');
+  proxy.failNext('unapplied', signOff, Number.POSITIVE_INFINITY);
+  const viewed = Date.now();
+  const response = await claim(key, id);
+  const head = await headOf(id);
+  proxy.disarm();
+  // Every send of the sign-off failed: `readers` stays at 1 for good.
+  expect({ status: response.status, whole: response.body.data === data, head }).toMatchObject({
+    status: 200,
+    whole: true,
+    head: { remaining: 0, readers: 1 },
+  });
+  await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), viewed + CLAIMANTS_DONE_MS + DELIVERY_WAIT_MS - Date.now());
 });
 
 test('a revoke whose chunk deletes never apply: 200, and the stream consumer deletes the chunks later, unless the id has a head again', async () => {

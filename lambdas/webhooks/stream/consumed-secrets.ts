@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
 import { KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import type { ConsumedSecret } from '#lambdas/store/secret-store';
 import { isHeadChange, numberOf, stringOf } from './records';
@@ -24,10 +24,14 @@ export interface DeletableSecret extends ConsumedSecret {
  * An inline secret waits out the retry window of the claim that took its last view (see
  * CLAIM_RETRY_WINDOW_MS): that claim may still repeat its update, and the repeat needs the data.
  * A chunked one needs no wait: its last reader signs off only after its own claim has finished.
+ * A sign-off the store never settles leaves `readers` above 0 for good, so the update that took
+ * the last view also has the secret deleted once every claim of it has surely ended
+ * (CLAIMANTS_DONE_MS); after a settled sign-off that deletion finds the secret gone.
  *
  * Unless the last view was taken by a request with an Idempotency-Key (its claim attribute, with
  * 0 views left, is a keyed one): the client's repeat of it must still find the data, inline or
- * chunked, for REPLAY_RETENTION_MS after the view.
+ * chunked, for REPLAY_RETENTION_MS after the view. A chunked one is then deleted from the update
+ * that took that view alone, readers or not: sign-offs come well within that time.
  */
 export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | undefined {
   if (record.eventName !== 'MODIFY' || !isHeadChange(record)) return undefined;
@@ -42,9 +46,12 @@ export function consumedSecretOf(record: DynamoDBRecord): DeletableSecret | unde
   if (chunks !== undefined) {
     // An answer to a request keeps its chunks under an id of its own.
     const chunkId = stringOf(after?.chunkId);
-    return numberOf(after?.readers) === 0
-      ? { id, chunks, ...(chunkId !== undefined ? { chunkId } : {}), deletableAt: lastViewKeyed ? viewedAt + REPLAY_RETENTION_MS : 0 }
-      : undefined;
+    const secret = { id, chunks, ...(chunkId !== undefined ? { chunkId } : {}) };
+    // A claim's or a burn's update; a sign-off leaves the views as they were.
+    const tookLastView = (numberOf(record.dynamodb?.OldImage?.remaining) ?? 0) > 0;
+    if (lastViewKeyed) return tookLastView ? { ...secret, deletableAt: viewedAt + Math.max(REPLAY_RETENTION_MS, CLAIMANTS_DONE_MS) } : undefined;
+    if (numberOf(after?.readers) === 0) return { ...secret, deletableAt: 0 };
+    return tookLastView ? { ...secret, deletableAt: viewedAt + CLAIMANTS_DONE_MS } : undefined;
   }
   return {
     id,

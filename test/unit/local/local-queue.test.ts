@@ -36,3 +36,21 @@ test('a long poll already waiting receives a message as soon as a shortened visi
     jest.useRealTimers();
   }
 });
+
+test('a long poll already waiting receives a delayed message sent meanwhile as soon as its delay runs out', async () => {
+  jest.useFakeTimers({ now: 1_000_000 });
+  try {
+    const queue = new LocalQueue('consumed-secrets', { visibilityTimeoutMs: 180_000, retentionMs: 600_000 }, undefined);
+    const poll = queue.receiveWaiting(10, 180_000, 20_000, new AbortController().signal);
+    let received: unknown;
+    void poll.then((messages) => (received = messages));
+
+    // A deletion due in 5 s, sent while the poll waits out its 20 s.
+    queue.send('secret', 5_000);
+    await jest.advanceTimersByTimeAsync(5_000);
+
+    expect(received).toEqual([expect.objectContaining({ body: 'secret', receiveCount: 1 })]);
+  } finally {
+    jest.useRealTimers();
+  }
+});

@@ -1,6 +1,6 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
@@ -538,7 +538,21 @@ describe('deleteConsumedSecret', () => {
     expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK } });
     // The data does not come back: the record told how many chunks there are.
     expect(input.ReturnValues).toBeUndefined();
-    expect(input.ExpressionAttributeValues).toEqual({ ':zero': 0 });
+    expect(input.ExpressionAttributeValues).toEqual({ ':zero': 0, ':claimsEnded': expect.any(Number) });
+  });
+
+  test('counts no reader once every claim has surely ended: CLAIMANTS_DONE_MS after the last view', async () => {
+    ddb.on(DeleteCommand).resolves({});
+    const before = Date.now();
+    await deleteConsumedSecret({ id, chunks: 0 });
+    const after = Date.now();
+
+    const input = sentCommands(ddb)[0]!.input;
+    // A sign-off the store never settled leaves `readers` above 0 for good.
+    expect(input.ConditionExpression).toBe('remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero OR viewedAt < :claimsEnded)');
+    const claimsEnded = (input.ExpressionAttributeValues as Record<string, number>)[':claimsEnded'];
+    expect(claimsEnded).toBeGreaterThanOrEqual(before - CLAIMANTS_DONE_MS);
+    expect(claimsEnded).toBeLessThanOrEqual(after - CLAIMANTS_DONE_MS);
   });
 
   test('then deletes a chunked secret’s chunks', async () => {

@@ -1,4 +1,5 @@
 import './env';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 
 /**
  * Environment of the webhook pipeline functions, on top of ./env. The delivery function reads
@@ -7,10 +8,12 @@ import './env';
  */
 export const WEBHOOK_TEST_ENV = {
   jobsQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/unit-webhook-jobs',
+  consumedSecretsQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/unit-consumed-secrets',
   retryBaseMs: 1_000,
 } as const;
 
 process.env.WEBHOOK_QUEUE_URL = WEBHOOK_TEST_ENV.jobsQueueUrl;
+process.env[QUEUES.consumedSecrets.envVar] = WEBHOOK_TEST_ENV.consumedSecretsQueueUrl;
 process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
 process.env.WEBHOOK_RETRY_BASE_MS = String(WEBHOOK_TEST_ENV.retryBaseMs);
 delete process.env.SQS_ENDPOINT;

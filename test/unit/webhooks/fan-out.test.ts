@@ -7,6 +7,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '#local/lambda-context';
 import { handler } from '#lambdas/webhooks/handlers/webhook-fan-out';
+import { CLAIMANTS_DONE_MS } from '#lambdas/definitions/limits';
 import { keyItemPk } from '#lambdas/definitions/tables';
 import { webhookEventId } from '#lambdas/webhooks/events';
 import { webhookJobsOf } from '#lambdas/webhooks/fan-out';
@@ -239,10 +240,20 @@ describe('the stream consumer deletes consumed secrets', () => {
     ).toEqual([`secret.created ${secretId(3)}`, `secret.expired ${secretId(1)}`]);
   });
 
-  test('a chunked secret is left while a claimant still reads it', async () => {
+  test('a chunked secret is left while a claimant still reads it, and queued for when every claim has surely ended', async () => {
     serveKeys({});
-    await fanOut(lastView(OWNER_A, 1, { chunks: 2 }));
+    const viewed = Date.now();
+    await fanOut(lastView(OWNER_A, 1, { chunks: 2, viewedAt: viewed }));
+    const sent = Date.now();
+
     expect(deletedIds()).toEqual([]);
+    // Its readers' sign-offs delete it sooner; this deletes it if one of them never settles.
+    const [message, ...others] = sentMessages();
+    expect(others).toEqual([]);
+    expect(message?.QueueUrl).toBe(WEBHOOK_TEST_ENV.consumedSecretsQueueUrl);
+    expect(JSON.parse(message?.MessageBody ?? '')).toEqual({ id: secretId(1), chunks: 2 });
+    expect(message?.DelaySeconds).toBeGreaterThanOrEqual(Math.floor((viewed + CLAIMANTS_DONE_MS - sent) / 1000));
+    expect(message?.DelaySeconds).toBeLessThanOrEqual(Math.ceil(CLAIMANTS_DONE_MS / 1000));
   });
 
   test('a secret that cannot be deleted is a failure of its record only, so the stream retries it', async () => {

@@ -1,5 +1,6 @@
 import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
-import { CLAIM_RETRY_WINDOW_MS } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { KEYED_CLAIM_ATTRIBUTE_PREFIX } from '#lambdas/definitions/tables';
 import { consumedSecretOf, revokedChunksOf } from '#lambdas/webhooks/stream/consumed-secrets';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '#test/unit/support/stream-records';
 
@@ -34,12 +35,35 @@ describe('which head updates leave a secret to be deleted', () => {
     expect(consumedSecretOf(record)).toBeUndefined();
   });
 
-  test('the last view of a chunked secret while a claimant still reads it: not yet', () => {
+  test('the last view of a chunked secret while claimants still read it: once every claim of it has surely ended', () => {
     const record = streamRecord('MODIFY', {
       old: head({ remaining: 1, readers: 1, chunks: 3 }),
       new: head({ remaining: 0, readers: 2, chunks: 3, viewedAt }),
     });
+    // Their sign-offs delete it sooner; one the store never settles would keep `readers` above 0 for good.
+    expect(consumedSecretOf(record)).toEqual({ id: SECRET_ID, chunks: 3, deletableAt: viewedAt + CLAIMANTS_DONE_MS });
+  });
+
+  test('a reader signing off while another still reads the consumed chunked secret: nothing more', () => {
+    const record = streamRecord('MODIFY', {
+      old: head({ remaining: 0, readers: 2, chunks: 3, viewedAt }),
+      new: head({ remaining: 0, readers: 1, chunks: 3, viewedAt }),
+    });
     expect(consumedSecretOf(record)).toBeUndefined();
+  });
+
+  test('a keyed last view of a chunked secret: from that view’s update alone, once its repeat can no longer come', () => {
+    const keyedLastView = { [`${KEYED_CLAIM_ATTRIBUTE_PREFIX}token`]: 0 };
+    const taken = streamRecord('MODIFY', {
+      old: head({ remaining: 1, readers: 0, chunks: 3 }),
+      new: head({ remaining: 0, readers: 1, chunks: 3, viewedAt, ...keyedLastView }),
+    });
+    expect(consumedSecretOf(taken)).toEqual({ id: SECRET_ID, chunks: 3, deletableAt: viewedAt + REPLAY_RETENTION_MS });
+    const signedOff = streamRecord('MODIFY', {
+      old: head({ remaining: 0, readers: 1, chunks: 3, viewedAt, ...keyedLastView }),
+      new: head({ remaining: 0, readers: 0, chunks: 3, viewedAt, ...keyedLastView }),
+    });
+    expect(consumedSecretOf(signedOff)).toBeUndefined();
   });
 
   test('the last reader of a consumed chunked secret signing off: at once, with its chunk count', () => {
