@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { GlobalConfig } from 'jest';
 import type { RunningDynamoDb } from '#local/dynamodb-local';
 import { SDK_CALL_LOG_ENV } from '#local/sdk-calls';
@@ -29,6 +30,7 @@ export default async function globalTeardown(config: GlobalConfig): Promise<void
   const started = globalThis as unknown as { __localServer?: LocalServer; __dynamoDb?: RunningDynamoDb };
   await started.__localServer?.stop();
   await started.__dynamoDb?.stop();
+  if (started.__localServer) keepOutput(started.__localServer.output());
 
   const directory = process.env[SDK_CALL_LOG_ENV];
   if (!directory) return;
@@ -41,4 +43,16 @@ export default async function globalTeardown(config: GlobalConfig): Promise<void
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * The shared server's output, kept after the run (its own file goes with it) so that a failed
+ * test's server side can be read: stream and queue retries, failed deletions, 503s. It holds no
+ * id, key or data, as every log line of the functions and local mode. Ignored by git (*.log).
+ */
+export const KEPT_OUTPUT_FILE = path.resolve(__dirname, '../../.test-output/integration-local-mode.log');
+
+function keepOutput(output: string): void {
+  mkdirSync(path.dirname(KEPT_OUTPUT_FILE), { recursive: true });
+  writeFileSync(KEPT_OUTPUT_FILE, output);
 }
