@@ -73,6 +73,10 @@ const chunkBatch = (kind: keyof ChunkRequest, id?: string) => (call: DynamoDbCal
   );
 };
 
+/** A chunked claim's reader sign-off on `id`: the head update that counts `readers` down. */
+const readerSignOff = (id: string) => (call: DynamoDbCall) =>
+  on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id && String(call.body.UpdateExpression).includes(':minusOne');
+
 const claim = (key: string, id: string): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, baseUrl });
 const headOf = async (id: string): Promise<Record<string, unknown> | undefined> =>
   (await itemsOfSecret(id, SECRETS)).find((item) => item.sk === SECRET_HEAD_SK);
@@ -231,9 +235,7 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       const { key } = await owner(['secret.created', 'secret.viewed']);
       const data = base64Of(CHUNKED_BYTES, 23);
       const { id } = await createSecret(key, { data, views: 2 }, baseUrl);
-      const signOff = (call: DynamoDbCall): boolean =>
-        on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id && String(call.body.UpdateExpression).includes(':minusOne');
-      const response = await withFault(kind, signOff, () => claim(key, id));
+      const response = await withFault(kind, readerSignOff(id), () => claim(key, id));
       expect(response.body.data === data).toBe(true);
       expect(response.body.remaining).toBe(1);
       const items = await itemsOfSecret(id, SECRETS);
@@ -426,9 +428,7 @@ test('a chunked claim whose sign-off never applies: 200 with the data, and head 
   const { key } = await createKey(undefined, baseUrl);
   const data = base64Of(CHUNKED_BYTES, 28);
   const { id } = await createSecret(key, { data }, baseUrl);
-  const signOff = (call: DynamoDbCall): boolean =>
-    on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id && String(call.body.UpdateExpression).includes(':minusOne');
-  proxy.failNext('unapplied', signOff, Number.POSITIVE_INFINITY);
+  proxy.failNext('unapplied', readerSignOff(id), Number.POSITIVE_INFINITY);
   const viewed = Date.now();
   const response = await claim(key, id);
   const head = await headOf(id);
