@@ -107,8 +107,9 @@ const KEY_READ_UNITS = 1;
  * owner's key for each, and queues a job for each when the key has a webhook.
  */
 const EVENTS_PER_SECRET = 2;
-/** SendMessage (a job is far below 64 KB), and the event source mapping's ReceiveMessage and DeleteMessage. */
-const SQS_REQUESTS_PER_JOB = 3;
+/** SendMessage (a message is far below 64 KB), and the event source mapping's ReceiveMessage and DeleteMessage. */
+const SQS_REQUESTS_PER_MESSAGE = 3;
+const SQS_MESSAGE_USD = (SQS_REQUESTS_PER_MESSAGE * PRICES.sqsStandard.rates.requests.usd) / MILLION;
 /** The create's insert and the last view's update; a chunked secret's last reader signing off updates the head once more. */
 const headChangesPerSecret = (chunked: boolean): number => (chunked ? 3 : 2);
 /**
@@ -117,9 +118,7 @@ const headChangesPerSecret = (chunked: boolean): number => (chunked ? 3 : 2);
  * more fan-out invocation, whose deletes of head and chunks find them gone (a write unit each).
  */
 const chunkedDeletionBackstopUsd = (dataCharacters: number, fanOutMs: number): number =>
-  (SQS_REQUESTS_PER_JOB * PRICES.sqsStandard.rates.requests.usd) / MILLION +
-  lambdaInvocationUsd(OUR_MEMORY_MB.fanOut, fanOutMs) +
-  dynamoDbUsd(0, 1 + Math.ceil(dataCharacters / DATA_CHUNK_BYTES));
+  SQS_MESSAGE_USD + lambdaInvocationUsd(OUR_MEMORY_MB.fanOut, fanOutMs) + dynamoDbUsd(0, 1 + Math.ceil(dataCharacters / DATA_CHUNK_BYTES));
 
 /**
  * Yopass's own AWS deployment, as jhaals/yopass deploy/cdk/lib/cdk-stack.ts defines it: one Go
@@ -202,10 +201,7 @@ function ourCosts(workload: Workload, gateway: Gateway, pipeline: CostInputs['pi
     headChangesPerSecret(chunked) * lambdaInvocationUsd(OUR_MEMORY_MB.fanOut, pipeline.fanOutMsPerBatch) +
     dynamoDbUsd(EVENTS_PER_SECRET * KEY_READ_UNITS, workload.deletionWriteUnits) +
     (chunked ? chunkedDeletionBackstopUsd(workload.create.requestBytes, pipeline.fanOutMsPerBatch) : 0);
-  const perJob =
-    (SQS_REQUESTS_PER_JOB * PRICES.sqsStandard.rates.requests.usd) / MILLION +
-    lambdaInvocationUsd(OUR_MEMORY_MB.delivery, pipeline.deliveryMsPerJob) +
-    dynamoDbUsd(KEY_READ_UNITS, 0);
+  const perJob = SQS_MESSAGE_USD + lambdaInvocationUsd(OUR_MEMORY_MB.delivery, pipeline.deliveryMsPerJob) + dynamoDbUsd(KEY_READ_UNITS, 0);
   return {
     apiGateway:
       gateway === 'restApi'
@@ -388,10 +384,10 @@ function assumptionsOf(inputs: CostInputs, scenarios: readonly ScenarioEstimate[
       `an event reads its key once (${KEY_READ_UNITS} read unit); Lambda's stream reads are free. The fan-out's deletion of a claimed secret ` +
       `costs what the benchmark measured: ${writeUnits(inputs.pipeline.deletionWriteUnits.secret1Kb)} for a 1 KB secret, ` +
       `${writeUnits(inputs.pipeline.deletionWriteUnits.secret5MiB)} for a 5 MiB one. A chunked secret's last view also queues its deletion ` +
-      `for when every claim of it has surely ended (in case a reader's sign-off never settles): ${SQS_REQUESTS_PER_JOB} SQS requests, one more ` +
+      `for when every claim of it has surely ended (in case a reader's sign-off never settles): ${SQS_REQUESTS_PER_MESSAGE} SQS requests, one more ` +
       'fan-out invocation, and a write unit for each item it finds already gone.',
     `"No webhooks": no key has one, so no job is queued. "Every key has a webhook": ${EVENTS_PER_SECRET} jobs per secret (secret.created, ` +
-      `secret.expired), each ${SQS_REQUESTS_PER_JOB} SQS requests (send, receive, delete; one job per delivery batch at this rate, up to ` +
+      `secret.expired), each ${SQS_REQUESTS_PER_MESSAGE} SQS requests (send, receive, delete; one job per delivery batch at this rate, up to ` +
       `${DELIVERY_BATCH_SIZE} when busier), a delivery invocation of ${inputs.pipeline.deliveryMsPerJob} ms and a key read; no retries. The event ` +
       "source mapping's long polling also makes empty receives at any traffic, a fixed few hundred thousand requests (well under $1) a month, not counted here.",
     `Storage: each secret waits its default ttl (${SECRET_DEFAULTS.ttl}) before its claim, a bound for claimed secrets; it scales with the wait. Ours holds its data as binary, 3 bytes per 4 base64 characters; Yopass's holds the text.`,

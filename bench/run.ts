@@ -30,12 +30,19 @@ const FAN_OUT_INVOCATIONS = 60;
 const DELIVERY_INVOCATIONS = 30;
 const DOCS = path.resolve(__dirname, '../docs');
 
+/** Runs one step of the bench, timed; a step that fails is named on stderr beside its error. */
 const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const started = Date.now();
+  const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${name} ...`);
-  const result = await work();
-  console.log(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return result;
+  try {
+    const result = await work();
+    console.log(`${name}: ${seconds()} s`);
+    return result;
+  } catch (error) {
+    console.error(`${name}: failed after ${seconds()} s`);
+    throw error;
+  }
 };
 
 function roundTripNamed(roundTrips: readonly RoundTripResult[], caseName: string): RoundTripResult {

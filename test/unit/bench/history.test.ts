@@ -22,11 +22,12 @@ describe('the runs a verdict rests on', () => {
     expect(withRun(undefined, runAt(0))).toHaveLength(1);
   });
 
-  it('passes a budget only when every run passed it, in enough runs spread over half an hour', () => {
-    const spread = [runAt(0), runAt(20), runAt(40)];
+  it('passes a budget only when every run passed it, in enough runs spread over an hour', () => {
+    const spread = [runAt(0), runAt(30), runAt(60)];
     expect(verdictOver(spread, [true, true, true])).toBe('pass');
     expect(verdictOver(spread, [true, false, true])).toBe('miss');
     expect(verdictOver(spread.slice(0, 2), [true, true])).toBe('pending');
-    expect(verdictOver([runAt(0), runAt(10), runAt(20)], [true, true, true])).toBe('pending');
+    expect(verdictOver([runAt(0), runAt(20), runAt(40)], [true, true, true])).toBe('pending');
+    expect(verdictOver([runAt(0), runAt(30), runAt(59)], [true, true, true])).toBe('pending');
   });
 });
