@@ -50,14 +50,16 @@ const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /**
- * Delivery invocations in flight at once. Lambda gives each batch an invocation of its own and
- * scales to the account's concurrency (1,000 by default), so one slow receiver never holds up
- * another's events; locally each invocation is a few sockets in one process, and 50 of them
- * (500 deliveries, each at most 10 s) keep that true for any backlog a developer makes by hand.
+ * Invocations in flight at once for each SQS mapping (the jobs queue's delivery, the
+ * consumed-secrets queue's deletions). Lambda gives each batch an invocation of its own and scales
+ * to the account's concurrency (1,000 by default), so one slow batch never holds up another: a slow
+ * receiver another key's events, a deletion that DynamoDB does not answer another secret's. Locally
+ * each invocation is a few sockets in one process, and 50 of them (500 deliveries, each at most
+ * 10 s) keep that true for any backlog a developer makes by hand.
  */
-export const DELIVERY_MAX_CONCURRENCY = 50;
-/** Receive loops; Lambda starts an SQS mapping with five. Two keep up with what local mode can send. */
-const DELIVERY_POLLERS = 2;
+const QUEUE_MAX_CONCURRENCY = 50;
+/** Receive loops per SQS mapping; Lambda starts one with five. Two keep up with what local mode can send. */
+const QUEUE_POLLERS = 2;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
 export const STREAM_POLL_INTERVAL_MS = 100;
 
@@ -164,8 +166,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       queueArn: queues.queueArn(jobsName),
       functionName: 'webhook-delivery',
       batchSize: DELIVERY_BATCH_SIZE,
-      maxConcurrency: DELIVERY_MAX_CONCURRENCY,
-      pollers: DELIVERY_POLLERS,
+      maxConcurrency: QUEUE_MAX_CONCURRENCY,
+      pollers: QUEUE_POLLERS,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
       log: options.log,
@@ -176,8 +178,8 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       queueArn: queues.queueArn(consumedSecretsName),
       functionName: FAN_OUT_FUNCTION_NAME,
       batchSize: CONSUMED_SECRETS_BATCH_SIZE,
-      maxConcurrency: 1,
-      pollers: 1,
+      maxConcurrency: QUEUE_MAX_CONCURRENCY,
+      pollers: QUEUE_POLLERS,
       timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('fanOut', (event: SQSEvent, context: Context) => fanOut.handler(event, context) as Promise<SQSBatchResponse>)),
       log: options.log,

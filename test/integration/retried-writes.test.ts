@@ -28,6 +28,10 @@ const SETTLE_MS = 500;
 /** Data of 400,000 base64 characters: two chunk items. */
 const CHUNKED_BYTES = 300_000;
 const INLINE_DATA = 'aGVsbG8=';
+/** More than the fan-out sends of a delete that is never answered (3 sends of 3 SDK attempts). */
+const HANGING_SENDS = 100;
+/** How late a deletion that is due may come: the consumed-secrets queue's poll, the stream's, a busy machine. */
+const DUE_DELETION_SLACK_MS = 6_000;
 
 let proxy: FaultProxy;
 let receiver: WebhookReceiver;
@@ -440,6 +444,37 @@ test('a chunked claim whose sign-off never applies: 200 with the data, and head 
     head: { remaining: 0, readers: 1 },
   });
   await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), viewed + CLAIMANTS_DONE_MS + DELIVERY_WAIT_MS - Date.now());
+});
+
+test("a consumed secret's deletion that DynamoDB never answers holds up no other secret's", async () => {
+  // No webhook: the stream consumer's own deletes are what this test waits for.
+  const { key } = await createKey(undefined, baseUrl);
+  /** A chunked secret claimed while its sign-off fails: the fan-out deletes it through the consumed-secrets queue. */
+  const claimedWithoutSignOff = async (fill: number): Promise<{ id: string; viewed: number }> => {
+    const { id } = await createSecret(key, { data: base64Of(CHUNKED_BYTES, fill) }, baseUrl);
+    proxy.failNext('unapplied', readerSignOff(id), Number.POSITIVE_INFINITY);
+    const viewed = Date.now();
+    expect((await claim(key, id)).status).toBe(200);
+    proxy.disarm();
+    return { id, viewed };
+  };
+  const stuck = await claimedWithoutSignOff(29);
+  // Due a few seconds later, so that its message comes in a batch of its own, while the first's hangs.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const other = await claimedWithoutSignOff(30);
+  // Every send of the first's head delete waits out the SDK's request timeout: about 20 s of one invocation.
+  const headDelete = (call: DynamoDbCall): boolean => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === stuck.id;
+  proxy.failNext('hang', headDelete, HANGING_SENDS);
+  // Due at CLAIMANTS_DONE_MS, rounded up to SQS's whole seconds; on the stack its batch gets an
+  // invocation of its own. Before, local mode ran one deletion at a time, so this one waited until
+  // the hanging one gave up, about 18 s after it began.
+  await eventually(
+    async () => expect(await itemsOfSecret(other.id, SECRETS)).toEqual([]),
+    other.viewed + CLAIMANTS_DONE_MS + 1_000 + DUE_DELETION_SLACK_MS - Date.now(),
+  );
+  const hangsLeft = proxy.disarm();
+  // Its own deletion was under way, and had not applied: its message comes back after the queue's visibility timeout.
+  expect({ hung: hangsLeft < HANGING_SENDS, stuckHead: (await headOf(stuck.id)) !== undefined }).toEqual({ hung: true, stuckHead: true });
 });
 
 test('a revoke whose chunk deletes never apply: 200, and the stream consumer deletes the chunks later, unless the id has a head again', async () => {

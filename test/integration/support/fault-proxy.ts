@@ -8,16 +8,19 @@ import type { AddressInfo } from 'node:net';
  * answered upstream, and then its client gets a 500 (which the SDK retries), a dropped
  * connection (ECONNRESET, which it retries too) or no answer at all (the SDK's request timeout
  * ends the attempt and it retries) instead of that answer; or it fails the call with a 500
- * without forwarding it. Every other call passes through untouched. It can also delay every answer (a slow DynamoDB) or refuse every
+ * without forwarding it, or holds it unanswered without forwarding it. Every other call passes
+ * through untouched. It can also delay every answer (a slow DynamoDB) or refuse every
  * connection (an outage). Hand-written, not an off-the-shelf proxy: the fault depends on the call's
  * body and must wait for the upstream answer, which proxy libraries do not offer.
  */
 
 /**
  * '500', 'reset' and 'silence' come after DynamoDB Local applied the call; 'unapplied' is a 500
- * for a call never forwarded (DynamoDB failed it before applying it).
+ * for a call never forwarded (DynamoDB failed it before applying it); 'hang' is a call never
+ * forwarded and never answered (a DynamoDB that does not answer), which the client's request
+ * timeout ends.
  */
-export type FaultKind = '500' | 'reset' | 'silence' | 'unapplied';
+export type FaultKind = '500' | 'reset' | 'silence' | 'unapplied' | 'hang';
 
 /** A DynamoDB call as the proxy sees it: the operation (from X-Amz-Target) and its JSON body. */
 export interface DynamoDbCall {
@@ -132,6 +135,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       outgoing.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' }).end(INTERNAL_SERVER_ERROR);
       return;
     }
+    // The client gives up on its own; stop() closes what is left.
+    if (selected?.kind === 'hang') return;
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const upstreamRequest = request(
         { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers, agent },
