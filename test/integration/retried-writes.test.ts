@@ -462,7 +462,7 @@ test("a consumed secret's deletion that DynamoDB never answers holds up no other
   // Due a few seconds later, so that its message comes in a batch of its own, while the first's hangs.
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const other = await claimedWithoutSignOff(30);
-  // Every send of the first's head delete waits out the SDK's request timeout: about 20 s of one invocation.
+  // Every send of the first's head delete waits out the SDK's request timeout: about 18 s of one invocation.
   const headDelete = (call: DynamoDbCall): boolean => on('DeleteItem', SECRETS)(call) && keyPkOf(call) === stuck.id;
   proxy.failNext('hang', headDelete, HANGING_SENDS);
   // Due at CLAIMANTS_DONE_MS, rounded up to SQS's whole seconds; on the stack its batch gets an
