@@ -124,8 +124,9 @@ export const WEBHOOK_HEADERS = {
 export const PIPELINE_TABLE_ACCESS = {
   /**
    * Reads the owners of a batch's events, to skip keys without a webhook; deletes the secrets
-   * whose last view was taken (the head, then a chunked secret's chunks); writes the receipt of
-   * each deleted head.
+   * whose last view was taken (the head, then a chunked secret's chunks), and a revoked secret's
+   * chunks once a settling read finds no head back under its id; writes the receipt of each
+   * deleted head.
    */
   fanOut: {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],

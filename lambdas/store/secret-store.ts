@@ -675,6 +675,17 @@ export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecr
   return true;
 }
 
+/**
+ * Deletes the chunks a revoked secret left under its id, unless a head is back under that id: a
+ * keyed create's repeat wrote the secret again, and the chunks are its own now, deleted by its own
+ * last view or revocation. Never deletes a head: one that is back may be used up and still kept
+ * for its last view's repeat (REPLAY_RETENTION_MS), which deleting it would cut short.
+ */
+export async function deleteRevokedChunks({ id, chunks }: ConsumedSecret): Promise<void> {
+  if ((await readHeadForSettling(id, undefined)) !== undefined) return;
+  await deleteChunks(id, chunks);
+}
+
 export const deleteChunks = (id: string, count: number): Promise<void> =>
   settledWrite({
     write: (abortSignal) =>

@@ -6,7 +6,7 @@ import { MAX_FAN_OUT_DELETION_WAIT_MS, REVOKED_CHUNKS_DELETION_DELAY_MS } from '
 import { deleteConsumedSecretLater, type ConsumedSecretMessage } from '../queue/consumed-secrets';
 import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '#lambdas/store/receipt-store';
-import { deleteChunks, deleteConsumedSecret } from '#lambdas/store/secret-store';
+import { deleteChunks, deleteConsumedSecret, deleteRevokedChunks } from '#lambdas/store/secret-store';
 import { consumedSecretOf, revokedChunksOf } from '../stream/consumed-secrets';
 import { receiptOfRemoval } from '../stream/receipts';
 import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
@@ -43,7 +43,7 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
     const revoked = revokedChunksOf(record);
     // An answer's chunk id is its fulfilment's own; a secret's id may be written again for a while.
     if (revoked?.chunkId !== undefined) await deleteChunks(revoked.chunkId, revoked.chunks);
-    else if (revoked) await deleteConsumedSecretLater(revoked, REVOKED_CHUNKS_DELETION_DELAY_MS);
+    else if (revoked) await deleteConsumedSecretLater({ ...revoked, revokedChunks: true }, REVOKED_CHUNKS_DELETION_DELAY_MS);
     const consumed = consumedSecretOf(record);
     if (consumed === undefined) return;
     const { deletableAt, ...secret } = consumed;
@@ -63,7 +63,9 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
 /** Messages of the consumed-secrets queue, delivered once their delay has passed: delete each. */
 async function deleteDelayed(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   const deleteOne = async (record: SQSRecord): Promise<void> => {
-    await deleteConsumedSecret(JSON.parse(record.body) as ConsumedSecretMessage);
+    const { revokedChunks, ...secret } = JSON.parse(record.body) as ConsumedSecretMessage;
+    if (revokedChunks) await deleteRevokedChunks(secret);
+    else await deleteConsumedSecret(secret);
   };
   const response = await processPartialResponse(event, deleteOne, new BatchProcessor(EventType.SQS), { context });
   logger.info(LOG_MESSAGES.delayedDeletions, { messages: event.Records.length, failed: response.batchItemFailures.length });

@@ -2,11 +2,16 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from './sqs';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 
-/** A consumed secret as the fan-out deletes it: its id, its chunk count and, for an answer's, its chunks' id. */
+/**
+ * A consumed secret as the fan-out deletes it: its id, its chunk count and, for an answer's, its
+ * chunks' id. Or, marked revokedChunks, the chunks a revoked secret left under its id, which only
+ * a head that is not back lets go (deleteRevokedChunks).
+ */
 export interface ConsumedSecretMessage {
   id: string;
   chunks: number;
   chunkId?: string;
+  revokedChunks?: true;
 }
 
 /**

@@ -2,17 +2,19 @@ import '../support/webhook-env';
 import type { SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BatchGetCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '#local/lambda-context';
 import { handler } from '#lambdas/webhooks/handlers/webhook-fan-out';
 import { CLAIMANTS_DONE_MS } from '#lambdas/definitions/limits';
-import { keyItemPk } from '#lambdas/definitions/tables';
+import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '#lambdas/definitions/tables';
+import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { webhookEventId } from '#lambdas/webhooks/events';
 import { webhookJobsOf } from '#lambdas/webhooks/fan-out';
 import type { WebhookJob } from '#lambdas/webhooks/rules/webhook-job';
 import { mockDocumentClient, throttled } from '../support/dynamo';
+import { sqsEvent, sqsRecord } from '../support/sqs-records';
 import { TEST_ENV } from '../support/env';
 import { CREATED, chunk, head, streamRecord } from '../support/stream-records';
 import { WEBHOOK_TEST_ENV } from '../support/webhook-env';
@@ -266,5 +268,54 @@ describe('the stream consumer deletes consumed secrets', () => {
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: sequenceOf(failing) }] });
     expect(deletedIds()).toEqual([secretId(1), secretId(2)]);
+  });
+});
+
+describe("a revoked secret's chunks, deleted later through the consumed-secrets queue", () => {
+  const revokedWithChunks = (n: number): DynamoDBRecord =>
+    streamRecord('REMOVE', { old: head({ pk: secretId(n), owner: OWNER_A, remaining: 1, chunks: 2 }) });
+  const deliveredLater = (body: string) => handler(sqsEvent(sqsRecord(body, 1)), lambdaContext('fan-out', 'unit-request', 30_000));
+  const deletedChunkKeys = (): unknown[] =>
+    ddb.commandCalls(BatchWriteCommand).flatMap((call) =>
+      Object.values(call.args[0].input.RequestItems ?? {})
+        .flat()
+        .map((request) => request.DeleteRequest?.Key),
+    );
+
+  test('the stream record sends them marked, with the delay a repeat of its create may still need', async () => {
+    serveKeys({});
+    await fanOut(revokedWithChunks(1));
+
+    const [message, ...others] = sentMessages();
+    expect(others).toEqual([]);
+    expect(message?.QueueUrl).toBe(WEBHOOK_TEST_ENV.consumedSecretsQueueUrl);
+    expect(JSON.parse(message?.MessageBody ?? '')).toEqual({ id: secretId(1), chunks: 2, revokedChunks: true });
+    expect(message?.DelaySeconds).toBe(Math.ceil(REVOKED_CHUNKS_DELETION_DELAY_MS / 1000));
+  });
+
+  test('with no head back under the id, the chunks are deleted', async () => {
+    ddb.on(GetCommand).resolves({}).on(BatchWriteCommand).resolves({});
+    const response = await deliveredLater(JSON.stringify({ id: secretId(1), chunks: 2, revokedChunks: true }));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([{ pk: secretId(1), sk: SECRET_HEAD_SK }]);
+    expect(deletedChunkKeys()).toEqual([0, 1].map((index) => secretChunkKey(secretId(1), index)));
+    expect(ddb.commandCalls(DeleteCommand)).toEqual([]);
+  });
+
+  test("with a head back, even a used-up one kept for its last view's repeat, nothing is deleted", async () => {
+    ddb.on(GetCommand).resolves({ Item: { createToken: 'made-again' } });
+    const response = await deliveredLater(JSON.stringify({ id: secretId(1), chunks: 2, revokedChunks: true }));
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect({ deletes: ddb.commandCalls(DeleteCommand).length, chunkDeletes: deletedChunkKeys() }).toEqual({ deletes: 0, chunkDeletes: [] });
+  });
+
+  test("a consumed secret's message, unmarked, still deletes its head on its condition, then its chunks", async () => {
+    ddb.on(DeleteCommand).resolves({}).on(BatchWriteCommand).resolves({});
+    await deliveredLater(JSON.stringify({ id: secretId(2), chunks: 2 }));
+
+    expect(ddb.commandCalls(DeleteCommand).map((call) => call.args[0].input.ConditionExpression?.startsWith('remaining = :zero'))).toEqual([true]);
+    expect(deletedChunkKeys()).toEqual([0, 1].map((index) => secretChunkKey(secretId(2), index)));
   });
 });
