@@ -517,15 +517,15 @@ test('a slow DynamoDB (1.5 s, then 3 s per answer): GET /health says so, and no 
   const secrets = await secretsToClaim(5);
   const delivered = secrets.map(() => 0);
 
-  for (const delayMs of [1_500, 3_000]) {
-    proxy.delayAnswers(delayMs);
+  for (const answerMs of [1_500, 3_000]) {
+    proxy.answerAfter(answerMs);
     const [health, claims] = await Promise.all([api('GET', '/health', { baseUrl }), claimEach(secrets)]);
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ status: 'unhealthy' });
     expect(health.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     claims.forEach((taken, index) => (delivered[index] = (delivered[index] ?? 0) + taken));
   }
-  proxy.delayAnswers(0);
+  proxy.answerAfter(0);
 
   // Every view taken was answered: what is left is the views less the answers with data.
   expect((await api('GET', '/health', { baseUrl })).body).toMatchObject({ status: 'healthy', redis: 'connected' });

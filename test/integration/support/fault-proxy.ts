@@ -66,8 +66,12 @@ export interface FaultProxy {
   disarm(): number;
   /** Gives faults by `plan` until called again (undefined: none). */
   planFaults(plan: FaultPlan | undefined): void;
-  /** Every answer (faulted or not) waits this long before it is relayed; 0 for none. */
-  delayAnswers(ms: number): void;
+  /**
+   * Every answer (faulted or not) is relayed `ms` after its call arrived, or as soon as DynamoDB
+   * Local has answered if that took longer: a DynamoDB that takes `ms` to answer, whatever DynamoDB
+   * Local's own time on a busy machine adds; 0 for no wait.
+   */
+  answerAfter(ms: number): void;
   /** While down, every connection is closed as it arrives: DynamoDB cannot be reached. */
   setDown(down: boolean): void;
   stop(): Promise<void>;
@@ -103,7 +107,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const agent = new Agent({ keepAlive: true });
   let armedFaults: { kind: FaultKind; selects: (call: DynamoDbCall) => boolean; times: number }[] = [];
   let plan: { plan: FaultPlan; calls: Map<string, number> } | undefined;
-  let delayMs = 0;
+  let answerAfterMs = 0;
   let down = false;
 
   /** The fault this call gets, if any: an armed one first, else the plan's. */
@@ -128,6 +132,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   };
 
   const forward = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
+    const arrivedAt = performance.now();
     const body = await bodyOf(incoming);
     const kind = faultFor(incoming, callOf(incoming, body));
     const selected = kind ? { kind } : undefined;
@@ -147,7 +152,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     });
     // The whole answer has arrived: DynamoDB Local has applied the write.
     const answerBody = await bodyOf(answer);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const wait = answerAfterMs - (performance.now() - arrivedAt);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (!selected) {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(answerBody);
       return;
@@ -185,8 +191,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     planFaults: (next) => {
       plan = next && { plan: next, calls: new Map() };
     },
-    delayAnswers: (ms) => {
-      delayMs = ms;
+    answerAfter: (ms) => {
+      answerAfterMs = ms;
     },
     setDown: (next) => {
       down = next;
