@@ -10,7 +10,7 @@ import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
 import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
-import { isStoreFault } from '../store/settled-write';
+import { StoreUnavailable, isStoreFault } from '../store/settled-write';
 import { withinTimeBudget } from '../store/time-budget';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
@@ -117,8 +117,13 @@ function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | und
   return { route: `${route.method} ${route.path}`, id: event.pathParameters?.id ?? '', key, ...(event.body ? { body: event.body } : {}) };
 }
 
-/** An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work. */
-const didNoWork = (error: unknown): boolean => !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
+/**
+ * An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work.
+ * Unless the store stopped answering after the request may have written (a claim's view): its
+ * repeat must find that work, not do it again.
+ */
+const didNoWork = (error: unknown): boolean =>
+  error instanceof StoreUnavailable ? !error.mayHaveWritten : !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
 
 /** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
 const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>

@@ -23,7 +23,7 @@ import {
   sendConditional,
   tableName,
 } from './dynamo';
-import { NOT_APPLIED, StoreUnavailable, readForSettling, repeatIt, settledWrite } from './settled-write';
+import { NOT_APPLIED, StoreUnavailable, isStoreFault, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
 
@@ -405,7 +405,7 @@ async function claimAs(
         (item.gate === undefined || item.gate === gate);
       return conditionHolds ? NOT_APPLIED : { refusedBy: item };
     },
-  });
+  }).catch(viewMayBeTaken);
   let head: HeadItem;
   if ('taken' in outcome) head = outcome.taken;
   else {
@@ -436,8 +436,8 @@ async function claimAs(
         ? base64Of(head.data)
         : undefined
       : head.chunksReadBy === claim
-        ? await readChunks(head.chunkId ?? id, head.chunks)
-        : await readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim);
+        ? await readChunks(head.chunkId ?? id, head.chunks).catch(viewMayBeTaken)
+        : await readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim).catch(viewMayBeTaken);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
@@ -447,6 +447,16 @@ async function claimAs(
     ...(head.mimetype !== undefined ? { mimetype: head.mimetype } : {}),
     remaining: head.remaining,
   };
+}
+
+/**
+ * A claim that may have taken its view (its update's outcome unknown, or its chunks unread after
+ * it) answers 503 all the same; marked so, its Idempotency-Key record is kept (http/route.ts), and
+ * a repeat finds that view under the first's claim token instead of taking another.
+ */
+function viewMayBeTaken(error: unknown): never {
+  if (!isStoreFault(error)) throw error;
+  throw new StoreUnavailable(error instanceof StoreUnavailable ? error.cause : error, { mayHaveWritten: true });
 }
 
 /**

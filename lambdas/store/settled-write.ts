@@ -19,10 +19,17 @@ export type Settled<T> = T | typeof NOT_APPLIED;
 
 /** DynamoDB did not answer a call within its time: neither failure nor success is known. */
 export class StoreUnavailable extends Error {
-  constructor(cause: unknown) {
+  /**
+   * The request may have written before the store stopped answering (a claim's view): a repeat
+   * with its Idempotency-Key must look for that write under the first's names, not do it again.
+   */
+  readonly mayHaveWritten: boolean;
+
+  constructor(cause: unknown, { mayHaveWritten = false }: { mayHaveWritten?: boolean } = {}) {
     // The cause's name only (a timeout, a reset, a 500): never a message that could quote an item.
     super(`the data store did not answer in time (${cause instanceof Error ? cause.name : String(cause)})`, { cause });
     this.name = 'StoreUnavailable';
+    this.mayHaveWritten = mayHaveWritten;
   }
 }
 

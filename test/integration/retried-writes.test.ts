@@ -531,6 +531,31 @@ test('a 1-view claim whose answer never comes: the SDK repeats it after its requ
   mustBeGone.push(id);
 });
 
+test('a keyed claim whose view is taken but whose answers all come too late: 503, and its repeat with the same Idempotency-Key answers the data', async () => {
+  const { key } = await createKey(undefined, baseUrl);
+  const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);
+  const headers = freshIdempotencyHeaders();
+  const send = (): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, headers, baseUrl });
+  // The update applies and none of its attempts is answered, nor is the settling read: the claim
+  // cannot learn within its retry window that it took the view.
+  proxy.failNext('silence', (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, Number.POSITIVE_INFINITY);
+  proxy.failNext('hang', (call) => on('GetItem', SECRETS)(call) && keyPkOf(call) === id, Number.POSITIVE_INFINITY);
+  const first = await send();
+  proxy.disarm();
+  const head = await headOf(id);
+  const repeated = await send();
+  expect({
+    first: { status: first.status, body: first.body },
+    taken: head?.remaining,
+    repeated: { status: repeated.status, whole: repeated.body.data === INLINE_DATA, remaining: repeated.body.remaining },
+  }).toEqual({
+    first: { status: 503, body: { error: ERRORS.storeUnavailable } },
+    taken: 0,
+    repeated: { status: 200, whole: true, remaining: 0 },
+  });
+  // Not in mustBeGone: a keyed last view is deleted REPLAY_RETENTION_MS after it (replay-retention.test.ts).
+});
+
 /**
  * Proves that the pipeline has processed everything committed so far: an event of another key,
  * committed now, arrives only after the stream records before it went through the fan-out.

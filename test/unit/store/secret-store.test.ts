@@ -378,6 +378,17 @@ describe('claimSecret', () => {
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(UNSETTLED_UPDATE_CALLS);
   });
 
+  test('a lost answer whose settling read is lost too: StoreUnavailable, marked as a claim that may have taken its view', async () => {
+    ddb.on(UpdateCommand).rejects(lostAnswer()).on(GetCommand).rejects(lostAnswer());
+    await expect(claimSecret(id, now, 'caller-hash')).rejects.toMatchObject({ name: 'StoreUnavailable', mayHaveWritten: true });
+  });
+
+  test('a chunked view taken whose chunks cannot be read: StoreUnavailable, marked as a view taken', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: head({ chunks: 2, remaining: 0, readers: 1 }) });
+    ddb.on(BatchGetCommand).rejects(lostAnswer());
+    await expect(claimSecret(id, now, 'caller-hash')).rejects.toMatchObject({ name: 'StoreUnavailable', mayHaveWritten: true });
+  });
+
   test('a lost answer whose claim a settling read finds: the data and the remaining this claim left', async () => {
     ddb.on(UpdateCommand).callsFake((input: Record<string, unknown>) => {
       ddb.on(GetCommand).resolves({ Item: { ...head({ data: 'c2VjcmV0', remaining: 0 }), [claimAttributeOf(input)]: 1 } });
