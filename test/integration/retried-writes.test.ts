@@ -81,7 +81,8 @@ const chunkBatch = (kind: keyof ChunkRequest, id?: string) => (call: DynamoDbCal
 const readerSignOff = (id: string) => (call: DynamoDbCall) =>
   on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id && String(call.body.UpdateExpression).includes(':minusOne');
 
-const claim = (key: string, id: string): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, baseUrl });
+const claim = (key: string, id: string, headers?: Record<string, string>): Promise<ApiResponse> =>
+  api('GET', `/secrets/${id}`, { key, ...(headers ? { headers } : {}), baseUrl });
 const headOf = async (id: string): Promise<Record<string, unknown> | undefined> =>
   (await itemsOfSecret(id, SECRETS)).find((item) => item.sk === SECRET_HEAD_SK);
 
@@ -503,7 +504,7 @@ test('a revoke whose chunk deletes never apply: 200, and the stream consumer del
   const madeAgain = await revokedWithChunksLeft();
   await putSecretItem(madeAgain.head ?? {}, SECRETS);
   const claimHeaders = freshIdempotencyHeaders();
-  const keyedClaim = (): Promise<ApiResponse> => api('GET', `/secrets/${madeAgain.id}`, { key, headers: claimHeaders, baseUrl });
+  const keyedClaim = (): Promise<ApiResponse> => claim(key, madeAgain.id, claimHeaders);
   const claimed = await keyedClaim();
   const revoked = await revokedWithChunksLeft();
   // madeAgain's delayed delete was sent first, so it has come and gone once revoked's chunks are gone.
@@ -535,7 +536,7 @@ test('a keyed claim whose view is taken but whose answers all come too late: 503
   const { key } = await createKey(undefined, baseUrl);
   const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);
   const headers = freshIdempotencyHeaders();
-  const send = (): Promise<ApiResponse> => api('GET', `/secrets/${id}`, { key, headers, baseUrl });
+  const send = (): Promise<ApiResponse> => claim(key, id, headers);
   // The update applies and none of its attempts is answered, nor is the settling read: the claim
   // cannot learn within its retry window that it took the view.
   proxy.failNext('silence', (call) => on('UpdateItem', SECRETS)(call) && keyPkOf(call) === id, Number.POSITIVE_INFINITY);
