@@ -128,7 +128,10 @@ export class LocalQueue {
    * receive instead of being returned.
    */
   receive(max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
-    const now = Date.now();
+    return this.receiveAt(Date.now(), max, visibilityTimeoutMs);
+  }
+
+  private receiveAt(now: number, max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
     this.dropExpired(now);
     const received: ReceivedMessage[] = [];
     for (const message of this.messages.values()) {
@@ -187,9 +190,13 @@ export class LocalQueue {
     // Never receive for a poll that has ended: nobody would get the messages, yet they would be
     // hidden for their visibility timeout and their receive counts would go up.
     while (!signal.aborted) {
-      const received = this.receive(max, visibilityTimeoutMs);
-      if (received.length > 0 || Date.now() >= deadline) return received;
-      await this.waitForChange(Math.min(deadline, this.nextVisibleAt() ?? deadline), signal);
+      // One reading of the clock for the look and for when to look again: a timer may fire a
+      // millisecond before Date.now() reaches its time, and a message that came into view between
+      // two readings would be neither received nor waited for, so the poll would sleep to its end.
+      const now = Date.now();
+      const received = this.receiveAt(now, max, visibilityTimeoutMs);
+      if (received.length > 0 || now >= deadline) return received;
+      await this.waitForChange(Math.min(deadline, this.nextVisibleAfter(now) ?? deadline), signal);
     }
     return [];
   }
@@ -265,8 +272,7 @@ export class LocalQueue {
     for (const wake of [...this.waiters]) wake();
   }
 
-  private nextVisibleAt(): number | undefined {
-    const now = Date.now();
+  private nextVisibleAfter(now: number): number | undefined {
     let next: number | undefined;
     for (const { visibleAt } of this.messages.values()) {
       if (visibleAt > now && (next === undefined || visibleAt < next)) next = visibleAt;

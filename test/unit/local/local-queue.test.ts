@@ -54,3 +54,36 @@ test('a long poll already waiting receives a delayed message sent meanwhile as s
     jest.useRealTimers();
   }
 });
+
+test('a long poll that wakes a moment before a message is back, and looks as it comes back, receives it then', async () => {
+  jest.useFakeTimers({ now: 1_000_000 });
+  try {
+    const queue = new LocalQueue('jobs', { visibilityTimeoutMs: 300, retentionMs: 60_000 }, undefined);
+    queue.send('job', 0);
+    queue.receive(10, 300);
+    const poll = queue.receiveWaiting(10, 300, 20_000, new AbortController().signal);
+    let received: unknown;
+    void poll.then((messages) => (received = messages));
+
+    // Node's timers run on a clock of their own, and may fire a millisecond before Date.now()
+    // reaches the time they were set for; here the poll's timer does, and the message comes back
+    // while the poll looks.
+    jest.setSystemTime(Date.now() - 1);
+    const readClock = Date.now;
+    let comesBackOnNextReading = true;
+    jest.spyOn(Date, 'now').mockImplementation(() => {
+      const now = readClock();
+      if (comesBackOnNextReading) {
+        comesBackOnNextReading = false;
+        jest.setSystemTime(now + 1);
+      }
+      return now;
+    });
+    await jest.advanceTimersByTimeAsync(310);
+
+    expect(received).toEqual([expect.objectContaining({ body: 'job', receiveCount: 2 })]);
+  } finally {
+    jest.restoreAllMocks();
+    jest.useRealTimers();
+  }
+});
