@@ -435,9 +435,9 @@ async function claimAs(
       ? head.data !== undefined
         ? base64Of(head.data)
         : undefined
-      : head.chunksReadBy === claim
-        ? await readChunks(head.chunkId ?? id, head.chunks).catch(viewMayBeTaken)
-        : await readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim).catch(viewMayBeTaken);
+      : await (
+          head.chunksReadBy === claim ? readChunks(head.chunkId ?? id, head.chunks) : readChunksAsClaimant(id, head.chunkId ?? id, head.chunks, claim)
+        ).catch(viewMayBeTaken);
   // Chunks can be missing only if the owner revoked the secret while this claim read them.
   if (data === undefined) return undefined;
   return {
