@@ -55,8 +55,10 @@ const batchGets = (): BatchGetCommandInput[] => ddb.commandCalls(BatchGetCommand
 const sentMessages = (): SendMessageCommandInput[] => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
 const sentJobs = (): WebhookJob[] => sentMessages().map((input) => JSON.parse(input.MessageBody ?? '') as WebhookJob);
 
-const fanOut = (...records: DynamoDBRecord[]) =>
-  handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext('fan-out', 'unit-request', 30_000));
+/** A fresh one per invocation: it counts the invocation's time left from its creation. */
+const invocationContext = () => lambdaContext('fan-out', 'unit-request', 30_000);
+
+const fanOut = (...records: DynamoDBRecord[]) => handler({ Records: records } satisfies DynamoDBStreamEvent, invocationContext());
 
 beforeEach(() => {
   ddb.reset();
@@ -274,7 +276,8 @@ describe('the stream consumer deletes consumed secrets', () => {
 describe("a revoked secret's chunks, deleted later through the consumed-secrets queue", () => {
   const revokedWithChunks = (n: number): DynamoDBRecord =>
     streamRecord('REMOVE', { old: head({ pk: secretId(n), owner: OWNER_A, remaining: 1, chunks: 2 }) });
-  const deliveredLater = (body: string) => handler(sqsEvent(sqsRecord(body, 1)), lambdaContext('fan-out', 'unit-request', 30_000));
+  const deliveredLater = (body: string) => handler(sqsEvent(sqsRecord(body, 1)), invocationContext());
+  const revokedChunksMessage = JSON.stringify({ id: secretId(1), chunks: 2, revokedChunks: true });
   const deletedChunkKeys = (): unknown[] =>
     ddb.commandCalls(BatchWriteCommand).flatMap((call) =>
       Object.values(call.args[0].input.RequestItems ?? {})
@@ -295,7 +298,7 @@ describe("a revoked secret's chunks, deleted later through the consumed-secrets 
 
   test('with no head back under the id, the chunks are deleted', async () => {
     ddb.on(GetCommand).resolves({}).on(BatchWriteCommand).resolves({});
-    const response = await deliveredLater(JSON.stringify({ id: secretId(1), chunks: 2, revokedChunks: true }));
+    const response = await deliveredLater(revokedChunksMessage);
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([{ pk: secretId(1), sk: SECRET_HEAD_SK }]);
@@ -305,7 +308,7 @@ describe("a revoked secret's chunks, deleted later through the consumed-secrets 
 
   test("with a head back, even a used-up one kept for its last view's repeat, nothing is deleted", async () => {
     ddb.on(GetCommand).resolves({ Item: { createToken: 'made-again' } });
-    const response = await deliveredLater(JSON.stringify({ id: secretId(1), chunks: 2, revokedChunks: true }));
+    const response = await deliveredLater(revokedChunksMessage);
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect({ deletes: ddb.commandCalls(DeleteCommand).length, chunkDeletes: deletedChunkKeys() }).toEqual({ deletes: 0, chunkDeletes: [] });
