@@ -123,14 +123,10 @@ export class LocalQueue {
   }
 
   /**
-   * Receives up to `max` visible messages, hiding each for `visibilityTimeoutMs`. As on SQS, a
-   * message already received maxReceiveCount times moves to the dead-letter queue on the next
-   * receive instead of being returned.
+   * Receives up to `max` messages visible at `now`, hiding each for `visibilityTimeoutMs`. As on
+   * SQS, a message already received maxReceiveCount times moves to the dead-letter queue on the
+   * next receive instead of being returned.
    */
-  receive(max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
-    return this.receiveAt(Date.now(), max, visibilityTimeoutMs);
-  }
-
   private receiveAt(now: number, max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
     this.dropExpired(now);
     const received: ReceivedMessage[] = [];

@@ -2,6 +2,9 @@ import { LocalQueue } from '#local/queue/queue';
 
 /** The in-memory queue itself, where the protocol cannot make a race deterministic. */
 
+/** A short poll, as ReceiveMessage without WaitTimeSeconds: what is visible now, or nothing. */
+const receiveNow = (queue: LocalQueue, visibilityTimeoutMs: number) => queue.receiveWaiting(10, visibilityTimeoutMs, 0, new AbortController().signal);
+
 test('a long poll that ends as a message arrives does not receive it: its client is gone', async () => {
   const queue = new LocalQueue('jobs', { visibilityTimeoutMs: 60_000, retentionMs: 60_000 }, undefined);
   const hangUp = new AbortController();
@@ -12,7 +15,7 @@ test('a long poll that ends as a message arrives does not receive it: its client
   hangUp.abort();
 
   expect(await poll).toEqual([]);
-  const [message, ...more] = queue.receive(10, 60_000);
+  const [message, ...more] = await receiveNow(queue, 60_000);
   expect(more).toEqual([]);
   expect(message).toMatchObject({ body: 'job', receiveCount: 1 });
 });
@@ -22,7 +25,7 @@ test('a long poll already waiting receives a message as soon as a shortened visi
   try {
     const queue = new LocalQueue('jobs', { visibilityTimeoutMs: 120_000, retentionMs: 600_000 }, undefined);
     queue.send('job', 0);
-    const [first] = queue.receive(10, 120_000);
+    const [first] = await receiveNow(queue, 120_000);
     const poll = queue.receiveWaiting(10, 120_000, 20_000, new AbortController().signal);
     let received: unknown;
     void poll.then((messages) => (received = messages));
@@ -60,7 +63,7 @@ test('a long poll that wakes a moment before a message is back, and looks as it 
   try {
     const queue = new LocalQueue('jobs', { visibilityTimeoutMs: 300, retentionMs: 60_000 }, undefined);
     queue.send('job', 0);
-    queue.receive(10, 300);
+    await receiveNow(queue, 300);
     const poll = queue.receiveWaiting(10, 300, 20_000, new AbortController().signal);
     let received: unknown;
     void poll.then((messages) => (received = messages));
