@@ -5,7 +5,7 @@ import { LAMBDA_RUNTIME } from '#lib/bundling';
 import { buildBundle, buildRunner, type BuiltBundle } from './cold-start/bundles';
 import { SAMPLE_FUNCTION_NAME } from './cold-start/protocol';
 import type { ColdStartAaRow, ColdStartResult } from './cold-start/result';
-import { runSample, type ColdStartSample } from './cold-start/sample';
+import { runSample, withRetries, type ColdStartSample } from './cold-start/sample';
 import { startColdStartServices, type ColdStartServices } from './cold-start/services';
 import { coldStartTargets, type ColdStartFloor, type ColdStartTarget } from './cold-start/targets';
 import type { BenchEnvironment } from './environment';
@@ -54,6 +54,8 @@ export interface ColdStartBench {
   targets: ColdStartTarget[];
   /** A scratch directory for bundles, removed by stop(). */
   outRoot: string;
+  /** Why each failed attempt that was taken again failed (cold-start/sample.ts, withRetries). */
+  retried: string[];
   stop: () => Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startColdStartBench(env: BenchEnvironment): Promise<ColdSt
       env: { ...env.handlerEnv, ...services.env, ...LAMBDA_LIKE_ENV },
       targets: coldStartTargets(services),
       outRoot,
+      retried: [],
       stop: async () => {
         try {
           await services.stop();
@@ -82,15 +85,23 @@ export async function startColdStartBench(env: BenchEnvironment): Promise<ColdSt
   }
 }
 
-/** One timed sample of `target`'s own bundle: a fresh fixture, the request, its effect checked. */
+/** Keeps and reports why an attempt failed; the reason names the bundle and the service's error, never the request. */
+const retryNoted =
+  (bench: ColdStartBench) =>
+  (reason: string): void => {
+    bench.retried.push(reason);
+    console.error(`taken again: ${reason}`);
+  };
+
+/** One timed sample of `target`'s own bundle: a fresh fixture, the request (again from a fresh fixture if it fails), its effect checked. */
 export async function sampleFunction(bench: ColdStartBench, target: ColdStartTarget, bundle: BuiltBundle): Promise<ColdStartSample> {
-  const sample = await runSample(bench.runner, bundle.file, await target.nextEvent(), bench.env);
+  const sample = await withRetries(async () => runSample(bench.runner, bundle.file, await target.nextEvent(), bench.env), retryNoted(bench));
   await target.confirm();
   return sample;
 }
 
 export const sampleFloor = (bench: ColdStartBench, floor: ColdStartFloor, bundle: BuiltBundle): Promise<ColdStartSample> =>
-  runSample(bench.runner, bundle.file, floor.event, bench.env);
+  withRetries(() => runSample(bench.runner, bundle.file, floor.event, bench.env), retryNoted(bench));
 
 interface Row {
   target: ColdStartTarget;
@@ -182,6 +193,7 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       result: () => ({
         repetitions: rows[0]?.repetitions.length ?? 0,
         samplesPerRepetition: SAMPLES_PER_REPETITION,
+        retriedSamples: bench.retried.length,
         rows: rows.map((row) => {
           const cpu = compared(row, (sample) => sample.cpuMs);
           const house = compared(row, (sample) => sample.cpuMs, 'houseFloor');

@@ -296,11 +296,14 @@ function largePayloads(result: LargePayloadResult): string {
 
 const loads = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(', ');
 
+const retriedSamples = (count: number): string =>
+  count === 1 ? '1 cold-start sample failed and was taken again' : `${count} cold-start samples failed and were taken again`;
+
 function runs(list: readonly BenchRun[]): string {
   return list
     .map(
       (run, index) =>
-        `- ${runName(run, index)}: ${run.durationS} s, code ${run.code.commit.slice(0, 12)}${run.code.uncommitted ? ' with uncommitted changes' : ''}; load average (1, 5, 15 min) ${loads(run.load.start)} at the start and ${loads(run.load.end)} at the end.`,
+        `- ${runName(run, index)}: ${run.durationS} s, code ${run.code.commit.slice(0, 12)}${run.code.uncommitted ? ' with uncommitted changes' : ''}; load average (1, 5, 15 min) ${loads(run.load.start)} at the start and ${loads(run.load.end)} at the end; ${retriedSamples(run.coldStarts.retriedSamples)}.`,
     )
     .join('\n');
 }

@@ -38,6 +38,8 @@ export interface ColdStartResult {
   repetitions: number;
   /** Samples of each bundle per repetition, the function's and the floor's alternating. */
   samplesPerRepetition: number;
+  /** Attempts that failed and were taken again, the untimed first samples' included. */
+  retriedSamples: number;
   rows: ColdStartRow[];
   aa: ColdStartAaRow;
 }

@@ -12,6 +12,26 @@ export interface ColdStartSample extends RunnerReport {
 const SAMPLE_TIMEOUT_MS = 30_000;
 
 /**
+ * A sample can fail for the machine's sake rather than the function's: beside a test run, DynamoDB
+ * Local once took 1.6 s to answer the health function, which rightly answered 503, and the whole
+ * run stopped after 5 minutes. So a failed sample is taken again, from a fresh request, up to this
+ * many attempts in all; each retry is reported, and a sample that fails every time stops the run.
+ */
+export const SAMPLE_ATTEMPTS = 3;
+
+/** `take`, attempted up to SAMPLE_ATTEMPTS times; `onRetry` hears why each failed attempt but the last failed. */
+export async function withRetries<T>(take: () => Promise<T>, onRetry: (reason: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await take();
+    } catch (error) {
+      if (attempt >= SAMPLE_ATTEMPTS) throw error;
+      onRetry(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+/**
  * Runs one sample. The child's environment is exactly `env`: nothing of the bench's own (such as
  * NODE_OPTIONS or tsx's loader) leaks into it. Rejects if the child fails or reports nothing.
  */

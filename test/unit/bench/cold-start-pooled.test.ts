@@ -24,6 +24,7 @@ const row = (name: string, functionMs: number, floorMs: number, houseFloorMs: nu
 const run = (seed: number): ColdStartResult => ({
   repetitions: 3,
   samplesPerRepetition: 8,
+  retriedSamples: 0,
   rows: [row('health', 200, 200, 200, seed), row('keys-create', 250, 200, 215, seed + 3), row('keys-get', 216, 200, 200, seed + 6)],
   aa: {
     name: 'keys-get',

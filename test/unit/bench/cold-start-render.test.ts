@@ -15,6 +15,7 @@ const row = (name: string, cpuRatios: number[], houseRatios: number[]): ColdStar
 const RESULT: ColdStartResult = {
   repetitions: 3,
   samplesPerRepetition: 5,
+  retriedSamples: 0,
   rows: [row('health', [1.08, 1.05, 1.09], [1.02, 1.04, 1.03]), row('keys-create', [1.12, 1.3, 1.05], [1.04, 1.12, 1.11])],
   aa: { name: 'keys-get', floor: 'bench/cold-start/floor/dynamodb.ts', samples: { a: [75, 74, 77], b: [76, 73, 77] } },
 };
