@@ -1,10 +1,31 @@
 import fc from 'fast-check';
-import { isCanonicalBase64, isStandardBase64 } from '#lambdas/rules/base64';
+import * as nodeRules from '#lambdas/rules/base64';
 import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const { isCanonicalBase64 } = nodeRules;
 
-describe('isStandardBase64', () => {
+/** The rules as a browser runs them: loaded where there is no Buffer, so they take atob and btoa. */
+function loadedWithoutBuffer(): typeof nodeRules {
+  const buffer = globalThis.Buffer;
+  let loaded: typeof nodeRules | undefined;
+  Reflect.deleteProperty(globalThis, 'Buffer');
+  try {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules loads through require alone
+      loaded = require('#lambdas/rules/base64') as typeof nodeRules;
+    });
+  } finally {
+    globalThis.Buffer = buffer;
+  }
+  if (!loaded) throw new Error('the rules did not load');
+  return loaded;
+}
+
+describe.each([
+  ['in Node, with Buffer', nodeRules.isStandardBase64],
+  ['in a browser, with atob and btoa', loadedWithoutBuffer().isStandardBase64],
+])('isStandardBase64 %s', (_, isStandardBase64) => {
   test('accepts Buffer base64 of any non-empty byte string', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (bytes) => {
