@@ -31,9 +31,9 @@ function encodesAgainAlikeByAtob(quanta: string): boolean {
 }
 
 /**
- * Node's Buffer where there is one (the functions, local mode, the CLI): on a 5 MiB string it
- * takes 3–4 ms, where Node's `atob` and `btoa`, loops in JavaScript there, take 20–25 ms, the
- * largest cost a 5 MiB create added to its DynamoDB calls. Browsers (the pages, which check
+ * Node's Buffer where there is one (the functions, local mode, the CLI): on a 5 MiB string the
+ * check takes about 4 ms with it, where Node's `atob` and `btoa`, loops in JavaScript there, take
+ * about 10 ms on a quiet machine and 20–25 ms on a busy one. Browsers (the pages, which check
  * answers with this rule) have no Buffer, and their own `atob` and `btoa`.
  */
 const encodesAgainAlike = typeof Buffer === 'function' ? encodesAgainAlikeByBuffer : encodesAgainAlikeByAtob;
