@@ -186,6 +186,11 @@ describe('revoke', () => {
 });
 
 describe('status', () => {
+  test('an id that begins with "-" (one in 64 does) is an id, not an option', async () => {
+    // No secret has this id: the service is asked, and says so.
+    expect(await onetime(['status', '-aB3dEfGhIjKlMnOpQrStUv', '--json'], { apiKey })).toMatchObject({ code: 2, stderr: GONE });
+  });
+
   test('by link or id: the receipt in words, --json for the body; no view used; another key: gone', async () => {
     const shared = JSON.parse((await onetime(['share', '--json', '--views', '2'], { apiKey, stdin: 'watch me' })).stdout.toString()) as {
       id: string;
