@@ -54,8 +54,8 @@ export interface ColdStartBench {
   targets: ColdStartTarget[];
   /** A scratch directory for bundles, removed by stop(). */
   outRoot: string;
-  /** Why each failed attempt that was taken again failed (cold-start/sample.ts, withRetries). */
-  retried: string[];
+  /** Failed attempts that were taken again (cold-start/sample.ts, withRetries). */
+  retried: number;
   stop: () => Promise<void>;
 }
 
@@ -70,7 +70,7 @@ export async function startColdStartBench(env: BenchEnvironment): Promise<ColdSt
       env: { ...env.handlerEnv, ...services.env, ...LAMBDA_LIKE_ENV },
       targets: coldStartTargets(services),
       outRoot,
-      retried: [],
+      retried: 0,
       stop: async () => {
         try {
           await services.stop();
@@ -85,11 +85,11 @@ export async function startColdStartBench(env: BenchEnvironment): Promise<ColdSt
   }
 }
 
-/** Keeps and reports why an attempt failed; the reason names the bundle and the service's error, never the request. */
+/** Counts a failed attempt and says why it failed; the reason names the bundle and the service's error, never the request. */
 const retryNoted =
   (bench: ColdStartBench) =>
   (reason: string): void => {
-    bench.retried.push(reason);
+    bench.retried += 1;
     console.error(`taken again: ${reason}`);
   };
 
@@ -193,7 +193,7 @@ export async function prepareColdStarts(env: BenchEnvironment): Promise<Repeated
       result: () => ({
         repetitions: rows[0]?.repetitions.length ?? 0,
         samplesPerRepetition: SAMPLES_PER_REPETITION,
-        retriedSamples: bench.retried.length,
+        retriedSamples: bench.retried,
         rows: rows.map((row) => {
           const cpu = compared(row, (sample) => sample.cpuMs);
           const house = compared(row, (sample) => sample.cpuMs, 'houseFloor');
