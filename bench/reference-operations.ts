@@ -1,5 +1,7 @@
+import { STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
 import { createApiKey } from '#lambdas/use-cases/keys';
 import { claim, createSecret, isGateRefusal, revoke } from '#lambdas/use-cases/secrets';
+import { addressBytesWindow } from '#lambdas/use-cases/stored-bytes';
 import { authenticateAndCount, deleteKey, pingKeysTable, setWebhook } from '#lambdas/store/key-store';
 import { BENCH_KEYS_PER_IP_PER_HOUR } from './environment';
 
@@ -15,7 +17,7 @@ export type ReferenceOperation =
   | { call: 'readKey'; keyHash: string }
   | { call: 'setWebhook'; keyHash: string }
   | { call: 'deleteKey'; keyHash: string }
-  | { call: 'createSecret'; keyHash: string; data: string }
+  | { call: 'createSecret'; keyHash: string; data: string; bodyBytes: number }
   | { call: 'claim'; keyHash: string; id: string }
   | { call: 'revoke'; keyHash: string; id: string };
 
@@ -26,6 +28,24 @@ export interface ReferenceAnswer {
 }
 
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
+/** The reference's client address: its own, so that its counts by address grow beside local mode's (127.0.0.1), not with them. */
+export const REFERENCE_CLIENT_ADDRESS = '192.0.2.2';
+/** The routes' daily byte quotas as the bench runs local mode: the defaults (bench/environment.ts sets neither). */
+const STORED_BYTES_QUOTA = {
+  perKeyPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
+  perAddressPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay,
+};
+
+/**
+ * POST /secrets' calls for `data`: the bytes of the route's body `{"data":…}` go with it, which the
+ * route counts against its key (in the authenticating write) and, for a large body, its address.
+ */
+export const createSecretOperation = (keyHash: string, data: string): ReferenceOperation => ({
+  call: 'createSecret',
+  keyHash,
+  data,
+  bodyBytes: Buffer.byteLength(JSON.stringify({ data })),
+});
 const SITE_URL = 'http://localhost/bench';
 
 /** The authentication every keyed request starts with. */
@@ -58,8 +78,10 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
       await deleteKey(operation.keyHash);
       return {};
     case 'createSecret': {
-      await authenticate(operation.keyHash);
-      const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, Date.now());
+      const now = Date.now();
+      await authenticateAndCount(operation.keyHash, now, undefined, operation.bodyBytes);
+      await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, STORED_BYTES_QUOTA);
+      const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, now);
       return { id };
     }
     case 'claim': {

@@ -2,7 +2,7 @@ import { API_BASE_PATH } from '#lambdas/definitions/limits';
 import { dataFilling } from '#test/support/api';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadOverHttp, type HttpRequestSpec } from './load';
-import { BENCH_WEBHOOK, type ReferenceOperation } from './reference-operations';
+import { BENCH_WEBHOOK, createSecretOperation, REFERENCE_CLIENT_ADDRESS, type ReferenceOperation } from './reference-operations';
 import { hundredths, judge, percentile, ratio, repeated, type Judged, type Repeated, type RepeatedMeasurement } from './stats';
 import { rotated, SIDES, type Side } from './turns';
 
@@ -114,7 +114,7 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
     prepare: (perSide) =>
       Promise.resolve({
         localMode: times(perSide, () => ({ method: 'POST', path: apiPath('/keys'), headers: {} })),
-        reference: times(perSide, () => ({ call: 'createKey', clientAddress: '192.0.2.2' })),
+        reference: times(perSide, () => ({ call: 'createKey', clientAddress: REFERENCE_CLIENT_ADDRESS })),
       }),
   },
   keyedScenario(
@@ -143,7 +143,7 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   keyedScenario(
     'POST /secrets 1 KB',
     (key) => ({ method: 'POST', path: apiPath('/secrets'), headers: { ...bearer(key), ...JSON_HEADERS }, body: SECRET_BODY_1KB }),
-    (keyHash) => ({ call: 'createSecret', keyHash, data: SECRET_DATA_1KB }),
+    (keyHash) => createSecretOperation(keyHash, SECRET_DATA_1KB),
     'shared',
   ),
   secretScenario(
