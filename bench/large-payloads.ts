@@ -89,7 +89,7 @@ export async function prepareLargePayloads(targets: LargePayloadTargets): Promis
 
   const createOnce = async (samples: Samples): Promise<Record<Side, string>> => {
     const ids: Record<Side, string> = { localMode: '', reference: '' };
-    const referenceCreate = askReference(createSecretOperation(owners.reference.keyHash, data));
+    const referenceCreate = askReference(createSecretOperation(owners.reference.keyHash, data, body));
     await inTurn(turn, {
       localMode: async () => {
         const { ms, value } = await timed(() =>

@@ -143,7 +143,7 @@ export const LOAD_SCENARIOS: readonly LoadScenario[] = [
   keyedScenario(
     'POST /secrets 1 KB',
     (key) => ({ method: 'POST', path: apiPath('/secrets'), headers: { ...bearer(key), ...JSON_HEADERS }, body: SECRET_BODY_1KB }),
-    (keyHash) => createSecretOperation(keyHash, SECRET_DATA_1KB),
+    (keyHash) => createSecretOperation(keyHash, SECRET_DATA_1KB, SECRET_BODY_1KB),
     'shared',
   ),
   secretScenario(
