@@ -18,10 +18,7 @@ interface Finding {
   code: string;
   message: string;
   path: string[];
-  severity: number;
 }
-const ERROR = 0;
-
 async function lint(file: string): Promise<Finding[]> {
   // Spectral exits 1 when it finds an error; its findings are on stdout either way.
   const run = promisify(execFile)(SPECTRAL, ['lint', file, '--ruleset', RULESET, '--format', 'json', '--quiet'], {
@@ -37,9 +34,9 @@ async function lint(file: string): Promise<Finding[]> {
 
 const describeFinding = (finding: Finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`;
 
-test('docs/openapi.json has no Spectral error', async () => {
+test('docs/openapi.json has no Spectral finding, not even a warning', async () => {
   const findings = await lint(path.relative(ROOT, OPENAPI_PATH));
-  expect(findings.filter((finding) => finding.severity === ERROR).map(describeFinding)).toEqual([]);
+  expect(findings.map(describeFinding)).toEqual([]);
 });
 
 test('the rate-limit rule of the ruleset fails a counted response without the headers', async () => {
