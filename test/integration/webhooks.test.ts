@@ -1,5 +1,6 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
 import { ENV } from '#lambdas/definitions/env';
@@ -11,6 +12,8 @@ import { api, base64Of, createKey, createRequest, createSecret, freshClientAddre
 import type { LocalServer } from '../support/local-server';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
+import { validate, type Schema } from '../support/json-schema';
+import { OPENAPI_PATH } from '#scripts/openapi';
 
 /**
  * The webhook pipeline end to end in local mode: DynamoDB Local's stream → fan-out → local queue
@@ -58,6 +61,10 @@ function delivered(request: ReceivedRequest): Delivered {
 
 const claim = (key: string, id: string) => api('GET', `/secrets/${id}`, { key, baseUrl });
 
+const OPENAPI = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Schema & { components: { schemas: { WebhookEvent: Schema } } };
+/** What docs/openapi.json's WebhookEvent says of a delivered body that it does not match: nothing, when it does. */
+const undocumentedInEvent = (event: Delivered): string[] => validate(OPENAPI.components.schemas.WebhookEvent, event.payload, OPENAPI);
+
 /**
  * Proves that the pipeline has processed everything committed so far: an event of another key,
  * committed now, arrives only after the stream records before it went through the fan-out.
@@ -81,6 +88,7 @@ test("a 2-view secret sends created, viewed and expired, each signed with the ke
   for (const event of events) {
     expect(Object.keys(event.payload).sort()).toEqual(['data', 'event', 'timestamp']);
     expect(event.payload.data).toEqual({ id });
+    expect(undocumentedInEvent(event)).toEqual([]);
     expect(event.request.method).toBe('POST');
     expect(event.request.headers['content-type']).toBe('application/json');
     expect(verifyWebhookSignature(event.request.rawBody, event.signature, owner.webhookSecret)).toBe(true);
@@ -102,6 +110,7 @@ test("a request's fulfilment sends request.fulfilled to the requester's key, its
   const [fulfilled] = (await receiver.waitFor(requester.path, 1, DELIVERY_WAIT_MS)).map(delivered);
   expect(fulfilled?.payload).toEqual({ event: 'request.fulfilled', timestamp: expect.any(Number), data: { id } });
   expect(fulfilled?.payload.timestamp).toBeGreaterThanOrEqual(before);
+  expect(undocumentedInEvent(fulfilled!)).toEqual([]);
   expect(verifyWebhookSignature(fulfilled!.request.rawBody, fulfilled!.signature, requester.webhookSecret)).toBe(true);
 
   expect((await claim(requester.key, id)).status).toBe(200);
