@@ -109,8 +109,9 @@ const withStatedChecks: Override = (context) => {
   const { zodSchema, jsonSchema: node, path } = context;
   if (zodSchema === updateKeyBody.shape.webhook) return webhookOrNone(node);
   if (node.type !== 'string' || 'format' in node || 'pattern' in node || 'enum' in node || 'const' in node) return;
-  const property = path[path.lastIndexOf('properties') + 1];
-  const stated = typeof property === 'string' && path.includes('properties') ? STATED[property] : undefined;
+  const at = path.lastIndexOf('properties');
+  const property = at === -1 ? undefined : path[at + 1];
+  const stated = typeof property === 'string' ? STATED[property] : undefined;
   if (stated) Object.assign(node, stated);
 };
 
