@@ -1,4 +1,5 @@
-import { STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { readConfig } from '#lambdas/config/functions';
+import { ENV } from '#lambdas/definitions/env';
 import { createApiKey } from '#lambdas/use-cases/keys';
 import { claim, createSecret, isGateRefusal, revoke } from '#lambdas/use-cases/secrets';
 import { addressBytesWindow } from '#lambdas/use-cases/stored-bytes';
@@ -30,11 +31,6 @@ export interface ReferenceAnswer {
 export const BENCH_WEBHOOK = 'https://hooks.example.com/bench';
 /** The reference's client address: its own, so that its counts by address grow beside local mode's (127.0.0.1), not with them. */
 export const REFERENCE_CLIENT_ADDRESS = '192.0.2.2';
-/** The routes' daily byte quotas as the bench runs local mode: the defaults (bench/environment.ts sets neither). */
-const STORED_BYTES_QUOTA = {
-  perKeyPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
-  perAddressPerDayMiB: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay,
-};
 
 /**
  * POST /secrets' calls for `data`, sent to the route as `routeBody`: its bytes go with it, which the
@@ -46,7 +42,11 @@ export const createSecretOperation = (keyHash: string, data: string, routeBody: 
   data,
   bodyBytes: Buffer.byteLength(routeBody),
 });
-const SITE_URL = 'http://localhost/bench';
+/**
+ * The routes' settings (the site, the daily byte quotas) read as a route reads them, from this
+ * process's environment, which the bench sets as it sets local mode's: the same quotas on both sides.
+ */
+const ROUTE_CONFIG = readConfig({ ...process.env, [ENV.siteUrl]: 'http://localhost/bench' });
 
 /** The authentication every keyed request starts with. */
 const authenticate = (keyHash: string): Promise<unknown> => authenticateAndCount(keyHash, Date.now());
@@ -80,8 +80,8 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
     case 'createSecret': {
       const now = Date.now();
       await authenticateAndCount(operation.keyHash, now, undefined, operation.bodyBytes);
-      await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, STORED_BYTES_QUOTA);
-      const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, SITE_URL, now);
+      await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, ROUTE_CONFIG.storedBytes);
+      const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, ROUTE_CONFIG.siteUrl, now);
       return { id };
     }
     case 'claim': {
