@@ -93,9 +93,8 @@ const STATED: Record<string, JsonSchema> = {
   data: { pattern: STANDARD_BASE64_PATTERN },
   webhook: { format: 'uri' },
   publicKey: { pattern: REQUEST_PUBLIC_KEY_PATTERN.source },
-  // A request's note and a webhook's secret or request id, as POST /requests and POST /secrets took them.
+  // A request's note in answers, as POST /requests took it.
   note: { pattern: patternOf(createRequestBody, 'note') },
-  id: { pattern: patternOf(secretId) },
 };
 
 /** PATCH /keys takes a URL or `""`, which removes the webhook. */
@@ -105,9 +104,21 @@ function webhookOrNone(node: JsonSchema): void {
   Object.assign(node, { anyOf: [url, { type: 'string', const: '' }] });
 }
 
+/**
+ * Fields stated by the schema they are, where their name would say too much: any property may be
+ * called `id`, and only PATCH /keys' `webhook` may be `""`. A webhook's `data.id` is a secret's or
+ * a request's id, as POST /secrets and POST /requests made it.
+ */
+const MADE_ID = { pattern: patternOf(secretId) };
+const STATED_BY_SCHEMA = new Map<unknown, (node: JsonSchema) => void>([
+  [updateKeyBody.shape.webhook, webhookOrNone],
+  [webhookPayloadSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
+]);
+
 const withStatedChecks: Override = (context) => {
   const { zodSchema, jsonSchema: node, path } = context;
-  if (zodSchema === updateKeyBody.shape.webhook) return webhookOrNone(node);
+  const bySchema = STATED_BY_SCHEMA.get(zodSchema);
+  if (bySchema) return bySchema(node);
   if (node.type !== 'string' || 'format' in node || 'pattern' in node || 'enum' in node || 'const' in node) return;
   const at = path.lastIndexOf('properties');
   const property = at === -1 ? undefined : path[at + 1];

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { createECDH } from 'node:crypto';
 import { isStandardBase64 } from '#lambdas/rules/base64';
 import { isP256PublicKey } from '#lambdas/rules/p256';
+import { randomUrlSafeId } from '#lambdas/rules/random';
+import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
 import { renderOpenApi } from '#scripts/openapi';
 import { STANDARD_BASE64_PATTERN } from '#scripts/openapi/document';
 import { validate, type Schema } from '#test/support/json-schema';
@@ -64,4 +66,17 @@ test('the webhook of PATCH /keys may be a URL or "", which removes it', () => {
   expect(validate(bodyOf('patch'), { webhook: 'https://hooks.example.com/x' }, document)).toEqual([]);
   expect(validate(bodyOf('patch'), { webhook: 'x'.repeat(3000) }, document)).not.toEqual([]);
   expect(bodyOf('post')).toMatchObject({ properties: { webhook: { type: 'string', format: 'uri' } } });
+});
+
+test("a webhook's data.id states the pattern of the ids secrets and requests are made with", () => {
+  const document = JSON.parse(renderOpenApi()) as { components: { schemas: { WebhookEvent: Schema } } };
+  const event = (id: string) => ({ event: 'secret.created', timestamp: 1, data: { id } });
+  expect(document.components.schemas.WebhookEvent).toMatchObject({ properties: { data: { properties: { id: { pattern: expect.any(String) } } } } });
+  // Secrets and requests make their ids alike (use-cases/secrets.ts, use-cases/requests.ts).
+  for (let made = 0; made < 20; made += 1) {
+    expect(validate(document.components.schemas.WebhookEvent, event(randomUrlSafeId(SECRET_ID_BYTES)), document)).toEqual([]);
+  }
+  for (const refused of ['short', 'has a space in it ......', 'x'.repeat(21)]) {
+    expect(validate(document.components.schemas.WebhookEvent, event(refused), document)).not.toEqual([]);
+  }
 });
