@@ -1,4 +1,5 @@
 import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '#lambdas/definitions/create-access';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
@@ -39,7 +40,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   try {
     const handlerEnv: Record<string, string> = {
       // The delivery function, timed in this process for the cost model, refuses loopback receivers without it.
-      [ENV.webhookAllowLoopback]: '1',
+      [SETTINGS.webhookAllowLoopback.env]: '1',
       AWS_REGION: LOCAL_AWS_SETTINGS.region,
       AWS_ACCESS_KEY_ID: LOCAL_AWS_SETTINGS.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_AWS_SETTINGS.credentials.secretAccessKey,
@@ -56,8 +57,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       startLocalMode: ({ requestLog, createAccess = DEFAULT_CREATE_ACCESS }) =>
         startLocalServer({
           ...handlerEnv,
-          [ENV.keysPerIpPerHour]: String(BENCH_KEYS_PER_IP_PER_HOUR),
-          [ENV.createAccess]: createAccess,
+          [SETTINGS.keysPerIpPerHour.env]: String(BENCH_KEYS_PER_IP_PER_HOUR),
+          [SETTINGS.createAccess.env]: createAccess,
           LOCAL_REQUEST_LOG: requestLog ? 'on' : 'off',
         }),
       stop: async () => {

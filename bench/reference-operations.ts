@@ -1,5 +1,5 @@
-import { readConfig } from '#lambdas/config/functions';
-import { ENV } from '#lambdas/definitions/env';
+import { readFunctionSettings } from '#lambdas/config/environment';
+import { SETTINGS } from '#lambdas/config/settings';
 import { createApiKey } from '#lambdas/use-cases/keys';
 import { claim, createSecret, isGateRefusal, revoke } from '#lambdas/use-cases/secrets';
 import { addressBytesWindow } from '#lambdas/use-cases/stored-bytes';
@@ -46,7 +46,7 @@ export const createSecretOperation = (keyHash: string, data: string, routeBody: 
  * The routes' settings (the site, the daily byte quotas) read as a route reads them, from this
  * process's environment, which the bench sets as it sets local mode's: the same quotas on both sides.
  */
-const ROUTE_CONFIG = readConfig({ ...process.env, [ENV.siteUrl]: 'http://localhost/bench' });
+const ROUTE_CONFIG = readFunctionSettings('secrets-create', { ...process.env, [SETTINGS.siteUrl.env]: 'http://localhost/bench' });
 
 /** The authentication every keyed request starts with. */
 const authenticate = (keyHash: string): Promise<unknown> => authenticateAndCount(keyHash, Date.now());
@@ -80,7 +80,7 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
     case 'createSecret': {
       const now = Date.now();
       await authenticateAndCount(operation.keyHash, now, undefined, operation.bodyBytes);
-      await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, ROUTE_CONFIG.storedBytes);
+      await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, ROUTE_CONFIG);
       const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, ROUTE_CONFIG.siteUrl, now);
       return { id };
     }

@@ -2,7 +2,6 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/limits';
-import type { LogLevelName } from '#lambdas/definitions/observability';
 import type { TableAccess } from '#lambdas/definitions/access';
 import { type RouteDefinition, routeEntry } from '#lambdas/definitions/routes';
 import { ServiceFunction } from './service-function';
@@ -16,11 +15,10 @@ export interface RouteFunctionProps {
   /** Every table a route may name in its access list. */
   readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
   readonly environment: Readonly<Record<string, string>>;
-  readonly logLevel: LogLevelName;
 }
 
 /** The Lambda function behind one route, allowed exactly the route's listed DynamoDB actions. */
-export function routeFunction(scope: Construct, id: string, { route, tables, environment, logLevel }: RouteFunctionProps): ServiceFunction {
+export function routeFunction(scope: Construct, id: string, { route, tables, environment }: RouteFunctionProps): ServiceFunction {
   return new ServiceFunction(scope, id, {
     entry: routeEntry(route),
     description: `${route.method} ${API_BASE_PATH}${route.path}`,
@@ -28,7 +26,6 @@ export function routeFunction(scope: Construct, id: string, { route, tables, env
     memorySizeMb: ROUTE_MEMORY_MB,
     timeout: ROUTE_TIMEOUT,
     environment,
-    logLevel,
     tables,
     access: route.access,
   });

@@ -1,12 +1,12 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { ENV } from '#lambdas/definitions/env';
 import { ROUTES } from '#lambdas/definitions/routes';
-import { PAGES_CONFIG_FILE, pagesConfig } from '#lambdas/definitions/site';
+import { pagesConfig, type SettingValues } from '#lambdas/config/settings';
+import { PAGES_CONFIG_FILE } from '#lambdas/definitions/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { SecretsApi } from './api';
-import type { SecretsStackConfig } from './config';
+import { functionEnvironment, type SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-suppressions';
 import { routeFunction } from './route-functions';
@@ -54,35 +54,27 @@ export class SecretsStack extends Stack {
     const signInConstruct = config.signIn ? new SignIn(this, 'SignIn', { issuer: config.signIn.issuer, siteUrl }) : undefined;
     const signIn = signInConstruct?.issuer;
     // The pages learn the mode and the issuer from a file deployed beside them.
-    site.deployment.addSource(
-      Source.jsonData(PAGES_CONFIG_FILE, pagesConfig(signIn && { issuer: signIn.issuer, clientId: signIn.clientId, audience: signIn.audience })),
-    );
-
-    const environment = {
-      [KEYS_TABLE.envVar]: tables.keys.tableName,
-      [SECRETS_TABLE.envVar]: tables.secrets.tableName,
-      [ENV.siteUrl]: siteUrl,
-      [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
-      [ENV.storedMiBPerKeyPerDay]: String(config.storedMiBPerKeyPerDay),
-      [ENV.storedMiBPerAddressPerDay]: String(config.storedMiBPerAddressPerDay),
+    // Each function gets the settings whose rows name it (lambdas/config/settings.ts), from context
+    // and from what the stack made: the URL, the origin secret (a deploy-time reference, resolved
+    // by CloudFormation: the template holds none of it) and the issuer.
+    const values: SettingValues = {
+      ...config,
+      waf: config.waf !== undefined,
+      siteUrl,
+      originSecret: site.originSecret.secretValue.unsafeUnwrap(),
       ...(signIn
-        ? {
-            [ENV.createAccess]: 'signed-in',
-            [ENV.oidcIssuer]: signIn.issuer,
-            [ENV.oidcAudience]: signIn.audience,
-            ...(signIn.jwksUri ? { [ENV.oidcJwksUri]: signIn.jwksUri } : {}),
-          }
+        ? { createAccess: 'signed-in', oidcIssuer: signIn.issuer, oidcAudience: signIn.audience, oidcJwksUri: signIn.jwksUri, oidcClientId: signIn.clientId }
         : {}),
     };
-    // Only the routes that read the client's address learn the origin secret (a deploy-time
-    // reference, resolved by CloudFormation: the template holds none of it).
-    const originSecret = { [ENV.originSecret]: site.originSecret.secretValue.unsafeUnwrap() };
+    // The pages learn the mode and the issuer from a file deployed beside them.
+    site.deployment.addSource(Source.jsonData(PAGES_CONFIG_FILE, pagesConfig(values)));
+
+    const tableNames = { [KEYS_TABLE.envVar]: tables.keys.tableName, [SECRETS_TABLE.envVar]: tables.secrets.tableName };
     const routeHandlers = ROUTES.map((route) => {
       const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
         route,
         tables,
-        environment: route.readsClientAddress ? { ...environment, ...originSecret } : environment,
-        logLevel: config.logLevel,
+        environment: { ...tableNames, ...functionEnvironment(route.name, values) },
       });
       api.addRoute(route, handler);
       return handler;
@@ -90,8 +82,7 @@ export class SecretsStack extends Stack {
 
     const webhooks = new WebhookPipeline(this, 'Webhooks', {
       tables,
-      retryBaseMs: config.webhookRetryBaseMs,
-      logLevel: config.logLevel,
+      settings: (fn) => functionEnvironment(fn, values),
     });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
     const alarms = new WebhookAlarms(this, 'WebhookAlarms', {

@@ -6,7 +6,6 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV } from '#lambdas/definitions/env';
-import type { LogLevelName } from '#lambdas/definitions/observability';
 import type { TableAccess } from '#lambdas/definitions/access';
 import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './bundling';
 import { tableGrantStatement } from './table-grants';
@@ -30,8 +29,6 @@ export interface ServiceFunctionProps {
   readonly memorySizeMb: number;
   readonly timeout: Duration;
   readonly environment: Readonly<Record<string, string>>;
-  /** The Powertools Logger's level, POWERTOOLS_LOG_LEVEL in the environment. */
-  readonly logLevel: LogLevelName;
   /** Every table the access list may name. */
   readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
   readonly access: TableAccess;
@@ -71,7 +68,7 @@ export class ServiceFunction extends Construct {
       bundling: BUNDLING,
       role: this.role,
       logGroup,
-      environment: { ...props.environment, [ENV.logLevel]: props.logLevel, [ENV.serviceName]: functionsServiceName(this) },
+      environment: { ...props.environment, [ENV.serviceName]: functionsServiceName(this) },
     });
 
     for (const tableKey of Object.keys(props.tables) as (keyof TableAccess)[]) {

@@ -4,8 +4,6 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { ENV } from '#lambdas/definitions/env';
-import type { LogLevelName } from '#lambdas/definitions/observability';
 import type { TableAccess } from '#lambdas/definitions/access';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import {
@@ -43,9 +41,8 @@ const STREAM_FILTER = FilterCriteria.filter({
 
 export interface WebhookPipelineProps {
   readonly tables: Readonly<Record<keyof TableAccess, ITable>>;
-  /** First retry delay, handed to the delivery function. */
-  readonly retryBaseMs: number;
-  readonly logLevel: LogLevelName;
+  /** Each function's settings (lib/config.ts functionEnvironment). */
+  readonly settings: (fn: keyof typeof PIPELINE_ENTRIES) => Readonly<Record<string, string>>;
 }
 
 /**
@@ -58,7 +55,7 @@ export class WebhookPipeline extends Construct {
   readonly fanOut: ServiceFunction;
   readonly delivery: ServiceFunction;
 
-  constructor(scope: Construct, id: string, { tables, retryBaseMs, logLevel }: WebhookPipelineProps) {
+  constructor(scope: Construct, id: string, { tables, settings }: WebhookPipelineProps) {
     super(scope, id);
     this.queues = webhookQueues(this);
     const { jobs, fanOutFailures, consumedSecrets } = this.queues;
@@ -74,8 +71,8 @@ export class WebhookPipeline extends Construct {
         [SECRETS_TABLE.envVar]: tables.secrets.tableName,
         [QUEUES.jobs.envVar]: jobs.queueUrl,
         [QUEUES.consumedSecrets.envVar]: consumedSecrets.queueUrl,
+        ...settings('fanOut'),
       },
-      logLevel,
       tables,
       access: PIPELINE_TABLE_ACCESS.fanOut,
     });
@@ -109,9 +106,8 @@ export class WebhookPipeline extends Construct {
         [KEYS_TABLE.envVar]: tables.keys.tableName,
         // A failed attempt delays its own message, which ChangeMessageVisibility addresses by queue URL.
         [QUEUES.jobs.envVar]: jobs.queueUrl,
-        [ENV.webhookRetryBaseMs]: String(retryBaseMs),
+        ...settings('delivery'),
       },
-      logLevel,
       tables,
       access: PIPELINE_TABLE_ACCESS.delivery,
     });

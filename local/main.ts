@@ -15,8 +15,8 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
-import { readCreateAccess } from '#lambdas/config/create-access';
-import { pagesConfig } from '#lambdas/definitions/site';
+import { readFunctionSettings } from '#lambdas/config/environment';
+import { pagesConfig, SETTINGS } from '#lambdas/config/settings';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 import type { LocalSignInProvider } from './sign-in-provider';
@@ -78,13 +78,13 @@ async function start(started: Started, settings: LocalSettings, port: number, da
     started.signIn = await startSignInProviderProcess({
       port: signInPort,
       pageOrigins: [
-        ...new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, new URL(env[ENV.siteUrl] ?? `http://localhost:${port}`).origin]),
+        ...new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, new URL(env[SETTINGS.siteUrl.env] ?? `http://localhost:${port}`).origin]),
       ],
       signingKey: settings.localSignIn.signingKey,
     });
     // What POST /keys and the pages read, as the stack sets them from its user pool.
-    env[ENV.oidcIssuer] = started.signIn.issuer;
-    env[ENV.oidcAudience] = LOCAL_SIGN_IN.clientId;
+    env[SETTINGS.oidcIssuer.env] = started.signIn.issuer;
+    env[SETTINGS.oidcAudience.env] = LOCAL_SIGN_IN.clientId;
   }
   let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {
@@ -116,13 +116,10 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   return started.webhooks;
 }
 
-/**
- * What the pages learn of sign-in: CREATE_ACCESS and the issuer local mode's functions check
- * (OIDC_ISSUER, OIDC_AUDIENCE; the pages' client id is the audience, as with the stack's pool).
- */
+/** The pages' config.json from the values local mode's functions read; the pages' client id is the audience, as with the stack's pool. */
 function localPagesConfig() {
-  const access = readCreateAccess();
-  return pagesConfig(access.mode === 'signed-in' ? { issuer: access.issuer, clientId: access.audience, audience: access.audience } : undefined);
+  const settings = readFunctionSettings('keys-create');
+  return pagesConfig({ ...settings, oidcClientId: settings.oidcAudience });
 }
 
 async function main(): Promise<void> {
@@ -135,7 +132,7 @@ async function main(): Promise<void> {
   env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;
   // Port 0 asks for any free port; it is resolved now because SITE_URL defaults to it.
   const port = await portFrom('PORT', settings.port);
-  env[ENV.siteUrl] ||= `http://localhost:${port}`;
+  env[SETTINGS.siteUrl.env] ||= `http://localhost:${port}`;
   // Absolute from here on, for DynamoDB Local and the forked pipeline alike.
   const dataDir = prepareDataDir(settings.dataDir);
 
@@ -165,7 +162,7 @@ async function main(): Promise<void> {
   console.log(`Webhook dead letters: ${queues} npm run dlq -- list (or redrive)`);
   const failures = `${ENV.dynamodbEndpoint}=${env[ENV.dynamodbEndpoint]} ${KEYS_TABLE.envVar}=${localTableName(KEYS_TABLE)} ${ENV.sqsEndpoint}=${webhooks.sqsEndpoint} ${QUEUES.jobs.envVar}=${webhooks.queueUrl} ${QUEUES.fanOutFailures.envVar}=${webhooks.fanOutFailureQueueUrl}`;
   console.log(`Webhook fan-out failures: ${failures} npm run dlq -- replay`);
-  console.log(`Pages at http://localhost:${port}/ (share) and ${env[ENV.siteUrl]}/<id> (reveal)`);
+  console.log(`Pages at http://localhost:${port}/ (share) and ${env[SETTINGS.siteUrl.env]}/<id> (reveal)`);
   if (started.signIn) {
     const { login, password } = LOCAL_SIGN_IN.testUser;
     console.log(`Sign-in (CREATE_ACCESS=signed-in): OpenID provider at ${started.signIn.issuer}, test user ${login}, password ${password}`);

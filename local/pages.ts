@@ -10,8 +10,8 @@ import {
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
   pageHeaders,
-  type PagesConfig,
 } from '#lambdas/definitions/site';
+import type { PagesConfig } from '#lambdas/config/settings';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
@@ -38,7 +38,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** The build's files, and config.json as the stack's bucket deployment writes it (definitions/site.ts pagesConfig). */
+/** The build's files, and config.json as the stack's bucket deployment writes it (config/settings.ts pagesConfig). */
 export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES_BUILD_DIR)): Pages {
   if (!existsSync(path.join(directory, PAGE_FILES.share))) {
     throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);

@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
-import { flag, httpUrl, integer, oneOf, readSettings, schemaOf, siteUrl, text } from '#lambdas/config/fields';
-import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
-import { readCreateAccess } from '#lambdas/config/create-access';
+import { createAccessOf } from '#lambdas/config/create-access';
+import { readFunctionSettings } from '#lambdas/config/environment';
+import { httpUrl, integer, oneOf, readSettings, schemaOf, text } from '#lambdas/config/fields';
+import { SETTINGS, settingRows } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 
 /**
  * `npm start`'s environment (docs/local-mode.md), read once before anything starts, so that a bad
- * value is told before DynamoDB Local's seconds of start-up. The functions' own variables are
- * checked here with the functions' fields, then left in the environment, where the handlers read
- * them again as they do on Lambda.
+ * value is told before DynamoDB Local's seconds of start-up. The settings registry's `local` rows
+ * (the functions' variables) are checked here with the functions' fields, then left in the
+ * environment, where the handlers read them again as they do on Lambda.
  */
 
 const port = () => integer({ min: 0, max: 65535 });
@@ -16,27 +17,21 @@ const port = () => integer({ min: 0, max: 65535 });
 /** The HTTP port when PORT is unset. */
 export const DEFAULT_PORT = 3000;
 
-const LOCAL_ENV = z.object({
-  /** 0: any free port. */
-  PORT: z._default(port(), DEFAULT_PORT),
-  /** Default: any free port. */
-  DYNAMODB_LOCAL_PORT: z._default(port(), 0),
-  [ENV.dynamodbEndpoint]: z.optional(httpUrl()),
-  DATA_DIR: z.optional(text()),
-  LOCAL_REQUEST_LOG: z._default(oneOf(['on', 'off']), 'on'),
-  /** Default: http://localhost:<PORT>, once PORT is resolved. */
-  [ENV.siteUrl]: z.optional(siteUrl()),
-  [ENV.keysPerIpPerHour]: z.optional(schemaOf(keysPerIpPerHour())),
-  [ENV.webhookAllowLoopback]: z.optional(flag()),
-  [ENV.webhookRetryBaseMs]: z.optional(schemaOf(webhookRetryBaseMs())),
-  [ENV.logLevel]: z.optional(schemaOf(logLevel())),
-  [ENV.storedMiBPerKeyPerDay]: z.optional(schemaOf(storedMiBPerDay())),
-  [ENV.storedMiBPerAddressPerDay]: z.optional(schemaOf(storedMiBPerDay())),
-  /** CREATE_ACCESS=signed-in without OIDC_ISSUER: the local OpenID provider's port; default: any free port. */
-  LOCAL_OIDC_PORT: z._default(port(), 0),
-  /** A private JWK (JSON) for the local provider to sign with; default: a fresh key per start. */
-  LOCAL_OIDC_KEY: z.optional(text()),
-});
+const localEnv = () =>
+  z.object({
+    /** 0: any free port. */
+    PORT: z._default(port(), DEFAULT_PORT),
+    /** Default: any free port. */
+    DYNAMODB_LOCAL_PORT: z._default(port(), 0),
+    [ENV.dynamodbEndpoint]: z.optional(httpUrl()),
+    DATA_DIR: z.optional(text()),
+    LOCAL_REQUEST_LOG: z._default(oneOf(['on', 'off']), 'on'),
+    /** CREATE_ACCESS=signed-in without OIDC_ISSUER: the local OpenID provider's port; default: any free port. */
+    LOCAL_OIDC_PORT: z._default(port(), 0),
+    /** A private JWK (JSON) for the local provider to sign with; default: a fresh key per start. */
+    LOCAL_OIDC_KEY: z.optional(text()),
+    ...Object.fromEntries(settingRows((row) => row.local === true).map(([name, row]) => [row.env ?? name, z.optional(schemaOf(row.field))])),
+  });
 
 /** Local sign-in: a real OpenID provider on this machine (local/sign-in-provider.ts). */
 export interface LocalSignInSettings {
@@ -58,11 +53,11 @@ export interface LocalSettings {
 }
 
 export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
-  const settings = readSettings(LOCAL_ENV, { read: (name) => env[name] });
-  const localSignIn = env[ENV.createAccess] === 'signed-in' && !env[ENV.oidcIssuer];
-  // CREATE_ACCESS and the OIDC_* variables POST /keys reads: told now, not at its first request
+  const settings = readSettings(localEnv(), { read: (name) => env[name] });
+  const localSignIn = env[SETTINGS.createAccess.env] === 'signed-in' && !env[SETTINGS.oidcIssuer.env];
+  // CREATE_ACCESS with the OIDC_* variables POST /keys reads: told now, not at its first request
   // (local sign-in sets them once its provider is up).
-  if (!localSignIn) readCreateAccess(env);
+  if (!localSignIn) createAccessOf(readFunctionSettings('keys-create', env));
   return {
     port: settings.PORT,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,

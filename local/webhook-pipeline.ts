@@ -14,7 +14,6 @@ import {
   PIPELINE_ENTRIES,
   QUEUES,
   WEBHOOK_ATTEMPTS,
-  WEBHOOK_RETRY_BASE_MS,
 } from '#lambdas/definitions/webhooks';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
@@ -121,7 +120,6 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     env[QUEUES.deadLetters.envVar] = deadLettersUrl;
     env[QUEUES.fanOutFailures.envVar] = fanOutFailuresUrl;
     env[QUEUES.consumedSecrets.envVar] = consumedSecretsUrl;
-    env[ENV.webhookRetryBaseMs] ||= String(WEBHOOK_RETRY_BASE_MS.local);
 
     // The fan-out also takes the consumed-secrets queue's messages, as its second mapping does on AWS.
     const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {

@@ -1,6 +1,7 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as path from 'node:path';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
@@ -119,7 +120,7 @@ async function replay(
   }
   // stdout is this command's result: the handler's per-batch info lines stay out of it, while its
   // warnings and errors (which Powertools writes to stderr) still show. An operator's level wins.
-  env[ENV.logLevel] ??= 'WARN';
+  env[SETTINGS.logLevel.env] ??= 'WARN';
   const streams = new DynamoDBStreamsClient(dynamoDbEndpoint ? { endpoint: dynamoDbEndpoint, ...LOCAL_AWS_SETTINGS } : {});
   // Imported once the environment is set: the handler's clients are built when its module loads.
   const { handler } = (await import(path.resolve(__dirname, '..', PIPELINE_ENTRIES.fanOut))) as { handler: FanOutHandler };

@@ -1,4 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 import { localSqsClient, startLocalQueueService } from '#local/queue-service';
@@ -56,8 +57,8 @@ export async function startColdStartServices(): Promise<ColdStartServices> {
 
     return {
       env: {
-        [ENV.siteUrl]: SITE_URL,
-        [ENV.webhookAllowLoopback]: '1',
+        [SETTINGS.siteUrl.env]: SITE_URL,
+        [SETTINGS.webhookAllowLoopback.env]: '1',
         [ENV.sqsEndpoint]: queues.endpoint,
         [QUEUES.jobs.envVar]: queueUrl,
       },

@@ -1,17 +1,11 @@
-import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS } from '../definitions/create-access';
-import { ENV } from '../definitions/env';
-import { optional, readEnvironment, withDefault } from './environment';
-import { httpUrlField, oneOfField, textField } from './fields';
+import type { FunctionSettings } from './settings';
+import { SETTINGS } from './settings';
 
 /**
  * Who may create (definitions/create-access.ts), as POST /keys reads it from its environment: the
  * stack sets it from context createAccess and oidcIssuer/oidcAudience (or its own user pool's),
  * local mode from CREATE_ACCESS and its own OpenID provider.
  */
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-export const createAccessMode = () => oneOfField(CREATE_ACCESS_MODES);
 
 export type CreateAccess =
   | { readonly mode: 'open' }
@@ -23,19 +17,11 @@ export type CreateAccess =
       readonly jwksUri: string | undefined;
     };
 
-const createAccessEnv = () => ({
-  [ENV.createAccess]: withDefault(createAccessMode(), DEFAULT_CREATE_ACCESS),
-  [ENV.oidcIssuer]: optional(httpUrlField()),
-  [ENV.oidcAudience]: optional(textField()),
-  [ENV.oidcJwksUri]: optional(httpUrlField()),
-});
+type AccessSettings = Pick<FunctionSettings<'keys-create'>, 'createAccess' | 'oidcIssuer' | 'oidcAudience' | 'oidcJwksUri'>;
 
-export function readCreateAccess(env: Env = process.env): CreateAccess {
-  const settings = readEnvironment(createAccessEnv(), env);
-  if (settings[ENV.createAccess] === 'open') return { mode: 'open' };
-  const issuer = settings[ENV.oidcIssuer];
-  const audience = settings[ENV.oidcAudience];
-  if (issuer === undefined || audience === undefined)
-    throw new Error(`${ENV.createAccess}=signed-in needs ${ENV.oidcIssuer} and ${ENV.oidcAudience}`);
-  return { mode: 'signed-in', issuer, audience, jwksUri: settings[ENV.oidcJwksUri] };
+export function createAccessOf({ createAccess, oidcIssuer, oidcAudience, oidcJwksUri }: AccessSettings): CreateAccess {
+  if (createAccess === 'open') return { mode: 'open' };
+  if (oidcIssuer === undefined || oidcAudience === undefined)
+    throw new Error(`${SETTINGS.createAccess.env}=signed-in needs ${SETTINGS.oidcIssuer.env} and ${SETTINGS.oidcAudience.env}`);
+  return { mode: 'signed-in', issuer: oidcIssuer, audience: oidcAudience, jwksUri: oidcJwksUri };
 }

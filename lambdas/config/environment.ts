@@ -1,4 +1,5 @@
 import { fieldError, type Field } from './fields';
+import { type FunctionName, type FunctionSettings, type SettingName, type SettingRow, settingRows } from './settings';
 
 /**
  * A function's settings, read from its environment with the fields' plain rules rather than a zod
@@ -11,10 +12,6 @@ export interface Setting<Value> {
   readonly field: Field<Value>;
   readonly unset?: { readonly value: Value };
 }
-
-export const required = <Value>(field: Field<Value>): Setting<Value> => ({ field });
-export const optional = <Value>(field: Field<Value>): Setting<Value | undefined> => ({ field, unset: { value: undefined } });
-export const withDefault = <Value>(field: Field<Value>, value: NoInfer<Value>): Setting<Value> => ({ field, unset: { value } });
 
 type Settings = Readonly<Record<string, Setting<unknown>>>;
 export type SettingsOf<Shape extends Settings> = { -readonly [Name in keyof Shape]: Shape[Name] extends Setting<infer Value> ? Value : never };
@@ -39,4 +36,21 @@ export function readEnvironment<Shape extends Settings>(shape: Shape, env: Reado
   }
   if (errors.length > 0) throw new Error(errors.join('\n'));
   return settings as SettingsOf<Shape>;
+}
+
+/**
+ * The settings whose rows name `functionName` (settings.ts), by their rows' names, from the
+ * variables the stack sets (local mode: those of `npm start`). Read once, when the function's
+ * module loads, so that a bad value fails its first invocation naming the variable, not a
+ * request at random.
+ */
+export function readFunctionSettings<F extends FunctionName>(functionName: F, env: Readonly<Record<string, string | undefined>> = process.env) {
+  const rows = settingRows((row) => Array.isArray(row.functions) && row.functions.includes(functionName));
+  const variable = (name: SettingName, row: SettingRow<unknown>): string => row.env ?? name;
+  const shape = rows.map(([name, row]) => [
+    variable(name, row),
+    { field: row.field, ...(row.required ? {} : { unset: { value: row.localDefault ?? row.default } }) },
+  ]);
+  const read = readEnvironment(Object.fromEntries(shape) as Settings, env);
+  return Object.fromEntries(rows.map(([name, row]) => [name, read[variable(name, row)]])) as FunctionSettings<F>;
 }

@@ -111,10 +111,10 @@ function httpUrlOrUndefined(given: string): string | undefined {
 /** An absolute http(s) URL. */
 export const httpUrlField = (): Field<string> => ({ what: 'an absolute http(s) URL', parse: httpUrlOrUndefined });
 
-/** The base of secret links (SITE_URL, context siteUrl): bounded, so that every link is. */
+/** The base of secret links (SITE_URL, context siteUrl): bounded, so that every link is; without trailing slashes, as links are `<base>/<id>`. */
 export const siteUrlField = (): Field<string> => ({
   what: `an absolute http(s) URL of at most ${SITE_URL_MAX_LENGTH} characters`,
-  parse: (given) => (given.length <= SITE_URL_MAX_LENGTH ? httpUrlOrUndefined(given) : undefined),
+  parse: (given) => (given.length <= SITE_URL_MAX_LENGTH ? httpUrlOrUndefined(given)?.replace(/\/+$/, '') : undefined),
 });
 
 /** One of `values`; with `ignoreCase`, in any case, given back as written in `values`. */
@@ -124,6 +124,12 @@ export function oneOfField<const Value extends string>(values: readonly [Value, 
     parse: (given) => values.find((value) => (ignoreCase ? value.toUpperCase() === given.toUpperCase() : value === given)),
   };
 }
+
+/** A string matching `pattern`, described by `what` in the error (e.g. "a host name such as secrets.example.com"). */
+export const matchingField = (pattern: RegExp, what: string): Field<string> => ({ what, parse: (given) => (pattern.test(given) ? given : undefined) });
+
+/** One address SNS can deliver to (zod's own email rule): no display name, no list, a dotted domain. */
+export const emailField = (): Field<string> => matchingField(z.regexes.email, 'an email address such as ops@example.com');
 
 /** Any string, such as a path or a name; with `secret`, its errors never repeat it. */
 export const textField = (options: MustBeOptions = {}): Field<string> => ({ what: 'a string', ...options, parse: (given) => given });
@@ -135,17 +141,6 @@ export const siteUrl = () => schemaOf(siteUrlField());
 export const oneOf = <const Value extends string>(values: readonly [Value, ...Value[]], options: { ignoreCase?: boolean } = {}) =>
   schemaOf(oneOfField(values, options));
 export const text = (options: MustBeOptions = {}) => schemaOf(textField(options));
-
-/** One address SNS can deliver to: no display name, no list, a dotted domain. */
-export function email() {
-  return z.email({ error: mustBe('an email address such as ops@example.com') });
-}
-
-/** A string matching `pattern`, described by `what` in the error (e.g. "a host name such as secrets.example.com"). */
-export function matching(pattern: RegExp, what: string) {
-  const error = mustBe(what);
-  return z.string({ error }).check(z.regex(pattern, { error }));
-}
 
 /** `first` and `second` both set, or neither: one without the other cannot be used. */
 export function together<Shape extends Record<string, unknown>>(first: keyof Shape & string, second: keyof Shape & string) {

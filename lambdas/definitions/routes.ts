@@ -41,8 +41,6 @@ export interface RouteDefinition {
   readonly path: string;
   /** What its function may do to the tables (access.ts): the stack grants exactly this. */
   readonly access: TableAccess;
-  /** Reads the client's address (http/client-address.ts): the stack gives it the distribution's origin secret. */
-  readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
   /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
@@ -61,7 +59,6 @@ export const ROUTES = routeTable([
     method: 'POST',
     path: '/keys',
     access: { keys: [LOG_CREATION_ATTEMPT, PUT_KEY, SETTLE_KEY_CREATION] },
-    readsClientAddress: true,
   },
   { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
   { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
@@ -78,7 +75,6 @@ export const ROUTES = routeTable([
       // keyed repeat marks the first's head it answers with, so that the first does not undo it.
       secrets: [PUT_SECRET_HEAD, MARK_SECRET_HEAD_ANSWERED, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
-    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },
@@ -132,7 +128,6 @@ export const ROUTES = routeTable([
       keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],
     },
-    readsClientAddress: true,
     counts: { 201: METRICS.secretsCreated },
     idempotent: true,
   },

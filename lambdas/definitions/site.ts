@@ -17,21 +17,8 @@ export const PAGE_FILES = {
   request: 'request.html',
 } as const;
 
-/**
- * The deploy-time values the pages need, served beside them as this file: by the stack's bucket
- * deployment and by local mode (local/pages.ts), from pagesConfig alike.
- */
+/** The deploy-time values the pages need (config/settings.ts pagesConfig), served beside them as this file. */
 export const PAGES_CONFIG_FILE = 'config.json';
-
-export interface PagesConfig {
-  /** open or signed-in (definitions/create-access.ts). */
-  readonly createAccess: string;
-  /** signed-in: where the share page signs in (authorization code with PKCE) and whose token it sends. */
-  readonly signIn?: { readonly issuer: string; readonly clientId: string; readonly audience: string };
-}
-
-export const pagesConfig = (signIn: PagesConfig['signIn']): PagesConfig =>
-  signIn ? { createAccess: 'signed-in', signIn } : { createAccess: 'open' };
 
 /** Requests under this prefix go to the API; everything else is a page or one of its files. */
 export const API_PATH_PREFIX = API_BASE_PATH.slice(0, API_BASE_PATH.indexOf('/', 1) + 1);

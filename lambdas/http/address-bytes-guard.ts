@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ServiceConfig } from '../config/functions';
 import { ERRORS } from '../definitions/errors';
-import { addressBytesWindow } from '../use-cases/stored-bytes';
+import { addressBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
 import { clientAddress } from './client-address';
 import { HttpError } from './http-error';
 import { retryAfterSeconds } from './route';
@@ -15,9 +14,9 @@ export async function guardAddressBytes(
   event: APIGatewayProxyEvent,
   now: number,
   bodyBytes: number,
-  config: Pick<ServiceConfig, 'originSecret' | 'storedBytes'>,
+  config: StoredBytesQuota & { readonly originSecret: string | undefined },
 ): Promise<void> {
-  const addressDay = await addressBytesWindow(clientAddress(event, config.originSecret), now, bodyBytes, config.storedBytes);
+  const addressDay = await addressBytesWindow(clientAddress(event, config.originSecret), now, bodyBytes, config);
   if (addressDay?.limited) {
     throw new HttpError(429, ERRORS.storedBytesPerAddressLimited, { 'retry-after': retryAfterSeconds(addressDay.retryAt, now) });
   }

@@ -1,6 +1,6 @@
 import { ERRORS } from '../definitions/errors';
-import { readCreateAccess } from '../config/create-access';
-import { readConfig } from '../config/functions';
+import { createAccessOf } from '../config/create-access';
+import { readFunctionSettings } from '../config/environment';
 import { createApiKey } from '../use-cases/keys';
 import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { clientAddress } from '../http/client-address';
@@ -10,8 +10,8 @@ import { publicRoute, retryAfterSeconds } from '../http/route';
 import { createKeyBody } from '../http/request-bodies/keys';
 import type { CreateKeyResponse } from '../http/schemas';
 
-const config = readConfig();
-const createAccess = readCreateAccess();
+const config = readFunctionSettings('keys-create');
+const createAccess = createAccessOf(config);
 
 /** signed-in: the token of `Authorization: Bearer <token>`; undefined without the header; 401 for any other form. */
 function signInTokenOf(authorization: string | undefined): string | undefined {

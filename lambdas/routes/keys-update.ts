@@ -1,5 +1,5 @@
 import { ERRORS } from '../definitions/errors';
-import { readConfig } from '../config/functions';
+import { readFunctionSettings } from '../config/environment';
 import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
@@ -7,7 +7,7 @@ import { updateKeyBody } from '../http/request-bodies/keys';
 import type { UpdateKeyResponse } from '../http/schemas';
 import { setWebhook } from '../store/key-store';
 
-const config = readConfig();
+const config = readFunctionSettings('keys-update');
 
 export const handler = authenticatedRoute({ body: { schema: updateKeyBody, required: true }, fullKeyOnly: true }, async ({ body, caller }) => {
   let webhook: string | undefined;

@@ -1,10 +1,10 @@
-import { readConfig } from '../config/functions';
+import { readFunctionSettings } from '../config/environment';
 import { createRequest } from '../use-cases/requests';
 import { authenticatedRoute } from '../http/route';
 import { createRequestBody } from '../http/request-bodies/create-request';
 import type { CreateRequestResponse } from '../http/schemas';
 
-const config = readConfig();
+const config = readFunctionSettings('requests-create');
 
 export const handler = authenticatedRoute(
   // A request invites a secret billed to its owner: asking, like sharing, needs a full key.

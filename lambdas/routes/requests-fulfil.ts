@@ -1,4 +1,4 @@
-import { readConfig } from '../config/functions';
+import { readFunctionSettings } from '../config/environment';
 import { ERRORS } from '../definitions/errors';
 import { fulfil } from '../use-cases/requests';
 import { STILL_IN_FLIGHT } from '../use-cases/secrets';
@@ -7,14 +7,14 @@ import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
 import { fulfilRequestBody } from '../http/request-bodies/fulfil-request';
 
-const config = readConfig();
+const config = readFunctionSettings('requests-fulfil');
 
 /**
  * Any key, once: the answer becomes the requester's secret, under the request's id. Its bytes are
  * stored as a secret's are, so they count against the key's and the address's day alike.
  */
 export const handler = authenticatedRoute(
-  { body: { schema: fulfilRequestBody, required: true }, storedBytes: config.storedBytes },
+  { body: { schema: fulfilRequestBody, required: true }, storedBytes: config },
   async ({ event, body, bodyBytes, now, idempotent }) => {
     await guardAddressBytes(event, now, bodyBytes, config);
     const outcome = await fulfil(event.pathParameters?.id ?? '', body, now, idempotent);

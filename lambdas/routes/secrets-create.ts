@@ -1,14 +1,14 @@
-import { readConfig } from '../config/functions';
+import { readFunctionSettings } from '../config/environment';
 import { STILL_IN_FLIGHT, createSecret } from '../use-cases/secrets';
 import { guardAddressBytes } from '../http/address-bytes-guard';
 import { authenticatedRoute, stillInFlight } from '../http/route';
 import { createSecretBody } from '../http/request-bodies/secrets';
 import type { CreateSecretResponse } from '../http/schemas';
 
-const config = readConfig();
+const config = readFunctionSettings('secrets-create');
 
 export const handler = authenticatedRoute(
-  { body: { schema: createSecretBody, required: true }, fullKeyOnly: true, storedBytes: config.storedBytes },
+  { body: { schema: createSecretBody, required: true }, fullKeyOnly: true, storedBytes: config },
   async ({ event, body, bodyBytes, caller, now, idempotent }) => {
     await guardAddressBytes(event, now, bodyBytes, config);
     const created = await createSecret(body, caller.keyHash, config.siteUrl, now, idempotent);

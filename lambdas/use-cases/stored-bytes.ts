@@ -28,13 +28,13 @@ async function quietly<T>(write: () => Promise<T>): Promise<T | undefined> {
 }
 
 export interface StoredBytesQuota {
-  perKeyPerDayMiB: number;
-  perAddressPerDayMiB: number;
+  storedMiBPerKeyPerDay: number;
+  storedMiBPerAddressPerDay: number;
 }
 
 /** The key's day after this request's bytes were counted; when limited, they are taken back. */
 export async function keyBytesWindow(keyHash: string, slots: ByteSlots, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow> {
-  const window = byteWindow(slots, now, quota.perKeyPerDayMiB * MIB, bytes);
+  const window = byteWindow(slots, now, quota.storedMiBPerKeyPerDay * MIB, bytes);
   if (window.limited) await quietly(() => uncountKeyBytes(keyHash, now, bytes));
   return window;
 }
@@ -45,7 +45,7 @@ export async function addressBytesWindow(sourceIp: string, now: number, bytes: n
   const ipHash = sha256Hex(sourceIp);
   const slots = await quietly(() => countAddressBytes(ipHash, now, bytes));
   if (slots === undefined) return undefined;
-  const window = byteWindow(slots, now, quota.perAddressPerDayMiB * MIB, bytes);
+  const window = byteWindow(slots, now, quota.storedMiBPerAddressPerDay * MIB, bytes);
   if (window.limited) await quietly(() => uncountAddressBytes(ipHash, now, bytes));
   return window;
 }

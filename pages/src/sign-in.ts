@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { PagesConfig } from '../../lambdas/definitions/site';
+import type { PagesConfig } from '../../lambdas/config/settings';
 import { PAGES_CONFIG_FILE } from '../../lambdas/definitions/site';
 
 /**

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ROUTES, routeEntry } from '#lambdas/definitions/routes';
 import { TABLES } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
@@ -22,7 +22,7 @@ function loadedBundle(bundle: string): { handlerType: string; undiciModules: num
   const env = {
     PATH: process.env.PATH,
     AWS_REGION: 'eu-west-1',
-    [ENV.siteUrl]: 'https://secrets.example.com',
+    [SETTINGS.siteUrl.env]: 'https://secrets.example.com',
     ...Object.fromEntries(TABLES.map((table) => [table.envVar, table.id])),
     BUNDLE: bundle,
   };

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
@@ -11,10 +11,12 @@ import { assemblyDirectory, synthesize } from './support/synth';
 import { at, resource, resourcesOfType, routeFunctionId } from './support/template';
 import { pipelineOf } from './support/webhooks';
 
-/** Every route function's environment. */
-const environments = (context: Record<string, unknown>): unknown[] => {
+/** The environment of every route function that reads `setting` (its row names them). */
+const environments = (setting: 'siteUrl' | 'keysPerIpPerHour', context: Record<string, unknown>): unknown[] => {
   const { template } = synthesize(context);
-  return ROUTES.map((route) => at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables'));
+  const readers = ROUTES.filter((route) => SETTINGS[setting].functions.some((name) => name === route.name));
+  expect(readers.length).toBeGreaterThan(0);
+  return readers.map((route) => at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables'));
 };
 
 const deliveryEnvironment = (context: Record<string, unknown>): unknown => {
@@ -27,20 +29,20 @@ const SQS_MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
 const LARGEST_RETRY_BASE_MS = Math.floor((SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
 
 describe('context reaches the stack', () => {
-  it('siteUrl becomes every route function’s SITE_URL', () => {
+  it('siteUrl becomes the SITE_URL of every route function that reads it', () => {
     const siteUrl = 'https://secrets.example.com/s';
-    for (const env of environments({ siteUrl })) expect(env).toHaveProperty(ENV.siteUrl, siteUrl);
+    for (const env of environments('siteUrl', { siteUrl })) expect(env).toHaveProperty(SETTINGS.siteUrl.env, siteUrl);
   });
 
   it('keysPerIpPerHour becomes KEYS_PER_IP_PER_HOUR, whether given as a number (cdk.json) or a string (-c)', () => {
     for (const given of [7, '7']) {
-      for (const env of environments({ keysPerIpPerHour: given })) expect(env).toHaveProperty(ENV.keysPerIpPerHour, '7');
+      for (const env of environments('keysPerIpPerHour', { keysPerIpPerHour: given })) expect(env).toHaveProperty(SETTINGS.keysPerIpPerHour.env, '7');
     }
   });
 
   it('keysPerIpPerHour may go as high as one DynamoDB item holds an address’s hour of attempts', () => {
     const highest = KEY_CREATION_LIMIT.maxPerIpPerHour;
-    for (const env of environments({ keysPerIpPerHour: highest })) expect(env).toHaveProperty(ENV.keysPerIpPerHour, String(highest));
+    for (const env of environments('keysPerIpPerHour', { keysPerIpPerHour: highest })) expect(env).toHaveProperty(SETTINGS.keysPerIpPerHour.env, String(highest));
   });
 
   it('throttle limits set the stage’s throttling', () => {
@@ -51,11 +53,11 @@ describe('context reaches the stack', () => {
   });
 
   it('webhookRetryBaseMs becomes the delivery function’s WEBHOOK_RETRY_BASE_MS, as a number or a string', () => {
-    for (const given of [5000, '5000']) expect(deliveryEnvironment({ webhookRetryBaseMs: given })).toHaveProperty(ENV.webhookRetryBaseMs, '5000');
+    for (const given of [5000, '5000']) expect(deliveryEnvironment({ webhookRetryBaseMs: given })).toHaveProperty(SETTINGS.webhookRetryBaseMs.env, '5000');
   });
 
   it('webhookRetryBaseMs may go as high as SQS’s visibility limit allows the last retry', () => {
-    expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(ENV.webhookRetryBaseMs, String(LARGEST_RETRY_BASE_MS));
+    expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(SETTINGS.webhookRetryBaseMs.env, String(LARGEST_RETRY_BASE_MS));
   });
 
   it('logLevel becomes every function’s POWERTOOLS_LOG_LEVEL, in any case; INFO without it', () => {
@@ -63,7 +65,7 @@ describe('context reaches the stack', () => {
       const { template } = synthesize(context);
       const { fanOutId, deliveryId } = pipelineOf(template);
       const ids = [...ROUTES.map((route) => routeFunctionId(template, route)), fanOutId, deliveryId];
-      return ids.map((id) => at(resource(template, id).Properties, 'Environment', 'Variables', ENV.logLevel));
+      return ids.map((id) => at(resource(template, id).Properties, 'Environment', 'Variables', SETTINGS.logLevel.env));
     };
     expect(new Set(levels({}))).toEqual(new Set([DEFAULT_LOG_LEVEL]));
     expect(new Set(levels({ logLevel: 'debug' }))).toEqual(new Set(['DEBUG']));

@@ -1,4 +1,4 @@
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS, settingRows } from '#lambdas/config/settings';
 import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { TABLES } from '#lambdas/definitions/tables';
@@ -58,28 +58,44 @@ describe('functions', () => {
     }
   });
 
-  it.each(functions)('%s gets the key-creation limit default', (_, fn) => {
-    expect(at(fn.Properties, 'Environment', 'Variables')).toHaveProperty(ENV.keysPerIpPerHour, String(KEY_CREATION_LIMIT.defaultPerIpPerHour));
+  const routeNamed = (id: string) => ROUTES.find((route) => routeFunctionId(template, route) === id)?.name;
+  const functionOf = (name: string) => functions.find(([id]) => routeNamed(id) === name)?.[1];
+
+  it('gives POST /keys the key-creation limit default', () => {
+    expect(at(functionOf('keys-create')?.Properties, 'Environment', 'Variables')).toHaveProperty(
+      SETTINGS.keysPerIpPerHour.env,
+      String(KEY_CREATION_LIMIT.defaultPerIpPerHour),
+    );
   });
 
-  it.each(functions)('%s defaults SITE_URL to the CloudFront distribution serving the pages and the API', (_, fn) => {
+  it.each(SETTINGS.siteUrl.functions)('%s gets SITE_URL, the CloudFront distribution serving the pages and the API by default', (name) => {
     const distributionId = resourcesOfType(template, 'AWS::CloudFront::Distribution')[0]?.[0];
-    expect(at(fn.Properties, 'Environment', 'Variables', ENV.siteUrl)).toEqual({
+    expect(at(functionOf(name)?.Properties, 'Environment', 'Variables', SETTINGS.siteUrl.env)).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]],
     });
+  });
+
+  it.each(functions)('%s gets no setting it does not read (lambdas/config/settings.ts names its readers)', (id, fn) => {
+    const name = routeNamed(id) ?? '';
+    const given = Object.keys(at(fn.Properties, 'Environment', 'Variables') as object).filter((variable) =>
+      settingRows().some(([, row]) => row.env === variable),
+    );
+    const reads = settingRows((row) => row.functions === 'all' || (row.functions?.some((reader) => reader === name) ?? false)).map(([, row]) => row.env);
+    expect(reads).toEqual(expect.arrayContaining(given));
+    expect(given).toContain(SETTINGS.logLevel.env);
   });
 
   it.each(functions)('%s knows the origin secret only if it reads the client address', (id, fn) => {
     const route = ROUTES.find((candidate) => routeFunctionId(template, candidate) === id);
     const variables = at(fn.Properties, 'Environment', 'Variables');
-    if (route?.readsClientAddress) {
+    if (SETTINGS.originSecret.functions.some((name) => name === route?.name)) {
       const secretId = resourcesOfType(template, 'AWS::SecretsManager::Secret')[0]?.[0];
       // A dynamic reference: CloudFormation resolves it at deploy time, the template holds no value.
-      expect(variables).toHaveProperty(ENV.originSecret, {
+      expect(variables).toHaveProperty(SETTINGS.originSecret.env, {
         'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
       });
     } else {
-      expect(variables).not.toHaveProperty(ENV.originSecret);
+      expect(variables).not.toHaveProperty(SETTINGS.originSecret.env);
     }
   });
 });

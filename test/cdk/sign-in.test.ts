@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
 import { sharedSynthesis, synthesize } from './support/synth';
@@ -35,7 +35,7 @@ describe('open (default)', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
     expect(templateJson(template).Outputs).not.toHaveProperty('UserPoolId');
     const variables = keysCreateVariables(template);
-    for (const name of [ENV.createAccess, ENV.oidcIssuer, ENV.oidcAudience, ENV.oidcJwksUri]) expect(variables).not.toHaveProperty(name);
+    for (const name of [SETTINGS.createAccess.env, SETTINGS.oidcIssuer.env, SETTINGS.oidcAudience.env, SETTINGS.oidcJwksUri.env]) expect(variables).not.toHaveProperty(name);
   });
 
   it('deploys config.json beside the pages', () => {
@@ -91,10 +91,10 @@ describe("signed-in with the stack's Cognito user pool", () => {
 
   it("tells POST /keys the pool's issuer, its client as audience, and its JWKS", () => {
     const variables = keysCreateVariables(template);
-    expect(variables[ENV.createAccess]).toBe('signed-in');
-    expect(JSON.stringify(variables[ENV.oidcIssuer])).toContain(`"Ref":"${poolId}"`);
-    expect(JSON.stringify(variables[ENV.oidcJwksUri])).toContain('/.well-known/jwks.json');
-    expect(variables[ENV.oidcAudience]).toEqual({ Ref: resourcesOfType(template, 'AWS::Cognito::UserPoolClient')[0]?.[0] });
+    expect(variables[SETTINGS.createAccess.env]).toBe('signed-in');
+    expect(JSON.stringify(variables[SETTINGS.oidcIssuer.env])).toContain(`"Ref":"${poolId}"`);
+    expect(JSON.stringify(variables[SETTINGS.oidcJwksUri.env])).toContain('/.well-known/jwks.json');
+    expect(variables[SETTINGS.oidcAudience.env]).toEqual({ Ref: resourcesOfType(template, 'AWS::Cognito::UserPoolClient')[0]?.[0] });
   });
 
   it("lets the share page reach Cognito's issuer and hosted sign-in, and no other origin", () => {
@@ -116,11 +116,11 @@ describe("signed-in with the team's own issuer", () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
     const variables = keysCreateVariables(template);
     expect(variables).toMatchObject({
-      [ENV.createAccess]: 'signed-in',
-      [ENV.oidcIssuer]: issuer.oidcIssuer,
-      [ENV.oidcAudience]: issuer.oidcAudience,
+      [SETTINGS.createAccess.env]: 'signed-in',
+      [SETTINGS.oidcIssuer.env]: issuer.oidcIssuer,
+      [SETTINGS.oidcAudience.env]: issuer.oidcAudience,
     });
-    expect(variables).not.toHaveProperty(ENV.oidcJwksUri);
+    expect(variables).not.toHaveProperty(SETTINGS.oidcJwksUri.env);
   });
 
   it("lets the share page reach the issuer's origin, and no other", () => {
@@ -163,7 +163,7 @@ describe('signed-in with an issuer whose token endpoint is on another origin (Go
   });
 
   it('tells the pages and POST /keys only the issuer: the extra origins are for the CSP alone', () => {
-    expect(keysCreateVariables(template)).toMatchObject({ [ENV.oidcIssuer]: google.oidcIssuer, [ENV.oidcAudience]: google.oidcAudience });
+    expect(keysCreateVariables(template)).toMatchObject({ [SETTINGS.oidcIssuer.env]: google.oidcIssuer, [SETTINGS.oidcAudience.env]: google.oidcAudience });
     expect(JSON.stringify(keysCreateVariables(template))).not.toContain('oauth2.googleapis.com');
   });
 });

@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { API_BASE_PATH } from '#lambdas/definitions/limits';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { API_PATH_PREFIX, EDGE_HEADERS, PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS } from '#lambdas/definitions/site';
@@ -125,10 +125,10 @@ describe('the distribution', () => {
     ]);
     const [, secret] = only('AWS::SecretsManager::Secret');
     expect(secret.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
-    const readers = ROUTES.filter((route) => route.readsClientAddress);
+    const readers = ROUTES.filter((route) => SETTINGS.originSecret.functions.some((name) => name === route.name));
     expect(readers.map((route) => route.name)).toEqual(['keys-create', 'secrets-create', 'requests-fulfil']);
     for (const route of readers) {
-      expect(at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables', ENV.originSecret)).toEqual(
+      expect(at(resource(template, routeFunctionId(template, route)).Properties, 'Environment', 'Variables', SETTINGS.originSecret.env)).toEqual(
         secretReference,
       );
     }
@@ -208,7 +208,7 @@ describe('with a custom domain', () => {
   it("makes https://<domain> every function's SITE_URL and the SiteUrl output", () => {
     expect(templateJson(custom).Outputs?.SiteUrl?.Value).toBe('https://secrets.example.com');
     for (const [, fn] of resourcesOfType(custom, 'AWS::Lambda::Function')) {
-      const siteUrl = at(fn.Properties, 'Environment', 'Variables', ENV.siteUrl);
+      const siteUrl = at(fn.Properties, 'Environment', 'Variables', SETTINGS.siteUrl.env);
       if (siteUrl !== undefined) expect(siteUrl).toBe('https://secrets.example.com');
     }
   });

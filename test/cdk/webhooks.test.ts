@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
@@ -205,7 +206,7 @@ describe('pipeline functions', () => {
 
   it('fan-out learns the log level, its service name (the stack’s), the keys table, the secrets table (to delete consumed secrets), the jobs queue’s and the consumed-secrets queue’s URLs, and nothing else', () => {
     expect(variablesOf(fanOutId)).toEqual({
-      [ENV.logLevel]: DEFAULT_LOG_LEVEL,
+      [SETTINGS.logLevel.env]: DEFAULT_LOG_LEVEL,
       [ENV.serviceName]: stackName,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [SECRETS_TABLE.envVar]: { Ref: secretsTableId },
@@ -216,11 +217,11 @@ describe('pipeline functions', () => {
 
   it('delivery learns the log level, its service name (the stack’s), the keys table, the jobs queue’s URL (to delay retries) and the AWS retry base, and nothing else', () => {
     expect(variablesOf(deliveryId)).toEqual({
-      [ENV.logLevel]: DEFAULT_LOG_LEVEL,
+      [SETTINGS.logLevel.env]: DEFAULT_LOG_LEVEL,
       [ENV.serviceName]: stackName,
       [KEYS_TABLE.envVar]: { Ref: keysTableId },
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
-      [ENV.webhookRetryBaseMs]: String(WEBHOOK_RETRY_BASE_MS.aws),
+      [SETTINGS.webhookRetryBaseMs.env]: String(WEBHOOK_RETRY_BASE_MS.aws),
     });
   });
 });
@@ -440,6 +441,6 @@ describe('WEBHOOK_ALLOW_LOOPBACK', () => {
   ])('is set on no function of the stack, with %s', (_, context) => {
     const functions = resourcesOfType(synthesize(context).template, 'AWS::Lambda::Function');
     expect(functions.length).toBeGreaterThan(ROUTES.length);
-    for (const [, fn] of functions) expect(at(fn.Properties, 'Environment', 'Variables')).not.toHaveProperty(ENV.webhookAllowLoopback);
+    for (const [, fn] of functions) expect(at(fn.Properties, 'Environment', 'Variables')).not.toHaveProperty(SETTINGS.webhookAllowLoopback.env);
   });
 });

@@ -1,4 +1,4 @@
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
 import { LOG_MESSAGES, METRICS } from '#lambdas/definitions/observability';
 import type { WebhookReceiver } from '../support/webhook-receiver';
@@ -22,7 +22,7 @@ let server: LocalServer;
 let receiver: WebhookReceiver;
 
 serverWithReceiverForThisFile(
-  { keysTable: 'it-logs-keys', secretsTable: 'it-logs-secrets', env: { [ENV.webhookRetryBaseMs]: '1000' } },
+  { keysTable: 'it-logs-keys', secretsTable: 'it-logs-secrets', env: { [SETTINGS.webhookRetryBaseMs.env]: '1000' } },
   (started) => ({ server, receiver } = started),
 );
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
@@ -24,7 +24,7 @@ let receiver: WebhookReceiver;
 let baseUrl: string;
 
 serverWithReceiverForThisFile(
-  { keysTable: 'it-gate-keys', secretsTable: SECRETS, env: { [ENV.webhookRetryBaseMs]: '1000' } },
+  { keysTable: 'it-gate-keys', secretsTable: SECRETS, env: { [SETTINGS.webhookRetryBaseMs.env]: '1000' } },
   (started) => ({ receiver, baseUrl } = started),
 );
 afterAll(() => closeStore());

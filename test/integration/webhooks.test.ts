@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
-import { ENV } from '#lambdas/definitions/env';
+import { SETTINGS } from '#lambdas/config/settings';
 import { ERRORS } from '#lambdas/definitions/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
@@ -31,7 +31,7 @@ let receiver: WebhookReceiver;
 let baseUrl: string;
 
 serverWithReceiverForThisFile(
-  { keysTable: 'it-webhook-keys', secretsTable: 'it-webhook-secrets', env: { [ENV.webhookRetryBaseMs]: String(RETRY_BASE_MS) } },
+  { keysTable: 'it-webhook-keys', secretsTable: 'it-webhook-secrets', env: { [SETTINGS.webhookRetryBaseMs.env]: String(RETRY_BASE_MS) } },
   (started) => ({ server, receiver, baseUrl } = started),
 );
 

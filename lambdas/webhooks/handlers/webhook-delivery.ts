@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { readDeliveryConfig } from '#lambdas/config/functions';
+import { readFunctionSettings } from '#lambdas/config/environment';
 import { LOG_MESSAGES, METRIC_DIMENSIONS, METRICS, type MetricName } from '#lambdas/definitions/observability';
 import { WEBHOOK_ATTEMPTS } from '#lambdas/definitions/webhooks';
 import { retryWebhookJobAfter } from '../queue/webhook-jobs';
@@ -15,7 +15,7 @@ import { parseWebhookJob } from '../rules/webhook-job';
  * Webhook jobs queue → receivers. A failed attempt reschedules its message and is reported as a
  * batch item failure; after the last attempt SQS's redrive policy moves it to the dead-letter queue.
  */
-const config = readDeliveryConfig();
+const config = readFunctionSettings('delivery');
 
 /** The event dimension of a message that is no webhook job. */
 const UNREADABLE_JOB = 'unreadable job';
@@ -45,7 +45,7 @@ async function deliver(record: SQSRecord): Promise<void> {
     logger.warn(LOG_MESSAGES.webhookAttempt, line);
     count(event, METRICS.webhookAttemptsFailed);
   }
-  await retryWebhookJobAfter(record.receiptHandle, delayAfterFailedAttempt(attempt, config.retryBaseMs));
+  await retryWebhookJobAfter(record.receiptHandle, delayAfterFailedAttempt(attempt, config.webhookRetryBaseMs));
   throw new Error(`webhook attempt ${attempt} failed: ${result.reason}`);
 }
 

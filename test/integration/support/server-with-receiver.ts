@@ -1,3 +1,4 @@
+import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { testEnv } from '#test/support/environment';
@@ -35,7 +36,7 @@ async function startServerWithReceiver(options: ServerWithReceiverOptions): Prom
       [ENV.dynamodbEndpoint]: options.dynamodbEndpoint ?? testEnv('dynamodbEndpoint'),
       [KEYS_TABLE.envVar]: options.keysTable,
       [SECRETS_TABLE.envVar]: options.secretsTable,
-      [ENV.webhookAllowLoopback]: '1',
+      [SETTINGS.webhookAllowLoopback.env]: '1',
       ...options.env,
     });
     const stop = async (): Promise<void> => {

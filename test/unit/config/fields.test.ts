@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { optional, readEnvironment, required, withDefault } from '#lambdas/config/environment';
+import { readEnvironment } from '#lambdas/config/environment';
 import {
   flagField,
   httpUrlField,
@@ -78,7 +78,7 @@ describe('one rule, two readers', () => {
     for (const value of given) {
       const env = { X: value };
       const withSchema = outcome(() => readSettings(z.object({ X: schemaOf(field) }), { read: (key) => env[key as 'X'] }).X);
-      const withoutSchema = outcome(() => readEnvironment({ X: required(field) }, env).X);
+      const withoutSchema = outcome(() => readEnvironment({ X: { field } }, env).X);
       expect({ value, outcome: withoutSchema }).toEqual({ value, outcome: withSchema });
     }
   });
@@ -98,7 +98,7 @@ describe('one rule, two readers', () => {
   });
 
   test('readEnvironment tells every bad variable at once, and an unset one takes its default', () => {
-    const shape = { A: required(flagField()), B: withDefault(integerField({ min: 1 }), 7), C: optional(textField()) };
+    const shape = { A: { field: flagField() }, B: { field: integerField({ min: 1 }), unset: { value: 7 } }, C: { field: textField(), unset: { value: undefined } } };
     expect(readEnvironment(shape, { A: '1' })).toEqual({ A: true, B: 7, C: undefined });
     expect(() => readEnvironment(shape, { B: '0' })).toThrow(
       new Error('A is not set: it must be true or false (or 1 or 0)\nB must be a positive integer, got "0"'),
