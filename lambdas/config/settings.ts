@@ -89,7 +89,7 @@ export const SETTINGS = {
       env: 'KEYS_PER_IP_PER_HOUR',
       functions: ['keys-create'],
       local: true,
-      docs: '`POST /keys` per client IP per hour (an address\'s attempts of the last hour are kept in one DynamoDB item)',
+      docs: "`POST /keys` per client IP per hour (an address's attempts of the last hour are kept in one DynamoDB item)",
     },
   ),
   throttleRateLimit: setting(integerField({ min: 1 }), {
@@ -144,10 +144,11 @@ export const SETTINGS = {
     context: true,
     docs: "`false` leaves out the API's AWS WAF web ACL (per-address rate limit, AWS managed rules; $9 a month idle, [security](security.md#edge-protection), [why](decisions/waf.md))",
   }),
-  wafRateLimit: setting(
-    integerField({ min: ADDRESS_RATE_LIMIT.minPerWindow, max: ADDRESS_RATE_LIMIT.maxPerWindow, why: 'AWS WAF accepts it' }),
-    { default: ADDRESS_RATE_LIMIT.defaultPerWindow, context: true, docs: "requests per client address in the web ACL's 5-minute window" },
-  ),
+  wafRateLimit: setting(integerField({ min: ADDRESS_RATE_LIMIT.minPerWindow, max: ADDRESS_RATE_LIMIT.maxPerWindow, why: 'AWS WAF accepts it' }), {
+    default: ADDRESS_RATE_LIMIT.defaultPerWindow,
+    context: true,
+    docs: "requests per client address in the web ACL's 5-minute window",
+  }),
   createAccess: setting(oneOfField(CREATE_ACCESS_MODES), {
     default: DEFAULT_CREATE_ACCESS,
     context: true,
@@ -162,16 +163,19 @@ export const SETTINGS = {
     env: 'OIDC_ISSUER',
     functions: ['keys-create'],
     local: true,
-    docs: "with `signed-in`: the team's own OpenID Connect issuer; with `oidcAudience` and `oidcClientId`, or none of the three: a Cognito user pool the stack creates (local mode: its own provider)",
+    docs: "with `signed-in`: the team's own OpenID Connect issuer; none: a Cognito user pool the stack creates (local mode: its own provider)",
   }),
   oidcAudience: setting(textField(), {
     context: true,
     env: 'OIDC_AUDIENCE',
     functions: ['keys-create'],
     local: true,
-    docs: "with `oidcIssuer`: the `aud` its tokens carry",
+    docs: 'with the issuer: the `aud` its tokens carry',
   }),
-  oidcClientId: setting(textField(), { context: true, docs: "with `oidcIssuer`: the pages' public client" }),
+  oidcClientId: setting(textField(), {
+    context: true,
+    docs: "with the issuer: the pages' public client (issuer, audience and client: all three or none)",
+  }),
   /** The issuer's JWKS URL; unset: its discovery document names it. The stack sets its own pool's. */
   oidcJwksUri: setting(httpUrlField(), { env: 'OIDC_JWKS_URI', functions: ['keys-create'], docs: "the issuer's JWKS URL" }),
   oidcConnectOrigins: setting(
@@ -217,11 +221,9 @@ export type SettingValue<Name extends SettingName> = Row<Name> extends { default
 
 /** What `functionName` reads from its environment: the rows that name it. */
 export type FunctionSettings<F extends FunctionName> = {
-  -readonly [Name in SettingName as Row<Name> extends { functions: readonly (infer Reader)[] } ? (F extends Reader ? Name : never) : never]: Row<Name> extends
-    | { required: true }
-    | { localDefault: unknown }
-    ? FieldValue<Name>
-    : SettingValue<Name>;
+  -readonly [
+    Name in SettingName as Row<Name> extends { functions: readonly (infer Reader)[] } ? (F extends Reader ? Name : never) : never
+  ]: Row<Name> extends { required: true } | { localDefault: unknown } ? FieldValue<Name> : SettingValue<Name>;
 };
 
 /** The rows `keep` keeps, with their names, typed loosely: what the readers loop over. */
