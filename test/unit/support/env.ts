@@ -1,5 +1,5 @@
 /**
- * Environment the route modules read at import (SITE_URL via readConfig) and the stores read at
+ * Environment the route modules read at import (SITE_URL via readFunctionSettings) and the stores read at
  * call time (table names). Import this module before any lambdas/routes module.
  */
 export const TEST_ENV = {

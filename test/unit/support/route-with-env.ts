@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 /**
  * Loads a route's handler as a function deployed with an environment of its own: `env` on top of
  * ./env's, for this copy of the module only. The route modules read their settings once, when they
- * load (lambdas/config/functions.ts), so a test that needs another SITE_URL or
+ * load (readFunctionSettings, lambdas/config/environment.ts), so a test that needs another SITE_URL or
  * KEYS_PER_IP_PER_HOUR needs a fresh copy of the route and of our modules under it.
  *
  * The AWS SDK packages are shared with the test, not loaded afresh: the copy then sends through
