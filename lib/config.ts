@@ -1,16 +1,16 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
 import { readSettings, schemaOf, together } from '#lambdas/config/fields';
-import { type FunctionName, SETTINGS, type SettingName, type SettingValue, type SettingValues, settingRows } from '#lambdas/config/settings';
+import { type FunctionName, type NamesIn, type SettingValue, type SettingValues, settingRows } from '#lambdas/config/settings';
 
 /**
  * What a deployment may choose, read from CDK context (`cdk.json` or `-c key=value`): every row of
- * the settings registry (lambdas/config/settings.ts) marked `context`, under its own name.
+ * the settings registry (lambdas/config/settings.ts) applying `in` context, under its own name.
  */
-type ContextName = { [Name in SettingName]: (typeof SETTINGS)[Name] extends { context: true } ? Name : never }[SettingName];
+type ContextName = NamesIn<'context'>;
 
 const contextSchema = () => {
-  const shape = settingRows((row) => row.context === true).map(([name, row]) => {
+  const shape = settingRows((row) => row.in?.includes('context') ?? false).map(([name, row]) => {
     const schema = schemaOf(row.field);
     return [name, row.default === undefined ? z.optional(schema) : z._default(schema, row.default)] as const;
   });

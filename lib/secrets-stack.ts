@@ -63,7 +63,13 @@ export class SecretsStack extends Stack {
       siteUrl,
       originSecret: site.originSecret.secretValue.unsafeUnwrap(),
       ...(signIn
-        ? { createAccess: 'signed-in', oidcIssuer: signIn.issuer, oidcAudience: signIn.audience, oidcJwksUri: signIn.jwksUri, oidcClientId: signIn.clientId }
+        ? {
+            createAccess: 'signed-in',
+            oidcIssuer: signIn.issuer,
+            oidcAudience: signIn.audience,
+            oidcJwksUri: signIn.jwksUri,
+            oidcClientId: signIn.clientId,
+          }
         : {}),
     };
     // The pages learn the mode and the issuer from a file deployed beside them.

@@ -30,7 +30,9 @@ const localEnv = () =>
     LOCAL_OIDC_PORT: z._default(port(), 0),
     /** A private JWK (JSON) for the local provider to sign with; default: a fresh key per start. */
     LOCAL_OIDC_KEY: z.optional(text()),
-    ...Object.fromEntries(settingRows((row) => row.local === true).map(([name, row]) => [row.env ?? name, z.optional(schemaOf(row.field))])),
+    ...Object.fromEntries(
+      settingRows((row) => row.in?.includes('local') ?? false).map(([name, row]) => [row.env ?? name, z.optional(schemaOf(row.field))]),
+    ),
   });
 
 /** Local sign-in: a real OpenID provider on this machine (local/sign-in-provider.ts). */

@@ -126,7 +126,10 @@ export function oneOfField<const Value extends string>(values: readonly [Value, 
 }
 
 /** A string matching `pattern`, described by `what` in the error (e.g. "a host name such as secrets.example.com"). */
-export const matchingField = (pattern: RegExp, what: string): Field<string> => ({ what, parse: (given) => (pattern.test(given) ? given : undefined) });
+export const matchingField = (pattern: RegExp, what: string): Field<string> => ({
+  what,
+  parse: (given) => (pattern.test(given) ? given : undefined),
+});
 
 /** One address SNS can deliver to (zod's own email rule): no display name, no list, a dotted domain. */
 export const emailField = (): Field<string> => matchingField(z.regexes.email, 'an email address such as ops@example.com');

@@ -22,18 +22,14 @@ interface SettingOptions<Value> {
   readonly default?: Value;
   /** The value the functions take when the stack has not set it (local mode, tests), where not `default`. */
   readonly localDefault?: Value;
-  /** A CDK context key of the row's name (docs/deploy.md). */
-  readonly context?: true;
+  /** Where else it applies: a CDK context key of the row's name (docs/deploy.md), `npm start`'s environment (docs/local-mode.md), the pages' config.json under the row's name. */
+  readonly in?: readonly ('context' | 'local' | 'pages')[];
   /** The environment variable it reaches the functions and local mode in. */
   readonly env?: string;
   /** The functions whose environment the stack sets it in; 'all': every function, for a library that reads it itself. */
   readonly functions?: readonly FunctionName[] | 'all';
   /** Its functions cannot run without it; the stack always sets it. */
   readonly required?: true;
-  /** `npm start` takes it from its environment (docs/local-mode.md). */
-  readonly local?: true;
-  /** The pages read it from config.json, under the row's name. */
-  readonly pages?: true;
   /** Its one line in the docs' tables. */
   readonly docs: string;
   /** The default as the docs tell it, where the value alone would not (deploy.md; local-mode.md too unless `localDefaultDocs`). */
@@ -58,60 +54,57 @@ export const SETTINGS = {
     matchingField(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'a CloudFormation stack name: a letter, then letters, digits or hyphens, 128 at most'),
     {
       default: DEFAULT_STACK_NAME,
-      context: true,
+      in: ['context'],
       docs: "the CloudFormation stack's name, and its REST API's; a second stage in the same account and region needs its own ([below](#two-stages-in-one-account))",
     },
   ),
   siteUrl: setting(siteUrlField(), {
-    context: true,
+    in: ['context', 'local'],
     env: 'SITE_URL',
     functions: ['secrets-create', 'requests-create'],
     required: true,
-    local: true,
     docs: 'base of secret links (`http(s)://…`), if the pages live elsewhere',
     defaultDocs: "the distribution's URL",
     localDefaultDocs: '`http://localhost:$PORT`',
   }),
   domainName: setting(matchingField(HOST_NAME, 'a host name such as secrets.example.com'), {
-    context: true,
+    in: ['context'],
     docs: "the distribution's own host name, with `certificateArn`; both or neither",
     defaultDocs: 'none: `*.cloudfront.net`',
   }),
   certificateArn: setting(
     matchingField(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/, "the ARN of an ACM certificate in us-east-1 (CloudFront's region)"),
-    { context: true, docs: "`domainName`'s ACM certificate, which CloudFront requires in us-east-1" },
+    { in: ['context'], docs: "`domainName`'s ACM certificate, which CloudFront requires in us-east-1" },
   ),
   keysPerIpPerHour: setting(
     integerField({ min: 1, max: KEY_CREATION_LIMIT.maxPerIpPerHour, why: "an address's hour of attempts fits one DynamoDB item" }),
     {
       default: KEY_CREATION_LIMIT.defaultPerIpPerHour,
-      context: true,
+      in: ['context', 'local'],
       env: 'KEYS_PER_IP_PER_HOUR',
       functions: ['keys-create'],
-      local: true,
       docs: "`POST /keys` per client IP per hour (an address's attempts of the last hour are kept in one DynamoDB item)",
     },
   ),
   throttleRateLimit: setting(integerField({ min: 1 }), {
     default: DEFAULT_THROTTLE.rateLimit,
-    context: true,
+    in: ['context'],
     docs: 'stage-wide gateway throttling in requests a second, in front of the per-key limits',
   }),
-  throttleBurstLimit: setting(integerField({ min: 1 }), { default: DEFAULT_THROTTLE.burstLimit, context: true, docs: "the stage's burst" }),
+  throttleBurstLimit: setting(integerField({ min: 1 }), { default: DEFAULT_THROTTLE.burstLimit, in: ['context'], docs: "the stage's burst" }),
   webhookAllowLoopback: setting(flagField(), {
     default: false,
     env: 'WEBHOOK_ALLOW_LOOPBACK',
     functions: ['keys-create', 'keys-update', 'delivery'],
-    local: true,
+    in: ['local'],
     docs: '`1` (or `true`) lets webhooks target `http(s)://` loopback hosts (127.0.0.0/8, ::1, localhost), for development; never set on AWS',
   }),
   webhookRetryBaseMs: setting(integerField({ min: 1, max: MAX_RETRY_BASE_MS, why: "the last retry's wait fits SQS's 12-hour visibility limit" }), {
     default: WEBHOOK_RETRY_BASE_MS.aws,
     localDefault: WEBHOOK_RETRY_BASE_MS.local,
-    context: true,
+    in: ['context', 'local'],
     env: 'WEBHOOK_RETRY_BASE_MS',
     functions: ['delivery'],
-    local: true,
     docs: 'first webhook retry delay in ms; each later one doubles it (SQS counts whole seconds)',
   }),
   /** The distribution's secret origin header (EDGE_HEADERS.originSecret), for the routes that read the client's address; unset: no proxy is trusted. */
@@ -120,60 +113,55 @@ export const SETTINGS = {
     functions: ['keys-create', 'secrets-create', 'requests-fulfil'],
     docs: "generated at deploy time, known to the distribution and these functions only (they read the client's address)",
   }),
-  alarmEmail: setting(emailField(), { context: true, docs: 'an address subscribed to the alarm topic (AWS sends a confirmation link)' }),
+  alarmEmail: setting(emailField(), { in: ['context'], docs: 'an address subscribed to the alarm topic (AWS sends a confirmation link)' }),
   secretsPointInTimeRecovery: setting(flagField(), {
     default: false,
-    context: true,
+    in: ['context'],
     docs: "`true` turns on point-in-time recovery of the secrets table; off, since it keeps every consumed and revoked secret's ciphertext restorable for 35 days (the keys table always has it)",
   }),
   apiGatewayCloudWatchRole: setting(flagField(), {
     default: false,
-    context: true,
+    in: ['context'],
     docs: "`true` creates API Gateway's CloudWatch role and makes it the account's, in this region ([below](#the-api-gateway-logging-role))",
   }),
   logLevel: setting(oneOfField(LOG_LEVELS, { ignoreCase: true }), {
     default: DEFAULT_LOG_LEVEL,
-    context: true,
+    in: ['context', 'local'],
     env: 'POWERTOOLS_LOG_LEVEL',
     functions: 'all',
-    local: true,
     docs: "every function's Powertools log level",
   }),
   waf: setting(flagField(), {
     default: true,
-    context: true,
+    in: ['context'],
     docs: "`false` leaves out the API's AWS WAF web ACL (per-address rate limit, AWS managed rules; $9 a month idle, [security](security.md#edge-protection), [why](decisions/waf.md))",
   }),
   wafRateLimit: setting(integerField({ min: ADDRESS_RATE_LIMIT.minPerWindow, max: ADDRESS_RATE_LIMIT.maxPerWindow, why: 'AWS WAF accepts it' }), {
     default: ADDRESS_RATE_LIMIT.defaultPerWindow,
-    context: true,
+    in: ['context'],
     docs: "requests per client address in the web ACL's 5-minute window",
   }),
   createAccess: setting(oneOfField(CREATE_ACCESS_MODES), {
     default: DEFAULT_CREATE_ACCESS,
-    context: true,
+    in: ['context', 'local', 'pages'],
     env: 'CREATE_ACCESS',
     functions: ['keys-create'],
-    local: true,
-    pages: true,
     docs: 'who may create secrets: `open` (anyone may mint a key, the contract) or `signed-in` ([deploy](deploy.md#who-may-create-open-or-signed-in), [locally](local-mode.md#signed-in-locally))',
   }),
   oidcIssuer: setting(httpUrlField(), {
-    context: true,
+    in: ['context', 'local'],
     env: 'OIDC_ISSUER',
     functions: ['keys-create'],
-    local: true,
     docs: "with `signed-in`: the team's own OpenID Connect issuer; none: a Cognito user pool the stack creates (local mode: its own provider)",
   }),
   oidcAudience: setting(textField(), {
-    context: true,
+    in: ['context', 'local'],
     env: 'OIDC_AUDIENCE',
     functions: ['keys-create'],
-    local: true,
     docs: 'with the issuer: the `aud` its tokens carry',
   }),
   oidcClientId: setting(textField(), {
-    context: true,
+    in: ['context'],
     docs: "with the issuer: the pages' public client (issuer, audience and client: all three or none)",
   }),
   /** The issuer's JWKS URL; unset: its discovery document names it. The stack sets its own pool's. */
@@ -185,29 +173,27 @@ export const SETTINGS = {
       'up to 10 https origins, comma-separated, lowercase, without a path (https://oauth2.googleapis.com)',
     ),
     {
-      context: true,
+      in: ['context'],
       docs: "with `oidcIssuer`: other origins the share page reaches when it signs in, such as Google's token endpoint ([below](#who-may-create-open-or-signed-in))",
     },
   ),
   storedMiBPerKeyPerDay: setting(storedMiBPerDay(), {
     default: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
-    context: true,
+    in: ['context', 'local'],
     env: 'STORED_MIB_PER_KEY_PER_DAY',
     functions: ['secrets-create', 'requests-fulfil'],
-    local: true,
     docs: 'MiB one key may send to `POST /secrets` and `POST /requests/{id}` together in a sliding day ([security](security.md#denial-of-wallet))',
   }),
   storedMiBPerAddressPerDay: setting(storedMiBPerDay(), {
     default: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay,
-    context: true,
+    in: ['context', 'local'],
     env: 'STORED_MIB_PER_ADDRESS_PER_DAY',
     functions: ['secrets-create', 'requests-fulfil'],
-    local: true,
     docs: 'the same for one client address, counting bodies over 300 KB only',
   }),
   writeUnitsAlarmPerHour: setting(integerField({ min: 1 }), {
     default: DEFAULT_WRITE_UNITS_ALARM_PER_HOUR,
-    context: true,
+    in: ['context'],
     docs: "the tables' consumed write units in an hour past which `WriteUnitsAlarm` fires ([runbook](operate.md#write-capacity-writeunitsalarm))",
   }),
 } as const;
@@ -233,7 +219,10 @@ export const settingRows = (keep: (row: SettingRow<unknown>) => boolean = () => 
 /** Values of settings as a surface holds them; the stack's may be CDK tokens (strings). */
 export type SettingValues = { readonly [Name in SettingName]?: SettingValue<Name> | string };
 
-type PagesName = { [Name in SettingName]: Row<Name> extends { pages: true } ? Name : never }[SettingName];
+/** The names of the rows that apply `in` `surface`. */
+export type NamesIn<Surface extends string> = {
+  [Name in SettingName]: Row<Name> extends { in: readonly (infer Where)[] } ? (Surface extends Where ? Name : never) : never;
+}[SettingName];
 
 /**
  * The deploy-time values the pages read from config.json (definitions/site.ts PAGES_CONFIG_FILE),
@@ -241,13 +230,13 @@ type PagesName = { [Name in SettingName]: Row<Name> extends { pages: true } ? Na
  * and with signed-in, where the share page signs in (authorization code with PKCE) and whose
  * token it sends.
  */
-export type PagesConfig = { readonly [Name in PagesName]: SettingValue<Name> } & {
+export type PagesConfig = { readonly [Name in NamesIn<'pages'>]: SettingValue<Name> } & {
   readonly signIn?: { readonly issuer: string; readonly clientId: string; readonly audience: string };
 };
 
 export function pagesConfig(values: SettingValues): PagesConfig {
   const { createAccess, oidcIssuer: issuer, oidcClientId: clientId, oidcAudience: audience } = values;
   const signIn = createAccess === 'signed-in' && issuer && clientId && audience ? { signIn: { issuer, clientId, audience } } : {};
-  const shown = settingRows((row) => row.pages === true).map(([name, row]) => [name, values[name] ?? row.default]);
+  const shown = settingRows((row) => row.in?.includes('pages') ?? false).map(([name, row]) => [name, values[name] ?? row.default]);
   return { ...Object.fromEntries(shown), ...signIn } as PagesConfig;
 }

@@ -42,7 +42,8 @@ describe('context reaches the stack', () => {
 
   it('keysPerIpPerHour may go as high as one DynamoDB item holds an address’s hour of attempts', () => {
     const highest = KEY_CREATION_LIMIT.maxPerIpPerHour;
-    for (const env of environments('keysPerIpPerHour', { keysPerIpPerHour: highest })) expect(env).toHaveProperty(SETTINGS.keysPerIpPerHour.env, String(highest));
+    for (const env of environments('keysPerIpPerHour', { keysPerIpPerHour: highest }))
+      expect(env).toHaveProperty(SETTINGS.keysPerIpPerHour.env, String(highest));
   });
 
   it('throttle limits set the stage’s throttling', () => {
@@ -53,11 +54,15 @@ describe('context reaches the stack', () => {
   });
 
   it('webhookRetryBaseMs becomes the delivery function’s WEBHOOK_RETRY_BASE_MS, as a number or a string', () => {
-    for (const given of [5000, '5000']) expect(deliveryEnvironment({ webhookRetryBaseMs: given })).toHaveProperty(SETTINGS.webhookRetryBaseMs.env, '5000');
+    for (const given of [5000, '5000'])
+      expect(deliveryEnvironment({ webhookRetryBaseMs: given })).toHaveProperty(SETTINGS.webhookRetryBaseMs.env, '5000');
   });
 
   it('webhookRetryBaseMs may go as high as SQS’s visibility limit allows the last retry', () => {
-    expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(SETTINGS.webhookRetryBaseMs.env, String(LARGEST_RETRY_BASE_MS));
+    expect(deliveryEnvironment({ webhookRetryBaseMs: LARGEST_RETRY_BASE_MS })).toHaveProperty(
+      SETTINGS.webhookRetryBaseMs.env,
+      String(LARGEST_RETRY_BASE_MS),
+    );
   });
 
   it('logLevel becomes every function’s POWERTOOLS_LOG_LEVEL, in any case; INFO without it', () => {

@@ -80,7 +80,9 @@ describe('functions', () => {
     const given = Object.keys(at(fn.Properties, 'Environment', 'Variables') as object).filter((variable) =>
       settingRows().some(([, row]) => row.env === variable),
     );
-    const reads = settingRows((row) => row.functions === 'all' || (row.functions?.some((reader) => reader === name) ?? false)).map(([, row]) => row.env);
+    const reads = settingRows((row) => row.functions === 'all' || (row.functions?.some((reader) => reader === name) ?? false)).map(
+      ([, row]) => row.env,
+    );
     expect(reads).toEqual(expect.arrayContaining(given));
     expect(given).toContain(SETTINGS.logLevel.env);
   });

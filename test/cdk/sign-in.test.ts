@@ -35,7 +35,8 @@ describe('open (default)', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
     expect(templateJson(template).Outputs).not.toHaveProperty('UserPoolId');
     const variables = keysCreateVariables(template);
-    for (const name of [SETTINGS.createAccess.env, SETTINGS.oidcIssuer.env, SETTINGS.oidcAudience.env, SETTINGS.oidcJwksUri.env]) expect(variables).not.toHaveProperty(name);
+    for (const name of [SETTINGS.createAccess.env, SETTINGS.oidcIssuer.env, SETTINGS.oidcAudience.env, SETTINGS.oidcJwksUri.env])
+      expect(variables).not.toHaveProperty(name);
   });
 
   it('deploys config.json beside the pages', () => {
@@ -163,7 +164,10 @@ describe('signed-in with an issuer whose token endpoint is on another origin (Go
   });
 
   it('tells the pages and POST /keys only the issuer: the extra origins are for the CSP alone', () => {
-    expect(keysCreateVariables(template)).toMatchObject({ [SETTINGS.oidcIssuer.env]: google.oidcIssuer, [SETTINGS.oidcAudience.env]: google.oidcAudience });
+    expect(keysCreateVariables(template)).toMatchObject({
+      [SETTINGS.oidcIssuer.env]: google.oidcIssuer,
+      [SETTINGS.oidcAudience.env]: google.oidcAudience,
+    });
     expect(JSON.stringify(keysCreateVariables(template))).not.toContain('oauth2.googleapis.com');
   });
 });

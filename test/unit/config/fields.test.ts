@@ -98,7 +98,11 @@ describe('one rule, two readers', () => {
   });
 
   test('readEnvironment tells every bad variable at once, and an unset one takes its default', () => {
-    const shape = { A: { field: flagField() }, B: { field: integerField({ min: 1 }), unset: { value: 7 } }, C: { field: textField(), unset: { value: undefined } } };
+    const shape = {
+      A: { field: flagField() },
+      B: { field: integerField({ min: 1 }), unset: { value: 7 } },
+      C: { field: textField(), unset: { value: undefined } },
+    };
     expect(readEnvironment(shape, { A: '1' })).toEqual({ A: true, B: 7, C: undefined });
     expect(() => readEnvironment(shape, { B: '0' })).toThrow(
       new Error('A is not set: it must be true or false (or 1 or 0)\nB must be a positive integer, got "0"'),
