@@ -15,7 +15,7 @@ import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
-import { readFunctionSettings } from '#lambdas/config/environment';
+import { readSettingsWhere } from '#lambdas/config/environment';
 import { pagesConfig, SETTINGS } from '#lambdas/config/settings';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
@@ -116,9 +116,9 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   return started.webhooks;
 }
 
-/** The pages' config.json from the values local mode's functions read; the pages' client id is the audience, as with the stack's pool. */
+/** The pages' config.json from local mode's environment, as POST /keys reads it; the pages' client id is the audience, as with the stack's pool. */
 function localPagesConfig() {
-  const settings = readFunctionSettings('keys-create');
+  const settings = readSettingsWhere((row) => row.in?.includes('pages') === true || row.functions?.includes('keys-create') === true, process.env);
   return pagesConfig({ ...settings, oidcClientId: settings.oidcAudience });
 }
 

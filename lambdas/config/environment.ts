@@ -1,5 +1,5 @@
 import { fieldError, type Field } from './fields';
-import { type FunctionName, type FunctionSettings, type SettingName, type SettingRow, settingRows } from './settings';
+import { type FunctionName, type FunctionSettings, type SettingName, type SettingRow, type SettingValues, settingRows } from './settings';
 
 /**
  * A function's settings, read from its environment with the fields' plain rules rather than a zod
@@ -44,13 +44,17 @@ export function readEnvironment<Shape extends Settings>(shape: Shape, env: Reado
  * module loads, so that a bad value fails its first invocation naming the variable, not a
  * request at random.
  */
-export function readFunctionSettings<F extends FunctionName>(functionName: F, env: Readonly<Record<string, string | undefined>> = process.env) {
-  const rows = settingRows((row) => Array.isArray(row.functions) && row.functions.includes(functionName));
+export const readFunctionSettings = <F extends FunctionName>(functionName: F, env: Readonly<Record<string, string | undefined>> = process.env) =>
+  readSettingsWhere((row) => Array.isArray(row.functions) && row.functions.includes(functionName), env) as FunctionSettings<F>;
+
+/** The settings of the rows `keep` keeps, from their variables, as their functions read them. */
+export function readSettingsWhere(keep: (row: SettingRow<unknown>) => boolean, env: Readonly<Record<string, string | undefined>>): SettingValues {
+  const rows = settingRows(keep);
   const variable = (name: SettingName, row: SettingRow<unknown>): string => row.env ?? name;
   const shape = rows.map(([name, row]) => [
     variable(name, row),
     { field: row.field, ...(row.required ? {} : { unset: { value: row.localDefault ?? row.default } }) },
   ]);
   const read = readEnvironment(Object.fromEntries(shape) as Settings, env);
-  return Object.fromEntries(rows.map(([name, row]) => [name, read[variable(name, row)]])) as FunctionSettings<F>;
+  return Object.fromEntries(rows.map(([name, row]) => [name, read[variable(name, row)]]));
 }
