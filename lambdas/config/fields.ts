@@ -132,7 +132,10 @@ export const matchingField = (pattern: RegExp, what: string): Field<string> => (
 });
 
 /** One address SNS can deliver to (zod's own email rule): no display name, no list, a dotted domain. */
-export const emailField = (): Field<string> => matchingField(z.regexes.email, 'an email address such as ops@example.com');
+export const emailField = (): Field<string> => ({
+  what: 'an email address such as ops@example.com',
+  parse: (given) => (z.safeParse(z.email(), given).success ? given : undefined),
+});
 
 /** Any string, such as a path or a name; with `secret`, its errors never repeat it. */
 export const textField = (options: MustBeOptions = {}): Field<string> => ({ what: 'a string', ...options, parse: (given) => given });
