@@ -1,17 +1,7 @@
 import * as z from 'zod/mini';
-import { readEnvironment } from '#lambdas/config/environment';
-import {
-  flagField,
-  httpUrlField,
-  integerField,
-  oneOfField,
-  readSettings,
-  schemaOf,
-  siteUrlField,
-  text,
-  textField,
-  type Field,
-} from '#lambdas/config/fields';
+import { readSettingsWhere } from '#lambdas/config/environment';
+import { SETTINGS, type SettingRow, settingRows } from '#lambdas/config/settings';
+import { httpUrlField, readSettings, schemaOf, text } from '#lambdas/config/fields';
 
 /** What every surface's errors share; each surface's own test covers its fields' words. */
 
@@ -37,16 +27,10 @@ test('an empty value is unset, and the prefix comes before every name', () => {
 });
 
 describe('one rule, two readers', () => {
-  // The functions read their environment without zod (readEnvironment); CDK context, local mode and
-  // `npm run dlq` read theirs with schemas built from the same fields (schemaOf).
-  const fields: Record<string, Field<unknown>> = {
-    integer: integerField({ min: 1, max: 10, why: 'it stays small' }),
-    flag: flagField(),
-    url: httpUrlField(),
-    siteUrl: siteUrlField(),
-    oneOf: oneOfField(['INFO', 'WARN'], { ignoreCase: true }),
-    secret: textField({ secret: true }),
-  };
+  // The functions read their environment without zod (readSettingsWhere); CDK context, local mode and
+  // `npm run dlq` read theirs with schemas built from the same fields (schemaOf). Every row of the
+  // registry that reaches an environment, read both ways.
+  const rows = settingRows((row) => row.env !== undefined);
   const given = [
     '',
     '0',
@@ -74,11 +58,14 @@ describe('one rule, two readers', () => {
     }
   };
 
-  test.each(Object.entries(fields))('%s: the same value or the same words from both', (_, field) => {
+  test.each(rows)('%s: the same value or the same words from both', (name, row) => {
+    const variable = row.env ?? name;
+    const field = schemaOf(row.field);
+    const schema = z.object({ [variable]: row.required ? field : z._default(field, row.localDefault ?? row.default) });
     for (const value of given) {
-      const env = { X: value };
-      const withSchema = outcome(() => readSettings(z.object({ X: schemaOf(field) }), { read: (key) => env[key as 'X'] }).X);
-      const withoutSchema = outcome(() => readEnvironment({ X: { field } }, env).X);
+      const env = { [variable]: value };
+      const withSchema = outcome(() => readSettings(schema, { read: (key) => env[key] })[variable]);
+      const withoutSchema = outcome(() => readSettingsWhere((candidate) => candidate === row, env)[name]);
       expect({ value, outcome: withoutSchema }).toEqual({ value, outcome: withSchema });
     }
   });
@@ -97,15 +84,11 @@ describe('one rule, two readers', () => {
     expect(httpUrlField().parse(' https://example.com/path ')).toBe('https://example.com/path');
   });
 
-  test('readEnvironment tells every bad variable at once, and an unset one takes its default', () => {
-    const shape = {
-      A: { field: flagField() },
-      B: { field: integerField({ min: 1 }), unset: { value: 7 } },
-      C: { field: textField(), unset: { value: undefined } },
-    };
-    expect(readEnvironment(shape, { A: '1' })).toEqual({ A: true, B: 7, C: undefined });
-    expect(() => readEnvironment(shape, { B: '0' })).toThrow(
-      new Error('A is not set: it must be true or false (or 1 or 0)\nB must be a positive integer, got "0"'),
+  test('the functions’ reader tells every bad variable at once, and an unset one takes its default', () => {
+    const keysCreate = (row: SettingRow<unknown>) => row === SETTINGS.keysPerIpPerHour || row === SETTINGS.webhookAllowLoopback;
+    expect(readSettingsWhere(keysCreate, { WEBHOOK_ALLOW_LOOPBACK: '1' })).toEqual({ keysPerIpPerHour: 20, webhookAllowLoopback: true });
+    expect(() => readSettingsWhere(keysCreate, { KEYS_PER_IP_PER_HOUR: '0', WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(
+      /^KEYS_PER_IP_PER_HOUR must be an integer from 1 to .*, got "0"\nWEBHOOK_ALLOW_LOOPBACK must be true or false \(or 1 or 0\), got "yes"$/,
     );
   });
 });
