@@ -39,7 +39,7 @@ const mustBe =
 /**
  * One setting's rule: what its value must be, told in its errors, and how its text becomes the
  * value. The rules are plain functions so that the functions, which read their few settings at
- * every cold start, can read them without building zod schemas (readEnvironment): that cost
+ * every cold start, can read them without building zod schemas (readSettingsWhere): that cost
  * them 2–4 ms of CPU per cold start (docs/decisions/config-schemas.md). The
  * surfaces that read settings with a schema wrap the same rule (schemaOf), so every surface takes
  * the same values and tells a bad one in the same words.
