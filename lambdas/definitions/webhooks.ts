@@ -91,8 +91,8 @@ export const QUEUES = {
 
 /**
  * A consumed secret whose deletion is due within this long is deleted by the fan-out itself after
- * the wait (a claim's retry window, docs/decisions/claim-retry-window.md); a later one goes
- * through the consumed-secrets queue (docs/decisions/replay-retention.md).
+ * the wait (a claim's retry window); a later one goes through the consumed-secrets queue
+ * (docs/decisions/consumed-secrets.md).
  */
 export const MAX_FAN_OUT_DELETION_WAIT_MS = 5_000;
 /**
