@@ -1,5 +1,5 @@
 import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
-import { API_FUNCTION_TIMEOUT_MS } from './limits';
+import { API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { SECRET_HEAD_SK } from './tables';
 
 /**

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { JWKS_CACHE_MS, JWKS_FETCH_TIMEOUT_MS, TOKEN_ALGORITHMS, TOKEN_CLOCK_SKEW_SECONDS } from '../definitions/create-access';
+import { JWKS_CACHE_MS, JWKS_FETCH_TIMEOUT_MS, TOKEN_ALGORITHMS, TOKEN_CLOCK_SKEW_SECONDS } from '#contract/create-access';
 
 /**
  * Verifies the sign-in tokens of createAccess=signed-in with `jose` (never a hand-written check):

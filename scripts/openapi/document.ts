@@ -1,18 +1,9 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
-import { API_KEY_FORMAT_DESCRIPTION } from '#lambdas/definitions/errors';
-import {
-  API_BASE_PATH,
-  GATE,
-  IDEMPOTENCY,
-  MAX_BODY_BYTES,
-  RATE_LIMIT,
-  SLOW_STORE_MS,
-  STORED_BYTES_LIMIT,
-  WEBHOOK_EVENTS,
-} from '#lambdas/definitions/limits';
-import { TOKEN_CLOCK_SKEW_SECONDS } from '#lambdas/definitions/create-access';
-import { REQUEST_PUBLIC_KEY_PATTERN } from '#lambdas/definitions/requests';
+import { API_KEY_FORMAT_DESCRIPTION } from '#contract/errors';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, STORED_BYTES_LIMIT, WEBHOOK_EVENTS } from '#contract/limits';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '#contract/create-access';
+import { REQUEST_PUBLIC_KEY_PATTERN } from '#contract/requests';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
@@ -36,7 +27,7 @@ import {
   secretId,
   updateKeyBody,
   updateKeyResponse,
-} from '#lambdas/http/schemas';
+} from '#contract/schemas';
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and
@@ -68,7 +59,7 @@ function zodJsonSchema(schema: ZodMiniType, io: 'input' | 'output', override?: O
 }
 
 /**
- * Standard base64 exactly as isStandardBase64 (lambdas/rules/base64.ts) accepts it: the alphabet,
+ * Standard base64 exactly as isStandardBase64 (contract/base64.ts) accepts it: the alphabet,
  * whole quanta of 4, up to two `=` at the end, not empty. The handlers check it otherwise: this
  * pattern over a 5 MiB body took 39–50 ms. test/unit/openapi/stated-patterns.test.ts pins the two
  * to the same answers.
@@ -87,7 +78,7 @@ function patternOf(schema: ZodMiniType, property?: string): string {
  * What a field's refinement checks, or what the resource was made with, stated as the pattern or
  * format it amounts to, so that a generated client or a gateway can check it as well; by property
  * name, for strings that state neither. A P-256 key's pattern is the first of its checks
- * (lambdas/rules/p256.ts), the curve equation the rest.
+ * (contract/p256.ts), the curve equation the rest.
  */
 const STATED: Record<string, JsonSchema> = {
   data: { pattern: STANDARD_BASE64_PATTERN },

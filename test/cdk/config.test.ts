@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
 import { ENV } from '#lambdas/definitions/env';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';

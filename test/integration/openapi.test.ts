@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, RATE_LIMIT } from '#lambdas/definitions/limits';
+import { MAX_BODY_BYTES, RATE_LIMIT } from '#contract/limits';
 import { api, createKey, freshClientAddress, usedUpClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { undocumented } from '../support/openapi';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
 import { ENV } from '#lambdas/definitions/env';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';

@@ -1,5 +1,5 @@
-import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits';
-import { ERRORS } from '../../../lambdas/definitions/errors';
+import { SECRET_TTLS, type SecretTtl } from '../../../contract/limits';
+import { ERRORS } from '../../../contract/errors';
 import { OnetimeClient, type SecretStatus } from '../client';
 import { InputError } from '../errors';
 import { safeName } from '../filename';
