@@ -172,6 +172,8 @@ interface Outcome {
   schema?: ZodMiniType;
   /** Headers of this outcome alone, always sent with it. */
   headers?: HeaderName[];
+  /** `retry-after` on a 409: sent where waiting helps, so not with one that retrying cannot fix. 429 and 503 always send it. */
+  retryAfter?: 'always' | 'sometimes';
 }
 
 interface RouteDocument {
@@ -240,12 +242,15 @@ const REQUEST_NOT_FOUND = error("No such request, it expired, or (status) it is 
 const STORED_BYTES_REFUSED = error(
   `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of the bodies of POST /secrets and POST /requests/{id} together in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
 );
-const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
+const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer. No `retry-after`: waiting changes nothing.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
 const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
   400: error(`A malformed body or field, or a malformed ${IDEMPOTENCY.header} (16 to 64 characters of A-Z, a-z, 0-9, _ and -).`),
-  409: error(`An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`),
+  409: {
+    description: `An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`,
+    retryAfter: 'always',
+  },
 };
 
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
@@ -361,7 +366,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     outcomes: {
       201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
       404: REQUEST_NOT_FOUND,
-      409: REQUEST_FULFILLED,
+      409: {
+        description: `The request was fulfilled already (no \`retry-after\`: a request takes one answer), or an earlier request with this ${IDEMPOTENCY.header} is still being handled (nothing was done; repeat it after \`retry-after\`).`,
+        retryAfter: 'sometimes',
+      },
       429: STORED_BYTES_REFUSED,
     },
   },
@@ -404,7 +412,7 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
 const tagOf = (path: string): string => path.split('/')[1] ?? path;
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
-function headersOf(status: number, authenticated: boolean, own: HeaderName[] = []): Record<string, unknown> {
+function headersOf(status: number, authenticated: boolean, outcome: Outcome): Record<string, unknown> {
   const names: { name: HeaderName; required: boolean }[] = [
     { name: 'x-request-id', required: true },
     { name: 'cache-control', required: true },
@@ -415,8 +423,8 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429 || status === 409 || status === 503) names.push({ name: 'retry-after', required: true });
-  names.push(...own.map((name) => ({ name, required: true })));
+  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'retry-after', required: outcome.retryAfter !== 'sometimes' });
+  names.push(...(outcome.headers ?? []).map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [spelled(name), required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required }]),
   );
@@ -503,7 +511,7 @@ function operation(name: RouteName) {
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated, outcome.headers),
+        headers: headersOf(Number(status), document.authenticated, outcome),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
