@@ -16,6 +16,7 @@ import { REQUEST_PUBLIC_KEY_PATTERN } from '#lambdas/definitions/requests';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
+import PACKAGE from '../../package.json';
 import {
   claimSecretResponse,
   createKeyBody,
@@ -447,7 +448,9 @@ function webhooks() {
       event,
       {
         post: {
+          operationId: `webhook-${event.replace('.', '-')}`,
           summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          security: [{ webhookSignature: [] }],
           parameters: [
             {
               name: WEBHOOK_HEADERS.signature,
@@ -550,6 +553,7 @@ export function openApiDocument() {
     info: {
       title: 'One-time secrets',
       version: '1',
+      license: { name: PACKAGE.license, identifier: PACKAGE.license },
       description:
         'Self-hosted one-time-secret service. Secrets are encrypted by the client (see docs/client.md); the service stores ' +
         'and returns ciphertext. Every error is `{"error": "<message>"}`; an unknown route is 404 and an unsupported method ' +
@@ -571,7 +575,16 @@ export function openApiDocument() {
       { name: 'requests', description: 'Secret requests: ask someone to send you a secret, encrypted to your key.' },
     ],
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` },
+        // What a webhook's receiver checks: the service's signature, not a key of the receiver's.
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: WEBHOOK_HEADERS.signature,
+          description: "The service's HMAC-SHA256 signature of the body, made with the key's webhook signing secret (docs/webhooks.md).",
+        },
+      },
       headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [spelled(name as HeaderName), { ...header, required: true }])),
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
     },
