@@ -1,11 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose';
-import {
-  JWKS_CACHE_MS,
-  JWKS_FETCH_TIMEOUT_MS,
-  TOKEN_ALGORITHMS,
-  TOKEN_CLOCK_SKEW_SECONDS,
-  TOKEN_MAX_AGE_SECONDS,
-} from '../definitions/create-access';
+import { JWKS_CACHE_MS, JWKS_FETCH_TIMEOUT_MS, TOKEN_ALGORITHMS, TOKEN_CLOCK_SKEW_SECONDS, TOKEN_MAX_AGE_SECONDS } from '#contract/create-access';
 
 /**
  * Verifies the sign-in tokens of createAccess=signed-in as OpenID Connect Core 3.1.3.7 validates
