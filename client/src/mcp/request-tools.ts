@@ -51,7 +51,7 @@ const receiveInput = {
 const receiveSecret: Tool<typeof receiveInput> = {
   name: 'receive_secret',
   description:
-    "Looks for the answer to a request_secret, waiting up to wait_seconds; once answered, reads it (once) into a new file (0600). " +
+    'Looks for the answer to a request_secret, waiting up to wait_seconds; once answered, reads it (once) into a new file (0600). ' +
     'Answers the state, and the size and path written; the content never comes back to you.',
   input: receiveInput,
   output: { state: z.enum(['pending', 'fulfilled', 'expired']), bytes: z.int().nonnegative().optional(), file: z.string().optional() },

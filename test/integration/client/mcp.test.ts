@@ -130,7 +130,11 @@ describe('bad input answers a tool error and leaves nothing behind', () => {
     ['both from_file and text', { from_file: '/etc/hostname', text: TEXT }, 'give exactly one of from_file, from_env and text'],
     ['none of them', { ttl: '1h' }, 'give exactly one of from_file, from_env and text'],
     ['a missing file', { from_file: '/nonexistent/secret.txt' }, 'cannot read /nonexistent/secret.txt: ENOENT'],
-    ['an unset variable', { from_env: 'NOT_SET_ANYWHERE' }, "the environment variable NOT_SET_ANYWHERE is not set, or empty, in the server's process"],
+    [
+      'an unset variable',
+      { from_env: 'NOT_SET_ANYWHERE' },
+      "the environment variable NOT_SET_ANYWHERE is not set, or empty, in the server's process",
+    ],
     ['a missing passphrase file', { text: TEXT, passphrase_file: '/nonexistent/p' }, 'cannot read the passphrase file /nonexistent/p: ENOENT'],
   ])('share_secret refuses %s', async (_, args, message) => {
     expect(await refused('share_secret', args)).toBe(message);
@@ -161,7 +165,9 @@ describe('bad input answers a tool error and leaves nothing behind', () => {
 
   test('receive_secret refuses an unknown request, an id that is a path, and a wait past 300 s', async () => {
     const file = inFolder('never.txt');
-    expect(await refused('receive_secret', { request_id: 'AAAAAAAAAAAAAAAAAAAAAA', to_file: file })).toMatch(/^no open request AAAAAAAAAAAAAAAAAAAAAA/);
+    expect(await refused('receive_secret', { request_id: 'AAAAAAAAAAAAAAAAAAAAAA', to_file: file })).toMatch(
+      /^no open request AAAAAAAAAAAAAAAAAAAAAA/,
+    );
     expect(await refused('receive_secret', { request_id: '../../etc/passwd', to_file: file })).toMatch(/^no open request/);
     expect(await refused('receive_secret', { request_id: 'AAAAAAAAAAAAAAAAAAAAAA', to_file: file, wait_seconds: 301 })).toMatch(/wait_seconds/);
   });
