@@ -4,7 +4,7 @@ import path from 'node:path';
 import { OnetimeClient } from '#client/client';
 import { createKey } from '#test/support/api';
 import { testEnv } from '#test/support/environment';
-import { answerOf, leaked, startMcp, type McpUnderTest } from '../support/mcp';
+import { answerOf, leaked, startMcp, type McpUnderTest } from '#test/support/mcp';
 
 /**
  * `onetime mcp` (docs/client.md, "MCP server") through the SDK's own client over stdio, against

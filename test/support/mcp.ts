@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * scans that no plaintext got out.
  */
 
-const ONETIME = path.resolve(__dirname, '../../../node_modules/.bin/onetime');
+const ONETIME = path.resolve(__dirname, '../../node_modules/.bin/onetime');
 
 export interface McpUnderTest {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
