@@ -1,4 +1,4 @@
-import { DATA_CHUNK_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#contract/limits';
 import { DELIVERY_BATCH_SIZE, FAN_OUT_BATCH_SIZE } from '#lambdas/definitions/webhooks';
 import { AWS_PRICES as PRICES, type PricedService, type Rate } from './prices';
 import { ratio } from './stats';

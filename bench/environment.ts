@@ -1,6 +1,6 @@
-import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '#lambdas/definitions/create-access';
+import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '#contract/create-access';
 import { ENV } from '#lambdas/definitions/env';
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { ensureTables } from '#local/create-tables';

@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { KEY_LIFETIME_MS, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#contract/limits';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from '#lambdas/rules/api-keys';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { putKey } from '#lambdas/store/key-store';

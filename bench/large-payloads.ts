@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '#contract/limits';
 import { sleep } from '#local/poller-support';
 import { api, dataFilling } from '#test/support/api';
 import { freshKey, type FreshKey } from './fixtures';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { SECRET_ID_BYTES } from '#contract/limits';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '#local/aws-account';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { renderSignInCalls, type SignInCallsRow } from './sign-in-calls';
 import { renderSignInCost, type SignInCost } from './sign-in-cost';
-import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES } from '#contract/limits';
 import { ROUND_TRIP_BUDGET } from '#test/support/round-trip-cases';
 import { COLD_START_BUDGET, renderColdStarts, type ColdStartResult } from './cold-start';
 import { pooledColdStarts, renderPooledColdStarts, type PooledColdStarts } from './cold-start/pooled';

@@ -1,4 +1,4 @@
-import type { CreateAccessMode } from '#lambdas/definitions/create-access';
+import type { CreateAccessMode } from '#contract/create-access';
 import { api, freshClientAddress } from '#test/support/api';
 import { ROUND_TRIP_CASES, usageOf, type RoundTripCase } from '#test/support/round-trip-cases';
 import { signIn } from '#test/support/sign-in';

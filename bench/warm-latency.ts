@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { dataFilling } from '#test/support/api';
 import { keysFor, makeKeys, makeSecrets, type FreshKey } from './fixtures';
 import { loadOverHttp, type HttpRequestSpec } from './load';

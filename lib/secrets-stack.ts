@@ -3,7 +3,7 @@ import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { ENV } from '#lambdas/definitions/env';
 import { ROUTES } from '#lambdas/definitions/routes';
-import { PAGES_CONFIG_FILE, pagesConfig } from '#lambdas/definitions/site';
+import { PAGES_CONFIG_FILE, pagesConfig } from '#contract/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';

@@ -1,5 +1,5 @@
 import { ENV } from '#lambdas/definitions/env';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
@@ -16,7 +16,7 @@ import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
 import { readCreateAccess } from '#lambdas/config/create-access';
-import { pagesConfig } from '#lambdas/definitions/site';
+import { pagesConfig } from '#contract/site';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 import type { LocalSignInProvider } from './sign-in-provider';

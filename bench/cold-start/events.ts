@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayProxyEvent, AttributeValue, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import type { RouteDefinition } from '#lambdas/definitions/routes';
 import { SECRETS_TABLE } from '#lambdas/definitions/tables';
 import type { HeadItem } from '#lambdas/store/secret-store';

@@ -1,4 +1,4 @@
-import { SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#contract/limits';
 import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { epochSeconds } from '#lambdas/store/dynamo';

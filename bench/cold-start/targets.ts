@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import * as path from 'node:path';
-import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { SECRET_ID_BYTES } from '#contract/limits';
 import { ROUTES, routeEntry, type RouteDefinition } from '#lambdas/definitions/routes';
 import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '#lambdas/rules/random';

@@ -1,5 +1,5 @@
-import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
-import { describeIssue } from '../../lambdas/http/describe-issue';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../contract/limits';
+import { describeIssue } from '../../contract/describe-issue';
 import {
   claimSecretResponse,
   createKeyResponse,
@@ -13,7 +13,7 @@ import {
   type CreateSecretRequest,
   type GetKeyResponse,
   type SecretStatusResponse,
-} from '../../lambdas/http/schemas';
+} from '../../contract/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey, type EnvelopeVersion } from './envelope';
 import { InputError, LinkError, PayloadTooLargeError } from './errors';

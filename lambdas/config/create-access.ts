@@ -1,4 +1,4 @@
-import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS } from '../definitions/create-access';
+import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS } from '#contract/create-access';
 import { ENV } from '../definitions/env';
 import { optional, readEnvironment, withDefault } from './environment';
 import { httpUrlField, oneOfField, textField } from './fields';

@@ -1,11 +1,11 @@
 import { readConfig } from '../config/functions';
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { fulfil } from '../use-cases/requests';
 import { STILL_IN_FLIGHT } from '../use-cases/secrets';
 import { guardAddressBytes } from '../http/address-bytes-guard';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import { fulfilRequestBody } from '../http/request-bodies/fulfil-request';
+import { fulfilRequestBody } from '#contract/request-bodies/fulfil-request';
 
 const config = readConfig();
 

@@ -2,8 +2,8 @@ import { readConfig } from '../config/functions';
 import { STILL_IN_FLIGHT, createSecret } from '../use-cases/secrets';
 import { guardAddressBytes } from '../http/address-bytes-guard';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import { createSecretBody } from '../http/request-bodies/secrets';
-import type { CreateSecretResponse } from '../http/schemas';
+import { createSecretBody } from '#contract/request-bodies/secrets';
+import type { CreateSecretResponse } from '#contract/schemas';
 
 const config = readConfig();
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { IDEMPOTENCY, SECRET_ID_BYTES } from '../definitions/limits';
+import { IDEMPOTENCY, SECRET_ID_BYTES } from '#contract/limits';
 
 /**
  * Requests that carry an Idempotency-Key (IETF httpapi draft). The first request of a scope

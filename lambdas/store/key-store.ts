@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { REVEAL_ONLY } from '../definitions/create-access';
-import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
+import { REVEAL_ONLY } from '#contract/create-access';
+import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';

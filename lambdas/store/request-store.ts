@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '../definitions/limits';
+import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { FULFILMENT_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { dynamo, epochSeconds, isConditionFailure, sendConditional, tableName } from './dynamo';

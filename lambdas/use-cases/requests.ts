@@ -1,5 +1,5 @@
-import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '../definitions/limits';
-import { REQUEST_PAGE_PREFIX, type RequestState } from '../definitions/requests';
+import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '#contract/limits';
+import { REQUEST_PAGE_PREFIX, type RequestState } from '#contract/requests';
 import { randomUrlSafeId } from '../rules/random';
 import {
   NOT_FULFILLED_YET,

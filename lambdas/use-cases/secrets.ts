@@ -1,4 +1,4 @@
-import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '../definitions/limits';
+import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '#contract/limits';
 import {
   NOT_CLAIMED_YET,
   NOT_REVOKED_YET,

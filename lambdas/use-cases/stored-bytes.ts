@@ -1,4 +1,4 @@
-import { MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { sha256Hex } from '../rules/api-keys';
 import { byteWindow, type ByteSlots, type ByteWindow } from '../rules/stored-bytes-window';
 import { countAddressBytes, uncountAddressBytes } from '../store/address-bytes';

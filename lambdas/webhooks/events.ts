@@ -1,5 +1,5 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { WebhookEvent } from '../definitions/limits';
+import type { WebhookEvent } from '#contract/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
 import { sha256Hex } from '../rules/api-keys';
 import { isHeadChange, numberOf, stringOf } from './stream/records';

@@ -1,5 +1,5 @@
-import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_TTLS, type SecretTtl } from '../../lambdas/definitions/limits';
-import { REQUEST_RECEIVE_SUFFIX } from '../../lambdas/definitions/requests';
+import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_TTLS, type SecretTtl } from '../../contract/limits';
+import { REQUEST_RECEIVE_SUFFIX } from '../../contract/requests';
 import { InputError, LinkError, OnetimeClient, SecretGoneError, safeName, type AnswerContent, type Received } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { durationLabel } from './duration';

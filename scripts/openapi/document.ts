@@ -1,21 +1,13 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
-import { API_KEY_FORMAT_DESCRIPTION } from '#lambdas/definitions/errors';
-import {
-  API_BASE_PATH,
-  GATE,
-  IDEMPOTENCY,
-  MAX_BODY_BYTES,
-  RATE_LIMIT,
-  SLOW_STORE_MS,
-  STORED_BYTES_LIMIT,
-  WEBHOOK_EVENTS,
-} from '#lambdas/definitions/limits';
-import { TOKEN_CLOCK_SKEW_SECONDS } from '#lambdas/definitions/create-access';
-import { REQUEST_PUBLIC_KEY_PATTERN } from '#lambdas/definitions/requests';
+import { API_KEY_FORMAT_DESCRIPTION } from '#contract/errors';
+import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, STORED_BYTES_LIMIT, WEBHOOK_EVENTS } from '#contract/limits';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '#contract/create-access';
+import { REQUEST_PUBLIC_KEY_PATTERN } from '#contract/requests';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
+import PACKAGE from '../../package.json';
 import {
   claimSecretResponse,
   createKeyBody,
@@ -36,7 +28,7 @@ import {
   secretId,
   updateKeyBody,
   updateKeyResponse,
-} from '#lambdas/http/schemas';
+} from '#contract/schemas';
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and
@@ -68,7 +60,7 @@ function zodJsonSchema(schema: ZodMiniType, io: 'input' | 'output', override?: O
 }
 
 /**
- * Standard base64 exactly as isStandardBase64 (lambdas/rules/base64.ts) accepts it: the alphabet,
+ * Standard base64 exactly as isStandardBase64 (contract/base64.ts) accepts it: the alphabet,
  * whole quanta of 4, up to two `=` at the end, not empty. The handlers check it otherwise: this
  * pattern over a 5 MiB body took 39–50 ms. test/unit/openapi/stated-patterns.test.ts pins the two
  * to the same answers.
@@ -87,7 +79,7 @@ function patternOf(schema: ZodMiniType, property?: string): string {
  * What a field's refinement checks, or what the resource was made with, stated as the pattern or
  * format it amounts to, so that a generated client or a gateway can check it as well; by property
  * name, for strings that state neither. A P-256 key's pattern is the first of its checks
- * (lambdas/rules/p256.ts), the curve equation the rest.
+ * (contract/p256.ts), the curve equation the rest.
  */
 const STATED: Record<string, JsonSchema> = {
   data: { pattern: STANDARD_BASE64_PATTERN },
@@ -172,6 +164,8 @@ interface Outcome {
   schema?: ZodMiniType;
   /** Headers of this outcome alone, always sent with it. */
   headers?: HeaderName[];
+  /** `retry-after` on a 409: sent where waiting helps, so not with one that retrying cannot fix. 429 and 503 always send it. */
+  retryAfter?: 'always' | 'sometimes';
 }
 
 interface RouteDocument {
@@ -240,12 +234,15 @@ const REQUEST_NOT_FOUND = error("No such request, it expired, or (status) it is 
 const STORED_BYTES_REFUSED = error(
   `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of the bodies of POST /secrets and POST /requests/{id} together in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
 );
-const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
+const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer. No `retry-after`: waiting changes nothing.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
 const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
   400: error(`A malformed body or field, or a malformed ${IDEMPOTENCY.header} (16 to 64 characters of A-Z, a-z, 0-9, _ and -).`),
-  409: error(`An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`),
+  409: {
+    description: `An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`,
+    retryAfter: 'always',
+  },
 };
 
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
@@ -361,7 +358,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     outcomes: {
       201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
       404: REQUEST_NOT_FOUND,
-      409: REQUEST_FULFILLED,
+      409: {
+        description: `The request was fulfilled already (no \`retry-after\`: a request takes one answer), or an earlier request with this ${IDEMPOTENCY.header} is still being handled (nothing was done; repeat it after \`retry-after\`).`,
+        retryAfter: 'sometimes',
+      },
       429: STORED_BYTES_REFUSED,
     },
   },
@@ -404,7 +404,7 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
 const tagOf = (path: string): string => path.split('/')[1] ?? path;
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
-function headersOf(status: number, authenticated: boolean, own: HeaderName[] = []): Record<string, unknown> {
+function headersOf(status: number, authenticated: boolean, outcome: Outcome): Record<string, unknown> {
   const names: { name: HeaderName; required: boolean }[] = [
     { name: 'x-request-id', required: true },
     { name: 'cache-control', required: true },
@@ -415,8 +415,8 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429 || status === 409 || status === 503) names.push({ name: 'retry-after', required: true });
-  names.push(...own.map((name) => ({ name, required: true })));
+  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'retry-after', required: outcome.retryAfter !== 'sometimes' });
+  names.push(...(outcome.headers ?? []).map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [spelled(name), required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required }]),
   );
@@ -439,7 +439,9 @@ function webhooks() {
       event,
       {
         post: {
+          operationId: `webhook-${event.replace('.', '-')}`,
           summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          security: [{ webhookSignature: [] }],
           parameters: [
             {
               name: WEBHOOK_HEADERS.signature,
@@ -503,7 +505,7 @@ function operation(name: RouteName) {
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated, outcome.headers),
+        headers: headersOf(Number(status), document.authenticated, outcome),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
@@ -542,6 +544,7 @@ export function openApiDocument() {
     info: {
       title: 'One-time secrets',
       version: '1',
+      license: { name: PACKAGE.license, identifier: PACKAGE.license },
       description:
         'Self-hosted one-time-secret service. Secrets are encrypted by the client (see docs/client.md); the service stores ' +
         'and returns ciphertext. Every error is `{"error": "<message>"}`; an unknown route is 404 and an unsupported method ' +
@@ -563,7 +566,16 @@ export function openApiDocument() {
       { name: 'requests', description: 'Secret requests: ask someone to send you a secret, encrypted to your key.' },
     ],
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` },
+        // What a webhook's receiver checks: the service's signature, not a key of the receiver's.
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: WEBHOOK_HEADERS.signature,
+          description: "The service's HMAC-SHA256 signature of the body, made with the key's webhook signing secret (docs/webhooks.md).",
+        },
+      },
       headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [spelled(name as HeaderName), { ...header, required: true }])),
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
     },

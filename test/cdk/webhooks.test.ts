@@ -17,6 +17,7 @@ import {
   WEBHOOK_ATTEMPTS,
   WEBHOOK_RETRY_BASE_MS,
 } from '#lambdas/definitions/webhooks';
+import { delayAfterFailedAttempt } from '#lambdas/webhooks/rules/retry-schedule';
 import { actionsByResource, roleOf } from './support/iam';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
@@ -222,6 +223,13 @@ describe('pipeline functions', () => {
       [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) },
       [ENV.webhookRetryBaseMs]: String(WEBHOOK_RETRY_BASE_MS.aws),
     });
+  });
+
+  it('the schedule it carries gives a receiver down for 2 hours every event, at the jitter’s shortest', () => {
+    const base = Number(at(variablesOf(deliveryId), ENV.webhookRetryBaseMs));
+    const waits = [1, 2, 3].map((attempt) => delayAfterFailedAttempt({ attempt }, base, () => 0));
+    expect(waits.map((wait) => Math.round(wait / 60_000))).toEqual([1, 11, 130]);
+    expect(waits.reduce((sum, wait) => sum + wait)).toBeGreaterThan(2 * 60 * 60 * 1000);
   });
 });
 

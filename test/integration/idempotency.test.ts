@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { IDEMPOTENCY, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { IDEMPOTENCY, MAX_BODY_BYTES } from '#contract/limits';
 import { idempotencyScope } from '#lambdas/rules/idempotency';
 import { api, base64Of, createKey, createSecret, dataFilling, type ApiResponse } from '../support/api';
 import { closeStore, countSecretItemsOwnedBy, itemsOfSecret, putIdempotencyRecord } from './support/store';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { ENV } from '#lambdas/definitions/env';
-import { GATE, RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { GATE, RECEIPT_LIFETIME_MS } from '#contract/limits';
 import { SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { hashApiKey } from '#lambdas/rules/api-keys';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';

@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { MIB, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 import { api, createRequest, dataFilling, freshClientAddress } from '../support/api';

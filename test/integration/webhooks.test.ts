@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
 import { ENV } from '#lambdas/definitions/env';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';
@@ -21,7 +21,8 @@ import { OPENAPI_PATH } from '#scripts/openapi';
  * webhooks allowed and its own tables, next to the shared one (which keeps the flag off).
  */
 
-const RETRY_BASE_MS = 1_000;
+/** The schedule scaled down: nominal waits of 0.1, 1.2 and 14.4 s, which SQS rounds up to whole seconds. */
+const RETRY_BASE_MS = 100;
 const DELIVERY_WAIT_MS = 15_000;
 /** After a sentinel event has arrived, how long an event queued before it may still be on its way. */
 const SETTLE_MS = 500;
@@ -152,9 +153,9 @@ test('a receiver failing twice gets the event three times, with the same event i
     expect(verifyWebhookSignature(attempt.request.rawBody, attempt.signature, owner.webhookSecret)).toBe(true);
   }
   const [first, second, third] = attempts.map((attempt) => attempt.request.receivedAt) as [number, number, number];
-  // base × 2^(n−1) after the failed attempt: 1 s, then 2 s (SQS counts whole seconds).
-  expect(second - first).toBeGreaterThanOrEqual(RETRY_BASE_MS * 0.9);
-  expect(third - second).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS * 0.9);
+  // base × 12^(n−1) after the failed attempt, ±10%: 0.1 s, then 1.2 s, in whole seconds 1 s and 2 s.
+  expect(second - first).toBeGreaterThanOrEqual(900);
+  expect(third - second).toBeGreaterThanOrEqual(1_800);
   expect(third - second).toBeGreaterThan(second - first);
 
   await drainPipeline();
@@ -166,13 +167,37 @@ test('an always-failing receiver gets exactly 4 attempts, then the event is in t
   receiver.answer(owner.path, () => ({ status: 500 }));
   await createSecret(owner.key, { data: 'ZG93bg==' }, baseUrl);
 
-  const attempts = (await receiver.waitFor(owner.path, WEBHOOK_ATTEMPTS, 20_000)).map(delivered);
+  // Waits of 1, 2 and 13 to 16 s.
+  const attempts = (await receiver.waitFor(owner.path, WEBHOOK_ATTEMPTS, 40_000)).map(delivered);
   const eventId = attempts[0]?.eventId;
   expect(new Set(attempts.map((attempt) => attempt.eventId))).toEqual(new Set([eventId]));
 
   const deadLetter = await findDeadLetter(eventId ?? '', 10_000);
   expect(deadLetter).toMatchObject({ eventId, event: { event: 'secret.created' } });
   expect(receiver.received(owner.path)).toHaveLength(WEBHOOK_ATTEMPTS);
+});
+
+test("a 503's Retry-After sets the wait before the next attempt, within the schedule's bounds", async () => {
+  const owner = await subscribedKey('busy');
+  receiver.answer(owner.path, (attempt) => (attempt === 1 ? { status: 503, headers: { 'retry-after': '4' } } : { status: 204 }));
+  await createSecret(owner.key, { data: 'YnVzeQ==' }, baseUrl);
+
+  const [first, second] = (await receiver.waitFor(owner.path, 2, DELIVERY_WAIT_MS)).map((request) => request.receivedAt) as [number, number];
+  // Not the schedule's 1 s: the 4 s the receiver asked for (within 0.1 to 14.4 s).
+  expect(second - first).toBeGreaterThanOrEqual(3_800);
+});
+
+test('a 410 Gone ends the retries of that event, and it is not dead-lettered', async () => {
+  const owner = await subscribedKey('gone');
+  receiver.answer(owner.path, () => ({ status: 410 }));
+  await createSecret(owner.key, { data: 'Z29uZQ==' }, baseUrl);
+
+  const [attempt] = (await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS)).map(delivered);
+  // Past the first retry's wait (1 s), and as long again.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await drainPipeline();
+  expect(receiver.received(owner.path)).toHaveLength(1);
+  await expect(findDeadLetter(attempt?.eventId ?? '', 2_000)).rejects.toThrow('did not reach the dead-letter queue');
 });
 
 test('a receiver slower than the 10 s timeout has failed, and the event is retried', async () => {

@@ -1,6 +1,6 @@
-import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits';
-import { ERRORS } from '../../../lambdas/definitions/errors';
-import type { CreateKeyResponse } from '../../../lambdas/http/schemas';
+import { SECRET_TTLS, type SecretTtl } from '../../../contract/limits';
+import { ERRORS } from '../../../contract/errors';
+import type { CreateKeyResponse } from '../../../contract/schemas';
 import { OnetimeClient, type SecretStatus } from '../client';
 import { InputError } from '../errors';
 import { safeName } from '../filename';

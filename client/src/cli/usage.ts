@@ -1,4 +1,4 @@
-import { SECRET_TTLS, VIEWS_RANGE } from '../../../lambdas/definitions/limits';
+import { SECRET_TTLS, VIEWS_RANGE } from '../../../contract/limits';
 
 export const USAGE = `Usage: onetime <command> [options]
 

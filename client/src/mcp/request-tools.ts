@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { SECRET_TTL_NAMES } from '../../../lambdas/definitions/limits';
-import { REQUEST_NOTE_MAX_LENGTH } from '../../../lambdas/definitions/requests';
+import { SECRET_TTL_NAMES } from '../../../contract/limits';
+import { REQUEST_NOTE_MAX_LENGTH } from '../../../contract/requests';
 import { SecretGoneError } from '../errors';
 import { utf8 } from '../utf8';
 import { newFilePath, writeNewFile } from './files';

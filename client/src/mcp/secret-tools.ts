@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SECRET_TTL_NAMES, VIEWS_RANGE } from '../../../lambdas/definitions/limits';
-import { secretStatusResponse } from '../../../lambdas/http/schemas';
+import { SECRET_TTL_NAMES, VIEWS_RANGE } from '../../../contract/limits';
+import { secretStatusResponse } from '../../../contract/schemas';
 import { InputError } from '../errors';
 import { parseLink } from '../link';
 import { utf8 } from '../utf8';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { secretId } from '../../../lambdas/http/schemas';
+import { secretId } from '../../../contract/schemas';
 import { InputError } from '../errors';
 
 /**

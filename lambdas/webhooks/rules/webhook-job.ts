@@ -1,6 +1,6 @@
 // zod/mini: the validation core without the chained API, a fraction of zod to load at cold start.
 import * as z from 'zod/mini';
-import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS } from '#lambdas/definitions/limits';
+import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS } from '#contract/limits';
 
 /**
  * A webhook job as it travels through the queue: ids and the event, never secret data. The

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '#local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '#lambdas/rules/api-keys';
-import { MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { MAX_CHUNKS_PER_SECRET } from '#contract/limits';
 import {
   ADDRESS_BYTE_SLOT_PREFIX,
   SECRET_HEAD_SK,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { createECDH } from 'node:crypto';
-import { isStandardBase64 } from '#lambdas/rules/base64';
-import { isP256PublicKey } from '#lambdas/rules/p256';
+import { isStandardBase64 } from '#contract/base64';
+import { isP256PublicKey } from '#contract/p256';
 import { randomUrlSafeId } from '#lambdas/rules/random';
-import { SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { SECRET_ID_BYTES } from '#contract/limits';
 import { renderOpenApi } from '#scripts/openapi';
 import { STANDARD_BASE64_PATTERN } from '#scripts/openapi/document';
 import { validate, type Schema } from '#test/support/json-schema';

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { REVEAL_ONLY } from '#lambdas/definitions/create-access';
+import { ERRORS } from '#contract/errors';
+import { REVEAL_ONLY } from '#contract/create-access';
 import { signInSubjectHash } from '#lambdas/rules/sign-in-subject';
 import { expectErrorBody } from '../support/assertions';
 import { mockDocumentClient, sentCommands } from '../support/dynamo';
@@ -77,27 +77,35 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 interface TokenOptions {
   key?: SigningKey;
+  /** The header's typ; unset: none, as Cognito's ID tokens have. */
+  typ?: string;
   iss?: string;
-  aud?: string;
+  aud?: string | string[];
   sub?: string;
+  iat?: number;
   exp?: number;
   nbf?: number;
+  /** Other claims: azp, email, groups. */
+  claims?: Record<string, unknown>;
 }
 
 function token({
   key = published,
+  typ,
   iss = issuer,
   aud = AUDIENCE,
   sub = 'test-user',
+  iat = nowSeconds(),
   exp = nowSeconds() + 300,
   nbf,
+  claims = {},
 }: TokenOptions = {}): Promise<string> {
-  const jwt = new SignJWT({})
-    .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid })
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid, ...(typ === undefined ? {} : { typ }) })
     .setIssuer(iss)
     .setAudience(aud)
     .setSubject(sub)
-    .setIssuedAt()
+    .setIssuedAt(iat)
     .setExpirationTime(exp);
   if (nbf !== undefined) jwt.setNotBefore(nbf);
   return jwt.sign(key.privateKey);
@@ -116,6 +124,13 @@ describe('POST /keys, signed-in', () => {
     expect(item?.subject).toBe(signInSubjectHash(issuer, 'alice'));
     expect(JSON.stringify(item)).not.toContain('alice');
     expect(item).not.toHaveProperty('access');
+  });
+
+  test.each([
+    ['typ JWT', { typ: 'JWT' }],
+    ['several audiences with azp ours', { aud: [AUDIENCE, 'someone-else'], claims: { azp: AUDIENCE } }],
+  ] as [string, TokenOptions][])('an ID token with %s is accepted', async (_, options) => {
+    expect((await createKey(bearer(await token(options)))).statusCode).toBe(201);
   });
 
   test('a token that expired less than 60 s ago is still accepted (clock skew)', async () => {
@@ -160,6 +175,17 @@ describe('POST /keys, signed-in', () => {
       'signature algorithm not accepted',
     ],
     ['not a JWT at all', async () => 'svc_' + 'a'.repeat(32), 'malformed token'],
+    // OpenID Connect Core 3.1.3.7: what makes a token this client's ID token.
+    [
+      'for several audiences, ours among them, without azp',
+      () => token({ aud: [AUDIENCE, 'someone-else'] }),
+      'token names several audiences and no authorized party',
+    ],
+    ['authorized for another client (azp)', () => token({ claims: { azp: 'someone-else' } }), 'token was issued to another client'],
+    ['that is an access token (typ at+jwt)', () => token({ typ: 'at+jwt' }), 'token is not an ID token'],
+    ['with an empty subject', () => token({ sub: '' }), 'token claim sub is missing or invalid'],
+    ['issued in the future', () => token({ iat: nowSeconds() + 600 }), 'token is issued in the future'],
+    ['issued over a day ago', () => token({ iat: nowSeconds() - 2 * 86_400 }), 'token was issued too long ago'],
   ];
 
   test.each(refusals)('a token %s: 401 saying so, and no DynamoDB call', async (_, make, reason) => {

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY, SECRET_ID_PATTERN } from '#lambdas/definitions/limits';
+import { IDEMPOTENCY, SECRET_ID_PATTERN } from '#contract/limits';
 import {
   bodyDigest,
   claimTokenOf,

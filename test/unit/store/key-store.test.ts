@@ -1,7 +1,7 @@
 import '../support/env';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/sliding-window';
-import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#contract/limits';
 import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';

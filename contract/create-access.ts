@@ -17,6 +17,12 @@ export const REVEAL_ONLY = 'reveal-only';
 export const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
 /**
+ * The oldest an ID token may be (by its iat), in seconds: issuers give them an hour or so, and a
+ * day leaves room for one configured longer (Cognito allows up to a day).
+ */
+export const TOKEN_MAX_AGE_SECONDS = 86_400;
+
+/**
  * Signature algorithms a token may use: asymmetric only, so that no shared secret and no `none`
  * can pass, whatever the token's header says.
  */

@@ -1,7 +1,7 @@
 // zod/mini: the same validation core as zod's chained API, without the methods that pull all of
 // zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
-import { ERROR_MESSAGE_MAX_LENGTH } from '../definitions/errors';
+import { ERROR_MESSAGE_MAX_LENGTH } from './errors';
 import {
   API_KEY_HINT_PATTERN,
   API_KEY_PATTERN,
@@ -18,15 +18,9 @@ import {
   WEBHOOK_SECRET_PREFIX,
   WEBHOOK_SECRET_RANDOM_LENGTH,
   WEBHOOK_URL_MAX_LENGTH,
-} from '../definitions/limits';
-import {
-  REQUEST_NOTE_MAX_LENGTH,
-  REQUEST_PUBLIC_KEY_LENGTH,
-  REQUEST_PUBLIC_KEY_PATTERN,
-  REQUEST_STATES,
-  REQUEST_URL_MAX_LENGTH,
-} from '../definitions/requests';
-import { isStandardBase64 } from '../rules/base64';
+} from './limits';
+import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_LENGTH, REQUEST_PUBLIC_KEY_PATTERN, REQUEST_STATES, REQUEST_URL_MAX_LENGTH } from './requests';
+import { isStandardBase64 } from './base64';
 import { MIME_TYPE, NO_CONTROL_CHARACTERS } from './request-bodies/content';
 import type { createRequestBody } from './request-bodies/create-request';
 import type { fulfilRequestBody } from './request-bodies/fulfil-request';

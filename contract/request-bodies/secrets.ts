@@ -1,8 +1,8 @@
 // zod/mini: the same validation core as zod's chained API, without the methods that pull all of
 // zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { GATE, SECRET_DEFAULTS, SECRET_TTL_NAMES, VIEWS_RANGE } from '#lambdas/definitions/limits';
+import { ERRORS } from '../errors';
+import { GATE, SECRET_DEFAULTS, SECRET_TTL_NAMES, VIEWS_RANGE } from '../limits';
 import { contentFields, fileFieldsOnlyForFiles } from './content';
 
 /**

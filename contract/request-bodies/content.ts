@@ -1,9 +1,9 @@
 // zod/mini: the same validation core as zod's chained API, without the methods that pull all of
 // zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { FILENAME_MAX_LENGTH, MAX_BODY_BYTES, MIMETYPE_MAX_LENGTH, SECRET_DEFAULTS, SECRET_TYPES } from '#lambdas/definitions/limits';
-import { isStandardBase64 } from '#lambdas/rules/base64';
+import { ERRORS } from '../errors';
+import { FILENAME_MAX_LENGTH, MAX_BODY_BYTES, MIMETYPE_MAX_LENGTH, SECRET_DEFAULTS, SECRET_TYPES } from '../limits';
+import { isStandardBase64 } from '../base64';
 
 /**
  * What the request bodies share. Each body is a strict object: an unknown field (a typo such as

@@ -1,4 +1,4 @@
-import { REQUEST_PUBLIC_KEY_BYTES, REQUEST_PUBLIC_KEY_PATTERN } from '../definitions/requests';
+import { REQUEST_PUBLIC_KEY_BYTES, REQUEST_PUBLIC_KEY_PATTERN } from './requests';
 
 /**
  * Whether `value` is a P-256 public key as requests take it: an uncompressed point (0x04 ‖ x ‖ y)

@@ -1,5 +1,5 @@
 import type { core } from 'zod/mini';
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from './errors';
 
 /**
  * The one message a client gets for an invalid body: the first problem, naming its field. Only
