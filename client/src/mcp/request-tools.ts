@@ -67,6 +67,8 @@ const receiveSecret: Tool<typeof receiveInput> = {
       state = await stateNow();
     }
     if (state === 'open') return { state: 'pending' };
+    // Checked again after the wait, just before the one read of the answer.
+    if (state === 'fulfilled') await newFilePath(file);
     const received = state === 'fulfilled' ? await client.receive(kept.receiveLink) : undefined;
     if (received?.state !== 'fulfilled') {
       await session.requests.forget(id);

@@ -36,7 +36,11 @@ export class RequestState {
   }
 
   async keep(id: string, request: KeptRequest): Promise<void> {
-    await writeFile(this.fileOf(id), JSON.stringify(request), { flag: 'wx', mode: 0o600 });
+    try {
+      await writeFile(this.fileOf(id), JSON.stringify(request), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      throw new InputError(`cannot keep request ${id} in ${this.dir}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
+    }
   }
 
   async recall(id: string): Promise<KeptRequest> {
