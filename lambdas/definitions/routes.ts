@@ -1,9 +1,9 @@
 import {
   CLAIM_VIEW,
   COUNT_ADDRESS_BYTES,
-  COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
   COUNT_SECRET_CREATE,
+  RECORD_IDEMPOTENT_REQUEST,
   COUNT_WRONG_PROOF,
   FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
@@ -45,7 +45,7 @@ export interface RouteDefinition {
   readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
-  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
+  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access records it with RECORD_IDEMPOTENT_REQUEST. */
   readonly idempotent?: boolean;
 }
 
@@ -73,7 +73,7 @@ export const ROUTES = routeTable([
     access: {
       // The count also adds the body's bytes to the key's day; the address's daily bytes
       // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
-      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // keyed repeat marks the first's head it answers with, so that the first does not undo it.
       secrets: [PUT_SECRET_HEAD, MARK_SECRET_HEAD_ANSWERED, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
@@ -88,7 +88,7 @@ export const ROUTES = routeTable([
     path: '/secrets/{id}',
     // Deletes nothing: the stream consumer deletes what the last view consumed.
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY],
       secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM],
     },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
@@ -99,7 +99,7 @@ export const ROUTES = routeTable([
     method: 'DELETE',
     path: '/secrets/{id}',
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY],
       secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 200: METRICS.secretsRevoked },
@@ -112,7 +112,7 @@ export const ROUTES = routeTable([
     name: 'requests-create',
     method: 'POST',
     path: '/requests',
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
+    access: { keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
     idempotent: true,
   },
   // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
@@ -129,7 +129,7 @@ export const ROUTES = routeTable([
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
     // The answer's bytes count against the key's and the address's day as POST /secrets's do.
     access: {
-      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],
     },
     readsClientAddress: true,
