@@ -79,7 +79,7 @@ export async function runReferenceOperation(operation: ReferenceOperation): Prom
       return {};
     case 'createSecret': {
       const now = Date.now();
-      await authenticateAndCount(operation.keyHash, now, undefined, operation.bodyBytes);
+      await authenticateAndCount(operation.keyHash, now, operation.bodyBytes);
       await addressBytesWindow(REFERENCE_CLIENT_ADDRESS, now, operation.bodyBytes, ROUTE_CONFIG.storedBytes);
       const { id } = await createSecret({ data: operation.data, ttl: '1d', type: 'text', views: 1 }, operation.keyHash, ROUTE_CONFIG.siteUrl, now);
       return { id };

@@ -198,8 +198,6 @@ export const IDEMPOTENCY = {
   replayWindowMs: 60_000,
   recordMs: 60_000 + API_FUNCTION_TIMEOUT_MS,
   inFlightMs: API_FUNCTION_TIMEOUT_MS + 1_000,
-  /** Records a key item holds before a request prunes the lapsed ones (see store/key-store). */
-  maxRecords: 2 * RATE_LIMIT.requests,
   /** A 409's retry-after, in seconds. */
   inFlightRetryAfterSeconds: 1,
 } as const;

@@ -55,19 +55,19 @@ export const COUNT_REQUEST: TableGrant = {
 };
 
 /**
- * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
- * and the records are pruned, released, settled or replaced without reading anything back.
+ * The routes that take an Idempotency-Key: record the request on its scope's item, note its
+ * answer or release it (store/idempotency-store.ts), with UpdateItem only, reading nothing back.
  */
-export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+export const RECORD_IDEMPOTENT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
-  returnValues: ['ALL_NEW', 'NONE'],
+  attributes: [KEY.pk, KEY.ttl, KEY.idempotency],
+  returnValues: ['NONE'],
 };
 
-/** POST /secrets and POST /requests/{id}: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+/** POST /secrets and POST /requests/{id}: the count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
 export const COUNT_SECRET_CREATE: TableGrant = {
-  ...COUNT_IDEMPOTENT_REQUEST,
-  attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
+  ...COUNT_REQUEST,
+  attributes: [...(COUNT_REQUEST.attributes ?? []), KEY.storedBytes],
 };
 
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
@@ -95,7 +95,6 @@ export const PUT_KEY: TableGrant = {
     KEY.webhookSecret,
     KEY.webhook,
     KEY.rateLimitSlots,
-    KEY.idempotency,
     KEY.storedBytes,
     KEY.access,
     KEY.subject,

@@ -1,9 +1,9 @@
 import {
   CLAIM_VIEW,
   COUNT_ADDRESS_BYTES,
-  COUNT_IDEMPOTENT_REQUEST,
   COUNT_REQUEST,
   COUNT_SECRET_CREATE,
+  RECORD_IDEMPOTENT_REQUEST,
   COUNT_WRONG_PROOF,
   FULFIL_REQUEST,
   LOG_CREATION_ATTEMPT,
@@ -56,7 +56,7 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
     access: {
       // The count also adds the body's bytes to the key's day; the address's daily bytes
       // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
-      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       // Chunks are written in batches; a create that fails deletes its head and chunks again. A
       // keyed repeat marks the first's head it answers with, so that the first does not undo it.
       secrets: [PUT_SECRET_HEAD, MARK_SECRET_HEAD_ANSWERED, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
@@ -67,14 +67,14 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
   'secrets-claim': {
     // Deletes nothing: the stream consumer deletes what the last view consumed.
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY],
       secrets: [CLAIM_VIEW, COUNT_WRONG_PROOF, { actions: ['dynamodb:BatchGetItem'] }, SETTLE_CLAIM],
     },
     counts: { 200: METRICS.secretsClaimed, 404: METRICS.claimsRefused },
   },
   'secrets-revoke': {
     access: {
-      keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY],
+      keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY],
       secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD],
     },
     counts: { 200: METRICS.secretsRevoked },
@@ -83,7 +83,7 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
   'secrets-status': { access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [READ_RECEIPT] } },
   // Secret requests (docs/api.md): the requester registers a public key, any key fulfils once.
   'requests-create': {
-    access: { keys: [COUNT_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
+    access: { keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY], secrets: [PUT_REQUEST, SETTLE_SECRET_HEAD] },
   },
   // What the sender needs to encrypt: read with a projection that leaves any answer's data out.
   'requests-get': {
@@ -93,7 +93,7 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
     // Large answers' chunks are written in batches, and deleted again when the request was not open.
     // The answer's bytes count against the key's and the address's day as POST /secrets's do.
     access: {
-      keys: [COUNT_SECRET_CREATE, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
+      keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],
     },
     readsClientAddress: true,

@@ -64,7 +64,7 @@ export const KEY_ATTRIBUTES = {
   creationLog: 'log',
   /** The write token of the creation attempt logged last. */
   logged: 'logged',
-  /** Records of recent requests that carried an Idempotency-Key (rules/idempotency), by scope. */
+  /** The record of a request that carried an Idempotency-Key (rules/idempotency), on its scope's item. */
   idempotency: 'idem',
 } as const;
 
@@ -182,6 +182,8 @@ export function secretChunkKey(id: string, index: number): { pk: string; sk: str
 }
 
 export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
+/** A request with an Idempotency-Key: its scope's record, an item apart from its key's (store/idempotency-store.ts). */
+export const idempotencyRecordPk = (keyHash: string, scope: string): string => `idem#${keyHash}#${scope}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
 /** An address's bytes sent in an hour (store/address-bytes.ts): `sb:<hour index>`, one attribute an hour. */
 export const ADDRESS_BYTE_SLOT_PREFIX = 'sb:';

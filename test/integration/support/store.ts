@@ -15,6 +15,7 @@ import {
   SECRET_HEAD_SK,
   SECRET_RECEIPT_SK,
   addressBytesPk,
+  idempotencyRecordPk,
   ipItemPk,
   keyItemPk,
   secretChunkKey,
@@ -154,9 +155,8 @@ export async function putIdempotencyRecord(key: string, scope: string, ageMs: nu
   await store().send(
     new UpdateCommand({
       TableName: testEnv('keysTable'),
-      Key: { pk: keyItemPk(hashApiKey(key)) },
-      UpdateExpression: 'SET idem.#scope = :record',
-      ExpressionAttributeNames: { '#scope': scope },
+      Key: { pk: idempotencyRecordPk(hashApiKey(key), scope) },
+      UpdateExpression: 'SET idem = :record',
       ExpressionAttributeValues: { ':record': { at: Date.now() - ageMs, by: 'another-request', ...(body !== undefined ? { body } : {}) } },
     }),
   );

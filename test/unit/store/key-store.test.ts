@@ -168,7 +168,7 @@ describe('authenticateAndCount repeated by the SDK after its first attempt appli
 });
 
 describe('putKey', () => {
-  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and no idempotency records', async () => {
+  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and byte map', async () => {
     ddb.on(PutCommand).resolves({});
     const expires = now + KEY_LIFETIME_MS;
     await putKey({ keyHash, created: now, expires, webhookSecret: 'whsec_x', webhook: 'https://h.example/' });
@@ -183,7 +183,6 @@ describe('putKey', () => {
       webhookSecret: 'whsec_x',
       webhook: 'https://h.example/',
       rl: {},
-      idem: {},
       sb: {},
     });
   });
