@@ -39,6 +39,8 @@ function ask(): void {
     ttl.add(option);
     onLanguageChange(() => (option.text = durationLabel(ms)));
   }
+  // The status line above the form: the links that replace the form then move nothing below them.
+  form.before(status);
   element('copy-request-link', HTMLButtonElement).addEventListener('click', () => void copy(requestLink.value, copyStatus, requestLink));
   element('copy-receive-link', HTMLButtonElement).addEventListener('click', () => void copy(receiveLink.value, copyStatus, receiveLink));
   form.addEventListener('submit', (event) => {
