@@ -13,6 +13,21 @@ export const DEFAULT_CREATE_ACCESS: CreateAccessMode = 'open';
  */
 export const REVEAL_ONLY = 'reveal-only';
 
+/**
+ * signed-in: the accounts that get a full key, of all those the issuer vouches for (an issuer such
+ * as Google vouches for anyone with an account). Each list given must match: the verified email's
+ * domain one of `emailDomains`, and one of `groups` in the token's `groupsClaim`. 'any' is the
+ * explicit choice of every account, as for the stack's own Cognito pool, whose accounts only an
+ * administrator adds.
+ */
+export type AllowedAccounts =
+  'any' | { readonly emailDomains: readonly string[] | undefined; readonly groups: readonly string[] | undefined; readonly groupsClaim: string };
+
+/** The claim that lists a token's groups unless the deployment names another (Entra ID's and Okta's name). */
+export const DEFAULT_GROUPS_CLAIM = 'groups';
+/** The claim Cognito lists a user's groups in. */
+export const COGNITO_GROUPS_CLAIM = 'cognito:groups';
+
 /** Clock skew allowed on a token's exp and nbf, in seconds (the issue's bound: at most 60 s). */
 export const TOKEN_CLOCK_SKEW_SECONDS = 60;
 

@@ -37,6 +37,8 @@ export const ERRORS = {
     'this API key is reveal-only: it may claim secrets, answer requests and read or revoke itself; creating secrets or requests needs a signed-in key (POST /keys with Authorization: Bearer <token from signing in>)',
   /** createAccess=signed-in: POST /keys with a token the issuer did not sign for this deployment, and why. */
   invalidSignInToken: (reason: string) => `invalid sign-in token: ${reason}`,
+  /** createAccess=signed-in: a valid token of an account the deployment's allow-lists leave out, and why. */
+  accountNotAllowed: (reason: string) => `sign-in account not allowed: ${reason}`,
   /** createAccess=signed-in: the issuer's signing keys could not be fetched. */
   issuerUnavailable: 'sign-in issuer unavailable: its signing keys could not be fetched; try again shortly',
   secretNotFound: 'secret not found',

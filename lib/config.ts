@@ -1,9 +1,9 @@
 import type { Node } from 'constructs';
 import * as z from 'zod/mini';
-import { createAccessMode } from '#lambdas/config/create-access';
+import { createAccessMode, emailDomainsField, groupsField } from '#lambdas/config/create-access';
 import { email, flag, httpUrl, integer, matching, readSettings, schemaOf, siteUrl, text, together } from '#lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
-import { DEFAULT_CREATE_ACCESS } from '#contract/create-access';
+import { COGNITO_GROUPS_CLAIM, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM, type AllowedAccounts } from '#contract/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
 import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
@@ -76,6 +76,15 @@ const CONTEXT = z
     oidcConnectOrigins: z.optional(
       matching(HTTPS_ORIGINS, 'up to 10 https origins, comma-separated, lowercase, without a path (https://oauth2.googleapis.com)'),
     ),
+    /**
+     * signed-in: the accounts that get a full key (AllowedAccounts), required with oidcIssuer:
+     * their verified email's domains, their groups (in the claim oidcGroupsClaim; default
+     * `groups`, or `cognito:groups` for the stack's own pool), or oidcAnyAccount=true.
+     */
+    oidcAllowedDomains: z.optional(schemaOf(emailDomainsField())),
+    oidcAllowedGroups: z.optional(schemaOf(groupsField())),
+    oidcGroupsClaim: z.optional(text()),
+    oidcAnyAccount: z._default(flag(), false),
     /** The daily byte quotas of POST /secrets and POST /requests/{id} (STORED_BYTES_LIMIT). */
     storedMiBPerKeyPerDay: z._default(schemaOf(storedMiBPerDay()), STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay),
     storedMiBPerAddressPerDay: z._default(schemaOf(storedMiBPerDay()), STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay),
@@ -89,43 +98,82 @@ const CONTEXT = z
     z.refine((settings) => settings.oidcConnectOrigins === undefined || settings.oidcIssuer !== undefined, {
       error: "oidcConnectOrigins goes with oidcIssuer: the stack's own Cognito pool needs none",
     }),
+    z.refine((settings) => !settings.oidcAnyAccount || (settings.oidcAllowedDomains ?? settings.oidcAllowedGroups) === undefined, {
+      error: 'oidcAnyAccount=true goes without oidcAllowedDomains and oidcAllowedGroups',
+    }),
+    z.refine(
+      (settings) =>
+        settings.createAccess !== 'signed-in' ||
+        settings.oidcIssuer === undefined ||
+        settings.oidcAnyAccount ||
+        (settings.oidcAllowedDomains ?? settings.oidcAllowedGroups) !== undefined,
+      {
+        error:
+          'createAccess=signed-in with oidcIssuer needs oidcAllowedDomains, oidcAllowedGroups or oidcAnyAccount=true: else every account the issuer vouches for gets a full key',
+      },
+    ),
   );
 
+type AccountContext = Pick<z.output<typeof CONTEXT>, 'oidcAllowedDomains' | 'oidcAllowedGroups' | 'oidcGroupsClaim' | 'oidcAnyAccount'>;
+
+/**
+ * The stack's own pool lets in every account by default: only an administrator adds one (no
+ * self-sign-up). Its groups are in Cognito's claim unless the deployment names another.
+ */
+function allowedAccounts(
+  ownPool: boolean,
+  { oidcAllowedDomains, oidcAllowedGroups, oidcGroupsClaim, oidcAnyAccount }: AccountContext,
+): AllowedAccounts {
+  if (oidcAnyAccount || (ownPool && (oidcAllowedDomains ?? oidcAllowedGroups) === undefined)) return 'any';
+  return {
+    emailDomains: oidcAllowedDomains,
+    groups: oidcAllowedGroups,
+    groupsClaim: oidcGroupsClaim ?? (ownPool ? COGNITO_GROUPS_CLAIM : DEFAULT_GROUPS_CLAIM),
+  };
+}
+
+/** The team's own provider, when the deployment names one. */
+const teamIssuer = ({ oidcIssuer, oidcAudience, oidcClientId, oidcConnectOrigins }: z.output<typeof CONTEXT>) =>
+  oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined
+    ? {
+        issuer: oidcIssuer,
+        audience: oidcAudience,
+        clientId: oidcClientId,
+        connectOrigins: oidcConnectOrigins === undefined ? [] : oidcConnectOrigins.split(','),
+      }
+    : undefined;
+
 /** The settings, with the ones that only make sense together grouped. */
-const toStackConfig = ({
-  domainName,
-  certificateArn,
-  throttleRateLimit,
-  throttleBurstLimit,
-  waf,
-  wafRateLimit,
-  createAccess,
-  oidcIssuer,
-  oidcAudience,
-  oidcClientId,
-  oidcConnectOrigins,
-  ...settings
-}: z.output<typeof CONTEXT>) => ({
-  ...settings,
-  /** signed-in: `issuer` is the team's own provider, or undefined for the stack's Cognito user pool. */
-  signIn:
-    createAccess === 'signed-in'
-      ? {
-          issuer:
-            oidcIssuer !== undefined && oidcAudience !== undefined && oidcClientId !== undefined
-              ? {
-                  issuer: oidcIssuer,
-                  audience: oidcAudience,
-                  clientId: oidcClientId,
-                  connectOrigins: oidcConnectOrigins === undefined ? [] : oidcConnectOrigins.split(','),
-                }
-              : undefined,
-        }
-      : undefined,
-  waf: waf ? { requestsPerAddress: wafRateLimit } : undefined,
-  throttle: { rateLimit: throttleRateLimit, burstLimit: throttleBurstLimit },
-  customDomain: domainName !== undefined && certificateArn !== undefined ? { domainName, certificateArn } : undefined,
-});
+const toStackConfig = (context: z.output<typeof CONTEXT>) => {
+  const {
+    domainName,
+    certificateArn,
+    throttleRateLimit,
+    throttleBurstLimit,
+    waf,
+    wafRateLimit,
+    createAccess,
+    oidcIssuer,
+    oidcAudience,
+    oidcClientId,
+    oidcConnectOrigins,
+    oidcAllowedDomains,
+    oidcAllowedGroups,
+    oidcGroupsClaim,
+    oidcAnyAccount,
+    ...settings
+  } = context;
+  const issuer = teamIssuer(context);
+  const accounts = { oidcAllowedDomains, oidcAllowedGroups, oidcGroupsClaim, oidcAnyAccount };
+  return {
+    ...settings,
+    /** signed-in: `issuer` is the team's own provider, or undefined for the stack's Cognito user pool. */
+    signIn: createAccess === 'signed-in' ? { issuer, allowedAccounts: allowedAccounts(issuer === undefined, accounts) } : undefined,
+    waf: waf ? { requestsPerAddress: wafRateLimit } : undefined,
+    throttle: { rateLimit: throttleRateLimit, burstLimit: throttleBurstLimit },
+    customDomain: domainName !== undefined && certificateArn !== undefined ? { domainName, certificateArn } : undefined,
+  };
+};
 
 export type SecretsStackConfig = Readonly<ReturnType<typeof toStackConfig>>;
 

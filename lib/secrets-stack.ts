@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
+import { allowedAccountsEnv } from '#lambdas/config/create-access';
 import { ENV } from '#lambdas/definitions/env';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { PAGES_CONFIG_FILE, pagesConfig } from '#contract/site';
@@ -65,12 +66,13 @@ export class SecretsStack extends Stack {
       [ENV.keysPerIpPerHour]: String(config.keysPerIpPerHour),
       [ENV.storedMiBPerKeyPerDay]: String(config.storedMiBPerKeyPerDay),
       [ENV.storedMiBPerAddressPerDay]: String(config.storedMiBPerAddressPerDay),
-      ...(signIn
+      ...(signIn && config.signIn
         ? {
             [ENV.createAccess]: 'signed-in',
             [ENV.oidcIssuer]: signIn.issuer,
             [ENV.oidcAudience]: signIn.audience,
             ...(signIn.jwksUri ? { [ENV.oidcJwksUri]: signIn.jwksUri } : {}),
+            ...allowedAccountsEnv(config.signIn.allowedAccounts),
           }
         : {}),
     };

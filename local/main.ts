@@ -85,6 +85,10 @@ async function start(started: Started, settings: LocalSettings, port: number, da
     // What POST /keys and the pages read, as the stack sets them from its user pool.
     env[ENV.oidcIssuer] = started.signIn.issuer;
     env[ENV.oidcAudience] = LOCAL_SIGN_IN.clientId;
+    // Its one account's domain, unless told otherwise: the allow-list is checked as on AWS.
+    if (!env[ENV.oidcAllowedDomains] && !env[ENV.oidcAllowedGroups] && !env[ENV.oidcAnyAccount]) {
+      env[ENV.oidcAllowedDomains] = LOCAL_SIGN_IN.emailDomain;
+    }
   }
   let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {

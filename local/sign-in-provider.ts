@@ -69,6 +69,8 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries the scopes' claims, as Cognito's and Google's do: POST /keys checks its email.
+    conformIdTokenClaims: false,
     features: {
       devInteractions: { enabled: false },
       deviceFlow: {

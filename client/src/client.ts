@@ -39,8 +39,8 @@ import { decodeUtf8, utf8 } from './utf8';
 
 export interface ClientOptions extends TransportOptions {
   /**
-   * Without one, `share` and `reveal` mint a key with POST /keys (limited to 20 per client address
-   * per hour) and keep it, in memory only, for this client's life.
+   * Without one, `share` and `reveal` mint a key with POST /keys (limited per client
+   * address by the service) and keep it, in memory only, for this client's life.
    */
   apiKey?: string;
 }

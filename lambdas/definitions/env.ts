@@ -25,6 +25,11 @@ export const ENV = {
   oidcAudience: 'OIDC_AUDIENCE',
   /** signed-in: the issuer's JWKS URL; unset: read from its discovery document. */
   oidcJwksUri: 'OIDC_JWKS_URI',
+  /** signed-in: the accounts that get a full key (definitions/create-access.ts, AllowedAccounts). */
+  oidcAllowedDomains: 'OIDC_ALLOWED_DOMAINS',
+  oidcAllowedGroups: 'OIDC_ALLOWED_GROUPS',
+  oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',
+  oidcAnyAccount: 'OIDC_ANY_ACCOUNT',
   /** Local mode only: the local queue service standing in for SQS. */
   sqsEndpoint: 'SQS_ENDPOINT',
 } as const;

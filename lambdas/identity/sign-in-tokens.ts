@@ -1,11 +1,20 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type ProtectedHeaderParameters } from 'jose';
-import { JWKS_CACHE_MS, JWKS_FETCH_TIMEOUT_MS, TOKEN_ALGORITHMS, TOKEN_CLOCK_SKEW_SECONDS, TOKEN_MAX_AGE_SECONDS } from '#contract/create-access';
+import {
+  JWKS_CACHE_MS,
+  JWKS_FETCH_TIMEOUT_MS,
+  TOKEN_ALGORITHMS,
+  TOKEN_CLOCK_SKEW_SECONDS,
+  TOKEN_MAX_AGE_SECONDS,
+  type AllowedAccounts,
+} from '#contract/create-access';
+import { accountRefusal } from '../rules/allowed-accounts';
 
 /**
  * Verifies the sign-in tokens of createAccess=signed-in as OpenID Connect Core 3.1.3.7 validates
  * an ID token, with `jose`: the signature against the issuer's published keys (JWKS), then iss,
  * aud, exp, nbf and iat (not in the future, at most TOKEN_MAX_AGE_SECONDS old) with at most
- * TOKEN_CLOCK_SKEW_SECONDS of skew; then what jose has no option for (idTokenProblem). The key
+ * TOKEN_CLOCK_SKEW_SECONDS of skew; then what jose has no option for (idTokenProblem), and
+ * whether the account is one the deployment lets in (rules/allowed-accounts.ts). The key
  * set is fetched on the first token a container sees and kept (JWKS_CACHE_MS), so a warm
  * POST /keys verifies without a network call.
  */
@@ -15,12 +24,16 @@ export interface TokenIssuer {
   readonly audience: string;
   /** Unset: read from the issuer's discovery document, once per container. */
   readonly jwksUri: string | undefined;
+  /** Of the accounts the issuer vouches for, those that get a full key. */
+  readonly allowedAccounts: AllowedAccounts;
 }
 
 export type TokenVerdict =
   | { outcome: 'valid'; issuer: string; subject: string }
   /** The token is not one this deployment accepts; `reason` says why, in a client's words. */
   | { outcome: 'invalid'; reason: string }
+  /** A valid token of an account the deployment does not let in; `reason` says why. */
+  | { outcome: 'not-allowed'; reason: string }
   /** The issuer's keys (or discovery document) could not be fetched: nothing can be said of the token. */
   | { outcome: 'unavailable' };
 
@@ -111,6 +124,8 @@ export async function verifySignInToken(token: string, issuer: TokenIssuer): Pro
     });
     const problem = idTokenProblem(protectedHeader, payload, issuer.audience);
     if (problem !== undefined) return { outcome: 'invalid', reason: problem };
+    const refusal = accountRefusal(payload, issuer.allowedAccounts);
+    if (refusal !== undefined) return { outcome: 'not-allowed', reason: refusal };
     return { outcome: 'valid', issuer: issuer.issuer, subject: String(payload.sub) };
   } catch (error) {
     if (isFetchFailure(error)) return { outcome: 'unavailable' };

@@ -35,6 +35,7 @@ export const handler = publicRoute({ body: { schema: createKeyBody, required: fa
     signInToken: createAccess.mode === 'signed-in' ? signInTokenOf(header(event, 'authorization')) : undefined,
   });
   if (result.outcome === 'refused') throw new HttpError(401, ERRORS.invalidSignInToken(result.reason));
+  if (result.outcome === 'not-allowed') throw new HttpError(403, ERRORS.accountNotAllowed(result.reason));
   if (result.outcome === 'issuer-unavailable') throw new HttpError(503, ERRORS.issuerUnavailable);
   if (result.outcome === 'limited') {
     throw new HttpError(429, ERRORS.keyCreationLimited, { 'retry-after': retryAfterSeconds(result.retryAt, now) });

@@ -266,6 +266,9 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
       401: error(
         `Only on a \`signed-in\` deployment, sent \`Authorization\`: not a bearer JWT its OpenID Connect issuer signed for its audience, live within ${TOKEN_CLOCK_SKEW_SECONDS} s of clock skew (\`invalid sign-in token: <why>\`: expired, another audience, another issuer, a signature that does not verify, an algorithm not accepted, malformed). No key is created and the address's allowance is not used.`,
       ),
+      403: error(
+        "Only on a `signed-in` deployment: a valid token of an account its allow-list leaves out (`sign-in account not allowed: <why>`: the email's domain, an unverified email, no allowed group). No key is created.",
+      ),
       429: error('Too many keys created from this client address (20 per hour by default).'),
       503: error(
         "The data store could not be reached, or (on a `signed-in` deployment) the issuer's signing keys could not be fetched; `retry-after` says when to try again. No key was created.",

@@ -36,7 +36,8 @@ export interface Command {
   run(invocation: Invocation): Promise<void>;
 }
 
-export const MINTED_KEY_NOTE = 'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
+/** No number: each deployment sets its own per-address limit, and says so itself when it is reached (429). */
+export const MINTED_KEY_NOTE = 'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which the service limits per address';
 
 export function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
   return new OnetimeClient({ baseUrl: settings.apiUrl, ...(apiKey ? { apiKey } : {}), fetch: fetchWithProgress(io.stderr) });

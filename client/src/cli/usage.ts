@@ -45,7 +45,7 @@ export const USAGE = `Usage: onetime <command> [options]
 Settings (flags override the environment):
   --api-url URL       ONETIME_API_URL, default http://localhost:3000/api/v1
   --api-key KEY       ONETIME_API_KEY; without one, share and reveal create a
-                      one-off key (POST /keys allows 20 per address per hour)
+                      one-off key (POST /keys, limited per address)
 
 Exit codes: 0 success, 1 usage or input error, 2 the secret does not exist or is
 gone (also: deleted after the last wrong passphrase), 3 other service error (a

@@ -18,6 +18,9 @@ import { apiKeyFixture, keyItem, serveKeyItem, type KeyItemState } from '../supp
  */
 
 const AUDIENCE = 'onetime-pages';
+/** The accounts this deployment lets in: the team's email domain (OIDC_ALLOWED_DOMAINS). */
+const TEAM_DOMAIN = 'example.com';
+const TEAM_EMAIL = { email: `test-user@${TEAM_DOMAIN}`, email_verified: true };
 const ddb = mockDocumentClient();
 
 interface SigningKey {
@@ -55,6 +58,7 @@ beforeAll(async () => {
   process.env.CREATE_ACCESS = 'signed-in';
   process.env.OIDC_ISSUER = issuer;
   process.env.OIDC_AUDIENCE = AUDIENCE;
+  process.env.OIDC_ALLOWED_DOMAINS = TEAM_DOMAIN;
   keysCreate = (await import('#lambdas/routes/keys-create')).handler;
 });
 
@@ -62,6 +66,7 @@ afterAll(async () => {
   delete process.env.CREATE_ACCESS;
   delete process.env.OIDC_ISSUER;
   delete process.env.OIDC_AUDIENCE;
+  delete process.env.OIDC_ALLOWED_DOMAINS;
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -98,7 +103,7 @@ function token({
   iat = nowSeconds(),
   exp = nowSeconds() + 300,
   nbf,
-  claims = {},
+  claims = TEAM_EMAIL,
 }: TokenOptions = {}): Promise<string> {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid, ...(typ === undefined ? {} : { typ }) })
@@ -128,7 +133,7 @@ describe('POST /keys, signed-in', () => {
 
   test.each([
     ['typ JWT', { typ: 'JWT' }],
-    ['several audiences with azp ours', { aud: [AUDIENCE, 'someone-else'], claims: { azp: AUDIENCE } }],
+    ['several audiences with azp ours', { aud: [AUDIENCE, 'someone-else'], claims: { ...TEAM_EMAIL, azp: AUDIENCE } }],
   ] as [string, TokenOptions][])('an ID token with %s is accepted', async (_, options) => {
     expect((await createKey(bearer(await token(options)))).statusCode).toBe(201);
   });
@@ -181,7 +186,7 @@ describe('POST /keys, signed-in', () => {
       () => token({ aud: [AUDIENCE, 'someone-else'] }),
       'token names several audiences and no authorized party',
     ],
-    ['authorized for another client (azp)', () => token({ claims: { azp: 'someone-else' } }), 'token was issued to another client'],
+    ['authorized for another client (azp)', () => token({ claims: { ...TEAM_EMAIL, azp: 'someone-else' } }), 'token was issued to another client'],
     ['that is an access token (typ at+jwt)', () => token({ typ: 'at+jwt' }), 'token is not an ID token'],
     ['with an empty subject', () => token({ sub: '' }), 'token claim sub is missing or invalid'],
     ['issued in the future', () => token({ iat: nowSeconds() + 600 }), 'token is issued in the future'],
@@ -200,6 +205,42 @@ describe('POST /keys, signed-in', () => {
     expect(response.statusCode).toBe(401);
     expectErrorBody(response, ERRORS.invalidSignInToken('send Authorization: Bearer <token>'));
     expect(sentCommands(ddb)).toEqual([]);
+  });
+
+  test.each([
+    ['another domain', { email: 'someone@gmail.com', email_verified: true }, 'its email domain is not one this deployment allows'],
+    ['a subdomain of ours', { email: `someone@evil.${TEAM_DOMAIN}`, email_verified: true }, 'its email domain is not one this deployment allows'],
+    ['an unverified email', { email: `someone@${TEAM_DOMAIN}`, email_verified: false }, 'its email is missing or not verified'],
+    ['no email', {}, 'its email is missing or not verified'],
+  ])('an account with %s: 403 saying so, and no DynamoDB call', async (_, claims, reason) => {
+    const response = await createKey(bearer(await token({ claims })));
+    expect(response.statusCode).toBe(403);
+    expectErrorBody(response, ERRORS.accountNotAllowed(reason));
+    expect(sentCommands(ddb)).toEqual([]);
+  });
+
+  test('an email domain in another case is the same domain', async () => {
+    expect((await createKey(bearer(await token({ claims: { email: 'Test@EXAMPLE.com', email_verified: true } })))).statusCode).toBe(201);
+  });
+
+  test.each([
+    ['in no allowed group', ['staff']],
+    ['without the claim', undefined],
+  ])('groups allowed (OIDC_ALLOWED_GROUPS, in the claim OIDC_GROUPS_CLAIM names): an account %s gets 403', async (_, groups) => {
+    const before = { ...process.env };
+    Object.assign(process.env, { OIDC_ALLOWED_DOMAINS: '', OIDC_ALLOWED_GROUPS: 'onetime,ops', OIDC_GROUPS_CLAIM: 'cognito:groups' });
+    try {
+      // A handler of its own, for its environment; it reaches no DynamoDB, which this one's mock would not see.
+      await jest.isolateModulesAsync(async () => {
+        const { handler } = await import('#lambdas/routes/keys-create');
+        const claims = groups === undefined ? {} : { 'cognito:groups': groups };
+        const response = await invoke(handler, apiEvent({ method: 'POST', path: '/keys', headers: bearer(await token({ claims })) }));
+        expect(response.statusCode).toBe(403);
+        expectErrorBody(response, ERRORS.accountNotAllowed('it is in none of the groups this deployment allows'));
+      });
+    } finally {
+      process.env = before;
+    }
   });
 
   test("the issuer's JWKS unreachable: 503 saying so, and no DynamoDB call", async () => {

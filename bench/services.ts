@@ -5,33 +5,32 @@ import { localSqsClient, startLocalQueueService } from '#local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
 
 /**
- * What the webhook functions reach besides the tables, owned by the cold-start bench rather than
- * shared with local mode: a jobs queue that only the fan-out samples fill (local mode's own
- * pipeline would consume from its queue), and a receiver on 127.0.0.1 for the delivery samples.
+ * What the webhook functions reach besides the tables: a jobs queue that only the fan-out's
+ * measured requests fill, and a receiver on 127.0.0.1 for the delivery's.
  */
-export interface ColdStartServices {
+export interface BenchServices {
   /**
-   * What the stack sets besides the tables (site URL, queue URL), pointed at these stand-ins; added
-   * to every sample's environment, the floors' too.
+   * What the stack sets besides the tables (site URL, queue URL), pointed at these stand-ins; in
+   * the bench's environment and every cold-start sample's.
    */
   env: Record<string, string>;
   receiver: WebhookReceiver;
   jobsQueueArn: string;
-  /** Where the floor of a function that sends to SQS sends its message: never read. */
+  /** Where a house floor that sends to SQS sends its message: never read. */
   floorQueueUrl: string;
   /** Removes and counts the jobs queued since the last call. */
   takeQueuedJobs(): Promise<number>;
   stop(): Promise<void>;
 }
 
-const JOBS_QUEUE = 'cold-start-webhook-jobs';
-const FLOOR_QUEUE = 'cold-start-floor';
+const JOBS_QUEUE = 'bench-webhook-jobs';
+const FLOOR_QUEUE = 'bench-floor';
 const QUEUE_SETTINGS = { visibilityTimeoutMs: 60_000, retentionMs: 60 * 60 * 1000 };
 /** Route functions need one; the links it forms are never followed. */
 const SITE_URL = 'https://secrets.bench.invalid';
 const SQS_MAX_RECEIVE = 10;
 
-export async function startColdStartServices(): Promise<ColdStartServices> {
+export async function startBenchServices(): Promise<BenchServices> {
   const receiver = await startWebhookReceiver();
   try {
     const queues = await startLocalQueueService({

@@ -1,13 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayProxyEvent, AttributeValue, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { API_BASE_PATH } from '#contract/limits';
 import type { RouteDefinition } from '#lambdas/definitions/routes';
 import { SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#contract/limits';
+import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
+import { randomUrlSafeId } from '#lambdas/rules/random';
+import { epochSeconds } from '#lambdas/store/dynamo';
 import type { HeadItem } from '#lambdas/store/secret-store';
 import type { WebhookJob } from '#lambdas/webhooks/rules/webhook-job';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { proxyEvent } from '#local/proxy-event';
+import { SECRET_DATA, type FreshKey } from './fixtures';
 
 /** The events Lambda hands each kind of function, built as the stack's event sources shape them. */
 
@@ -90,5 +94,26 @@ export function jobMessageEvent(job: WebhookJob, queueArn: string): SQSEvent {
         awsRegion: LOCAL_AWS_SETTINGS.region,
       },
     ],
+  };
+}
+
+/**
+ * The head item of a small text secret that was never written: what the stream record of its
+ * creation carries. Written for real, it would be claimed by nothing and expire.
+ */
+export function unsavedSecretHead(owner: FreshKey): HeadItem {
+  const now = Date.now();
+  const expires = now + SECRET_TTLS[SECRET_DEFAULTS.ttl];
+  return {
+    pk: randomUrlSafeId(SECRET_ID_BYTES),
+    sk: SECRET_HEAD_SK,
+    owner: owner.keyHash,
+    type: SECRET_DEFAULTS.type,
+    views: SECRET_DEFAULTS.views,
+    remaining: SECRET_DEFAULTS.views,
+    created: now,
+    expires,
+    ttl: epochSeconds(expires),
+    data: SECRET_DATA,
   };
 }

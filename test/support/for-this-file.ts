@@ -1,7 +1,6 @@
 /**
  * Starts something before a test file's tests, handing it to `onStarted`, and stops it after: the
- * hook pair every file with a server, pages or receiver of its own shares. It lives outside
- * test/support/, which the bench's history counts as measured code.
+ * hook pair every file with a server, pages or receiver of its own shares.
  */
 export function startedForThisFile<Started extends { stop(): Promise<void> }>(
   start: () => Promise<Started>,

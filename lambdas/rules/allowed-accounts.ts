@@ -1,0 +1,24 @@
+import type { AllowedAccounts } from '#contract/create-access';
+
+/**
+ * Why a verified token's account is not one the deployment lets in (AllowedAccounts), or
+ * undefined when it is. An email counts only when the issuer says it verified it: an unverified
+ * one could name any domain.
+ */
+export function accountRefusal(claims: Readonly<Record<string, unknown>>, allowed: AllowedAccounts): string | undefined {
+  if (allowed === 'any') return undefined;
+  if (allowed.emailDomains) {
+    const { email, email_verified: verified } = claims;
+    if (typeof email !== 'string' || verified !== true) return 'its email is missing or not verified';
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (!allowed.emailDomains.includes(domain)) return 'its email domain is not one this deployment allows';
+  }
+  if (allowed.groups) {
+    const claim = claims[allowed.groupsClaim];
+    const groups = Array.isArray(claim) ? claim : [claim];
+    if (!groups.some((group) => typeof group === 'string' && allowed.groups?.includes(group))) {
+      return 'it is in none of the groups this deployment allows';
+    }
+  }
+  return undefined;
+}
