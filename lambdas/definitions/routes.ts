@@ -9,6 +9,7 @@ import {
   LOG_CREATION_ATTEMPT,
   MARK_SECRET_HEAD_ANSWERED,
   PUT_KEY,
+  PUT_RECEIPT,
   PUT_REQUEST,
   PUT_SECRET_HEAD,
   READ_RECEIPT,
@@ -75,7 +76,8 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
   'secrets-revoke': {
     access: {
       keys: [COUNT_REQUEST, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY],
-      secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD],
+      // Keeps the receipt itself, so that a status read after its answer finds it (use-cases/receipts).
+      secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD, PUT_RECEIPT],
     },
     counts: { 200: METRICS.secretsRevoked },
   },

@@ -87,6 +87,16 @@ describe('GET /secrets/{id}/status', () => {
     expect(receipt.body.viewed).toHaveLength(1);
   });
 
+  test('revoked, read right after the revocation answered: never 404', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { id } = await createSecret(owner.key, { data: 'aGk=', views: 2 });
+      expect((await api('DELETE', `/secrets/${id}`, { key: owner.key })).status).toBe(200);
+      const receipt = await status(id);
+      expect(receipt.status).toBe(200);
+      expect(receipt.body).toMatchObject({ state: 'revoked', views: 2, remaining: 2, viewed: [] });
+    }
+  });
+
   test('burned: the last wrong passphrase', async () => {
     const proof = randomBytes(32);
     const gate = createHash('sha256').update(proof).digest('base64url');
