@@ -47,6 +47,8 @@ export interface RouteDefinition {
   readonly counts?: Readonly<Record<number, MetricName>>;
   /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY); its access counts with COUNT_IDEMPOTENT_REQUEST. */
   readonly idempotent?: boolean;
+  /** Sends to the webhook jobs queue: the stack gives it the queue's URL and sqs:SendMessage on it. */
+  readonly sendsWebhookJobs?: boolean;
 }
 
 /** Keeps each row a RouteDefinition while remembering the names, so that code can name a route safely. */
@@ -65,6 +67,8 @@ export const ROUTES = routeTable([
   },
   { name: 'keys-get', method: 'GET', path: '/keys', access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
   { name: 'keys-update', method: 'PATCH', path: '/keys', access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  // Queues a webhook.test event through the webhook pipeline; reads the key as every keyed route does.
+  { name: 'keys-webhook-test', method: 'POST', path: '/keys/webhook/test', access: { keys: [COUNT_REQUEST, SETTLE_KEY] }, sendsWebhookJobs: true },
   { name: 'keys-delete', method: 'DELETE', path: '/keys', access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   {
     name: 'secrets-create',

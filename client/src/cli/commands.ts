@@ -201,6 +201,14 @@ const keyRevoke: Command = {
   },
 };
 
+const webhookTest: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    print(invocation.io, `queued ${await clientFor(invocation, requireApiKey(invocation.settings)).testWebhook()}`);
+  },
+};
+
 const webhookVerify: Command = {
   options: ['secret', 'signature'],
   positionals: { min: 0, max: 0, names: '' },
@@ -228,5 +236,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'key show': keyShow,
   'key webhook': keyWebhook,
   'key revoke': keyRevoke,
+  'webhook test': webhookTest,
   'webhook verify': webhookVerify,
 };
