@@ -109,13 +109,17 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
     ...(dataDir ? { dataDir } : {}),
   });
+  // Before the routes load: POST /keys/webhook/test's SQS client is built from these, as the stack sets them.
+  env[ENV.sqsEndpoint] = started.webhooks.sqsEndpoint;
+  env[QUEUES.jobs.envVar] = started.webhooks.queueUrl;
+  if (sdkCallLog) recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   await listen(started.server, port);
   return started.webhooks;
 }
