@@ -1,5 +1,8 @@
 import { createServer } from 'node:net';
 
+/** Where local mode's servers listen: this machine only, unless LISTEN_HOST opens the API (settings.ts). */
+export const LOOPBACK = '127.0.0.1';
+
 /**
  * Below the ephemeral ranges the kernel hands to outgoing connections (Linux 32768–60999; macOS
  * and Windows 49152–65535). A port the kernel picked (listen on 0) is one of those, and a busy
