@@ -1,4 +1,3 @@
-// zod/mini: zod's validation core without the methods that pull all of zod into every bundle.
 import * as z from 'zod/mini';
 import { ERROR_MESSAGE_MAX_LENGTH } from './errors';
 import {
