@@ -54,6 +54,7 @@ const ROUTE_REQUESTS: Readonly<Record<RouteName, () => Promise<RouteRequest>>> =
   'keys-create': () => Promise.resolve({ headers: JSON_CONTENT, body: '{}', sourceIp: freshSourceIp() }),
   'keys-get': async () => ({ headers: bearer(await freshKey()) }),
   'keys-update': () => withBody({ webhook: 'https://hooks.bench.example/bench' }),
+  'keys-webhook-test': async () => ({ headers: bearer(await freshKey('https://hooks.bench.example/bench')) }),
   'keys-delete': async () => ({ headers: bearer(await freshKey()) }),
   'secrets-create': () => withBody({ data: SECRET_DATA }),
   'secrets-claim': ownSecret,
