@@ -1,5 +1,5 @@
 import { USAGE_HEADERS, type DynamoDbUsage } from '#local/dynamodb-usage';
-import { ROUND_TRIP_BUDGET, ROUND_TRIP_CASES, isBudgeted, usageOf } from '#test/support/round-trip-cases';
+import { ROUND_TRIP_CASES, callBudgetOf, isBudgeted, usageOf } from '#test/support/round-trip-cases';
 
 /** DynamoDB calls and consumed capacity per request (test/support/round-trip-cases.ts), read from local mode's usage headers. */
 
@@ -29,8 +29,8 @@ export async function measureRoundTrips(baseUrl: string): Promise<RoundTripResul
       responseBytes: Buffer.byteLength(response.raw),
       handlerMs: Number(response.headers[USAGE_HEADERS.handlerMs]),
       usage,
-      budget: budgeted ? ROUND_TRIP_BUDGET.calls : null,
-      pass: budgeted ? usage.calls <= ROUND_TRIP_BUDGET.calls : null,
+      budget: budgeted ? callBudgetOf(roundTripCase) : null,
+      pass: budgeted ? usage.calls <= callBudgetOf(roundTripCase) : null,
     });
   }
   return results;
