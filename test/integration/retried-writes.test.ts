@@ -1,6 +1,6 @@
 import { ERRORS } from '#contract/errors';
 import { CLAIMANTS_DONE_MS, IDEMPOTENCY } from '#contract/limits';
-import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
@@ -346,7 +346,7 @@ async function keyedCreate(data: string): Promise<ReturnType<typeof createdHeads
 
 /** Releasing an Idempotency-Key record (a create that answered an error): left undone, its repeat is told the same id. */
 const recordRelease = (call: DynamoDbCall): boolean =>
-  on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
+  on('UpdateItem', KEYS)(call) && (keyPkOf(call) ?? '').startsWith('idem#') && String(call.body.UpdateExpression).startsWith('REMOVE');
 
 test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
   // No webhook: the head the failed attempts wrote is seen by the stream before the undo.

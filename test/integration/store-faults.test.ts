@@ -87,7 +87,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return requests[0]?.PutRequest ? 'POST /secrets: chunks' : 'chunk deletes (revoke, stream consumer)';
     }
     if (operation === 'PutItem') {
-      if (stringOf((body.Item as Record<string, unknown>).sk) === SECRET_RECEIPT_SK) return 'stream consumer: receipt';
+      if (stringOf((body.Item as Record<string, unknown>).sk) === SECRET_RECEIPT_SK) return 'receipt (revoke, stream consumer)';
       return (body.Item as Record<string, unknown>).requestState ? 'POST /requests: head' : 'POST /secrets: head';
     }
     if (operation === 'UpdateItem') {
@@ -101,7 +101,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return update.startsWith('SET attempts') ? 'claim: wrong proof count' : 'claim';
     }
     if (operation === 'DeleteItem') {
-      if (condition.includes('#owner')) return 'DELETE /secrets/{id}';
+      if (Object.values((body.ExpressionAttributeNames as object | undefined) ?? {}).includes('owner')) return 'DELETE /secrets/{id}';
       if (condition.includes('createToken')) return 'POST /secrets: undo';
       // A keyed revoke's repeat's DeleteItem that deletes nothing: whether its first's head is there.
       return condition.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
@@ -135,7 +135,7 @@ const EVERY_WRITE = [
   'DELETE /secrets/{id}',
   'chunk deletes (revoke, stream consumer)',
   'stream consumer: head',
-  'stream consumer: receipt',
+  'receipt (revoke, stream consumer)',
   'POST /requests: head',
   'POST /requests/{id}: answer',
   'POST /requests/{id}: repeat probe',
