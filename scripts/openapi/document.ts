@@ -458,6 +458,15 @@ const PROOF_PARAMETER = {
   schema: { type: 'string', pattern: GATE.digestPattern.source, maxLength: GATE.digestLength },
 };
 
+/** A header of the Standard Webhooks specification, which every delivery carries beside ours. */
+const standardHeader = (name: string, description: string, schema: { pattern: string; maxLength: number }) => ({
+  name,
+  in: 'header',
+  required: true,
+  description: `Standard Webhooks: ${description}`,
+  schema: { type: 'string', ...schema },
+});
+
 /** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
 function webhooks() {
   return Object.fromEntries(
@@ -486,27 +495,12 @@ function webhooks() {
               description: 'Same id on every attempt of one event.',
               schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
             },
-            {
-              name: WEBHOOK_HEADERS.standardId,
-              in: 'header',
-              required: true,
-              description: `Standard Webhooks: the same as ${WEBHOOK_HEADERS.eventId}.`,
-              schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
-            },
-            {
-              name: WEBHOOK_HEADERS.standardTimestamp,
-              in: 'header',
-              required: true,
-              description: 'Standard Webhooks: Unix seconds of this attempt.',
-              schema: { type: 'string', pattern: '^\\d+$', maxLength: 12 },
-            },
-            {
-              name: WEBHOOK_HEADERS.standardSignature,
-              in: 'header',
-              required: true,
-              description: 'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.',
-              schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=$', maxLength: 47 },
-            },
+            standardHeader(WEBHOOK_HEADERS.standardId, `the same as ${WEBHOOK_HEADERS.eventId}.`, { pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 }),
+            standardHeader(WEBHOOK_HEADERS.standardTimestamp, 'Unix seconds of this attempt.', { pattern: '^\\d+$', maxLength: 12 }),
+            standardHeader(WEBHOOK_HEADERS.standardSignature, '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.', {
+              pattern: '^v1,[A-Za-z0-9+/]{43}=$',
+              maxLength: 47,
+            }),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },

@@ -135,6 +135,17 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
       const slots = (await storedKeyItem(key, KEYS))?.rl as Record<string, number>;
       expect(Object.values(slots).reduce((sum, count) => sum + count, 0)).toBe(2);
     });
+
+    test('POST /keys/webhook/test: 202, and one webhook.test event', async () => {
+      const { key } = await owner(['webhook.test']);
+      const keyPk = (await storedKeyItem(key, KEYS))?.pk;
+      const queued = await withFault(
+        kind,
+        (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk,
+        () => api('POST', '/keys/webhook/test', { key, baseUrl }),
+      );
+      expect(queued.status).toBe(202);
+    });
   });
 
   describe("POST /secrets and POST /requests/:id above 300 KB: the address's byte count", () => {
