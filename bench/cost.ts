@@ -1,7 +1,8 @@
-import { DATA_CHUNK_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#contract/limits';
 import { DELIVERY_BATCH_SIZE, FAN_OUT_BATCH_SIZE } from '#lambdas/definitions/webhooks';
 import { AWS_PRICES as PRICES, type PricedService, type Rate } from './prices';
-import { ratio } from './stats';
+import { hundredths } from './stats';
+import type { LargePayloads, WarmRow } from './warm';
 
 /**
  * Cost per million requests on AWS, from what the benchmark measured in local mode and AWS's
@@ -16,7 +17,7 @@ export interface MeasuredRequest {
   /** Consumed capacity per request as DynamoDB reported it (ReturnConsumedCapacity TOTAL), summed over the request's calls. */
   readUnits: number;
   writeUnits: number;
-  /** Billed-duration estimate for the handler (ms): the benchmark passes its measured warm p50 through local mode. */
+  /** Billed-duration estimate for the handler (ms): its measured warm median. */
   handlerMs: number;
   requestBytes: number;
   responseBytes: number;
@@ -273,7 +274,7 @@ function architectureEstimate(
     totalWithoutWebhooks: roundUsd(totalWithoutWebhooks(costs)),
     totalWithWebhooks: roundUsd(totalWithoutWebhooks(costs) + costs.webhookJobs),
     perSecretWithoutWebhooks: roundUsd(perSecret),
-    ...(yopassPerSecret === undefined ? {} : { ratioToYopass: ratio(perSecret, yopassPerSecret) }),
+    ...(yopassPerSecret === undefined ? {} : { ratioToYopass: hundredths(perSecret / yopassPerSecret) }),
   };
 }
 
@@ -375,7 +376,7 @@ function assumptionsOf(inputs: CostInputs, scenarios: readonly ScenarioEstimate[
   return [
     'us-east-1 list prices, first tier, on-demand; no free tier, no Savings Plans.',
     'Capacity units are those DynamoDB Local reported for each call (ReturnConsumedCapacity TOTAL), taken to be what DynamoDB on AWS would bill.',
-    `Lambda duration is the measured warm p50 handler time, rounded up to the millisecond, at the configured memory (routes ${OUR_MEMORY_MB.route} MB, ` +
+    `Lambda duration is the measured warm median handler time, rounded up to the millisecond, at the configured memory (routes ${OUR_MEMORY_MB.route} MB, ` +
       `fan-out ${OUR_MEMORY_MB.fanOut} MB, delivery ${OUR_MEMORY_MB.delivery} MB, arm64). Cold starts are left out: their INIT phase is billed ` +
       'since August 2025, and AWS reports INITs in under 1% of invocations.',
     `One fan-out invocation per head change that passes the stream filter: a secret's insert and its last view, and for a chunked secret ` +
@@ -409,6 +410,42 @@ function assumptionsOf(inputs: CostInputs, scenarios: readonly ScenarioEstimate[
 export function estimateCosts(inputs: CostInputs): CostReport {
   const scenarios = workloadsOf(inputs).map((workload) => estimateScenario(workload, inputs.pipeline));
   return { scenarios, assumptions: assumptionsOf(inputs, scenarios), prices: Object.values(PRICES) };
+}
+
+/** The cost model's inputs from the run: the typical mix's requests, the 5 MiB ones and the pipeline's, as measured. */
+export function costsOf(warm: readonly WarmRow[], large: LargePayloads): CostReport {
+  const row = (name: string): WarmRow => {
+    const found = warm.find((each) => each.name === name);
+    if (!found) throw new Error(`cost estimate: no function ${name} measured`);
+    return found;
+  };
+  const request = (name: string, from: Pick<WarmRow, 'usage' | 'handlerMs' | 'requestBytes' | 'responseBytes'>): MeasuredRequest => ({
+    name,
+    readUnits: from.usage.readUnits,
+    writeUnits: from.usage.writeUnits,
+    handlerMs: from.handlerMs,
+    requestBytes: from.requestBytes,
+    responseBytes: from.responseBytes,
+  });
+  // A revocation deletes what the fan-out deletes after the last view; less its authentication, which a key read makes alone.
+  const authenticationUnits = row('keys-get').usage.writeUnits;
+  return estimateCosts({
+    requests: [
+      request(MEASURED_REQUESTS.create1Kb, row('secrets-create')),
+      request(MEASURED_REQUESTS.claim1Kb, row('secrets-claim')),
+      request(MEASURED_REQUESTS.readKey, row('keys-get')),
+      request(MEASURED_REQUESTS.create5MiB, large.create),
+      request(MEASURED_REQUESTS.claim5MiB, large.claim),
+    ],
+    pipeline: {
+      deletionWriteUnits: {
+        secret1Kb: row('secrets-revoke').usage.writeUnits - authenticationUnits,
+        secret5MiB: large.revoke.writeUnits - authenticationUnits,
+      },
+      fanOutMsPerBatch: row('webhook-fan-out').handlerMs,
+      deliveryMsPerJob: row('webhook-delivery').handlerMs,
+    },
+  });
 }
 
 const publishedRate = (rate: Rate): string =>

@@ -12,7 +12,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import type { RouteDefinition } from '#lambdas/definitions/routes';
 import type { SecretsStackConfig } from './config';
 import { addGatewayResponses } from './gateway-responses';

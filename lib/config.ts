@@ -3,9 +3,9 @@ import * as z from 'zod/mini';
 import { createAccessMode, emailDomainsField, groupsField } from '#lambdas/config/create-access';
 import { email, flag, httpUrl, integer, matching, readSettings, schemaOf, siteUrl, text, together } from '#lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
-import { COGNITO_GROUPS_CLAIM, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM, type AllowedAccounts } from '#lambdas/definitions/create-access';
+import { COGNITO_GROUPS_CLAIM, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM, type AllowedAccounts } from '#contract/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
 

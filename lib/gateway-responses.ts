@@ -1,5 +1,5 @@
 import { ResponseType, type RestApiBase } from 'aws-cdk-lib/aws-apigateway';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 
 /**
  * What API Gateway answers by itself, before or instead of a function, reshaped into the contract's

@@ -111,7 +111,9 @@ export class Monitoring extends Construct {
           graph('Secrets', routeCountMetrics(service)),
           graph(
             'Webhooks',
-            [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name)),
+            [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered, METRICS.webhooksGone].map((name) =>
+              webhookTotal(service, name),
+            ),
           ),
         ],
         [graph('DynamoDB write units an hour', [writeUnits])],

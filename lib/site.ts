@@ -34,7 +34,7 @@ import {
   PAGES_BUILD_DIR,
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
-} from '#lambdas/definitions/site';
+} from '#contract/site';
 import type { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 
@@ -151,7 +151,7 @@ function pageHeadersPolicy(scope: Construct, signInOrigins: readonly string[]): 
   const hstsParts = /^max-age=(\d+)(; includeSubDomains)?$/.exec(hsts);
   if (!hstsParts?.[1] || contentTypeOptions !== 'nosniff') throw new Error('PAGE_HEADERS has a value the headers policy cannot express');
   return new ResponseHeadersPolicy(scope, 'PageHeaders', {
-    comment: 'Security headers of the share and reveal pages (lambdas/definitions/site.ts)',
+    comment: 'Security headers of the share and reveal pages (contract/site.ts)',
     securityHeadersBehavior: {
       contentSecurityPolicy: { contentSecurityPolicy, override: true },
       contentTypeOptions: { override: true },

@@ -3,9 +3,9 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { ADDRESS_RATE_LIMIT } from '#lambdas/definitions/limits';
-import { EDGE_HEADERS } from '#lambdas/definitions/site';
+import { ERRORS } from '#contract/errors';
+import { ADDRESS_RATE_LIMIT } from '#contract/limits';
+import { EDGE_HEADERS } from '#contract/site';
 
 /**
  * The API's AWS WAF web ACL: a per-address rate limit in front of everything else, then AWS's

@@ -25,7 +25,7 @@ const READY_TIMEOUT_MS = 120_000;
 /**
  * The client compiler alone and the serial collector: DynamoDB Local then starts on half the CPU
  * (3.3–3.9 s instead of 6.2–7.2 s) and also answers a run of 3,000 calls sooner, since on two
- * cores C2's compiler threads compete with the requests (docs/decisions/dynamodb-local-jvm.md).
+ * cores C2's compiler threads compete with the requests.
  */
 const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 

@@ -1,5 +1,5 @@
 import { ENV } from '#lambdas/definitions/env';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
@@ -16,7 +16,7 @@ import { prepareInvocationScopes } from './invocation-scope';
 import { localTableName } from './local-tables';
 import { loadPages } from './pages';
 import { readCreateAccess } from '#lambdas/config/create-access';
-import { pagesConfig } from '#lambdas/definitions/site';
+import { pagesConfig } from '#contract/site';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 import type { LocalSignInProvider } from './sign-in-provider';
@@ -109,13 +109,17 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
     ...(dataDir ? { dataDir } : {}),
   });
+  // Before the routes load: POST /keys/webhook/test's SQS client is built from these, as the stack sets them.
+  env[ENV.sqsEndpoint] = started.webhooks.sqsEndpoint;
+  env[QUEUES.jobs.envVar] = started.webhooks.queueUrl;
+  if (sdkCallLog) recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   await listen(started.server, port, settings.listenHost);
   return started.webhooks;
 }

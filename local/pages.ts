@@ -11,7 +11,7 @@ import {
   REVEAL_PATH_PATTERN,
   pageHeaders,
   type PagesConfig,
-} from '#lambdas/definitions/site';
+} from '#contract/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal

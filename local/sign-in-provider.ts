@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
 import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { startLocalServer } from '#test/support/local-server';
 import { launchChromium } from '#test/support/browser';
 

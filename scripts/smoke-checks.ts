@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { TableGrant } from '#lambdas/definitions/access';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { API_BASE_PATH, API_KEY_PREFIX, SECRET_ID_PATTERN } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { API_BASE_PATH, API_KEY_PREFIX, SECRET_ID_PATTERN } from '#contract/limits';
 import { ROUTES, type RouteDefinition } from '#lambdas/definitions/routes';
-import { PAGE_HEADERS } from '#lambdas/definitions/site';
+import { PAGE_HEADERS } from '#contract/site';
 
 /**
  * `npm run smoke`: HTTP-level checks of a deployment, local mode or a stack, through its site URL

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { KEY_CREATION_LIMIT, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT, MAX_BODY_BYTES } from '#contract/limits';
 import { freePort } from '#local/free-port';
 import { api, dataFilling, freshClientAddress } from '#test/support/api';
 import { startLocalServer, type LocalServer } from '#test/support/local-server';

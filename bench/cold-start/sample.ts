@@ -1,12 +1,5 @@
 import { spawn } from 'node:child_process';
-import { elapsedMs } from '../stats';
 import { REPORT_FD, type RunnerReport } from './protocol';
-
-/** One cold start: a fresh `node` running the runner on one bundle and one event. */
-export interface ColdStartSample extends RunnerReport {
-  /** From just before spawning `node` until its report arrived: what the bench compares. */
-  totalMs: number;
-}
 
 /** A sample that takes this long has hung, not started slowly. */
 const SAMPLE_TIMEOUT_MS = 30_000;
@@ -32,12 +25,11 @@ export async function withRetries<T>(take: () => Promise<T>, onRetry: (reason: s
 }
 
 /**
- * Runs one sample. The child's environment is exactly `env`: nothing of the bench's own (such as
+ * Runs one cold start: a fresh `node` running the runner on one bundle and one event. The child's environment is exactly `env`: nothing of the bench's own (such as
  * NODE_OPTIONS or tsx's loader) leaks into it. Rejects if the child fails or reports nothing.
  */
-export function runSample(runner: string, bundle: string, event: unknown, env: Readonly<Record<string, string>>): Promise<ColdStartSample> {
+export function runSample(runner: string, bundle: string, event: unknown, env: Readonly<Record<string, string>>): Promise<RunnerReport> {
   return new Promise((resolve, reject) => {
-    const started = performance.now();
     const child = spawn(process.execPath, [runner, bundle, JSON.stringify(event)], {
       env: { ...env },
       // The handler's own logs go to stdout, read and dropped so that the pipe never fills.
@@ -48,11 +40,7 @@ export function runSample(runner: string, bundle: string, event: unknown, env: R
     if (!stdout || !errors || !reports) throw new Error('the child process has no pipes');
     let reported = '';
     let stderr = '';
-    let totalMs: number | undefined;
-    reports.on('data', (chunk: Buffer) => {
-      reported += chunk.toString();
-      if (totalMs === undefined && reported.includes('\n')) totalMs = elapsedMs(started);
-    });
+    reports.on('data', (chunk: Buffer) => (reported += chunk.toString()));
     stdout.resume();
     errors.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), SAMPLE_TIMEOUT_MS);
@@ -64,12 +52,11 @@ export function runSample(runner: string, bundle: string, event: unknown, env: R
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       const line = reported.split('\n')[0];
-      if (code !== 0 || totalMs === undefined || !line) {
+      if (code !== 0 || !line) {
         reject(new Error(`cold-start sample of ${bundle} failed (exit ${code ?? signal}): ${stderr.trim() || 'no report'}`));
         return;
       }
-      const report = JSON.parse(line) as RunnerReport;
-      resolve({ ...report, totalMs });
+      resolve(JSON.parse(line) as RunnerReport);
     });
   });
 }

@@ -1,5 +1,5 @@
-import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
-import { describeIssue } from '../../lambdas/http/describe-issue';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../contract/limits';
+import { describeIssue } from '../../contract/describe-issue';
 import {
   claimSecretResponse,
   createKeyResponse,
@@ -9,11 +9,12 @@ import {
   getKeyResponse,
   secretStatusResponse,
   updateKeyResponse,
+  webhookTestResponse,
   type CreateKeyResponse,
   type CreateSecretRequest,
   type GetKeyResponse,
   type SecretStatusResponse,
-} from '../../lambdas/http/schemas';
+} from '../../contract/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey, type EnvelopeVersion } from './envelope';
 import { InputError, LinkError, PayloadTooLargeError } from './errors';
@@ -261,6 +262,11 @@ export class OnetimeClient {
   /** An https URL sets the key's webhook; "" removes it. */
   async updateWebhook(webhook: string): Promise<void> {
     await this.transport.call({ route: 'keys-update', apiKey: this.requireKey(), body: { webhook }, schema: updateKeyResponse });
+  }
+
+  /** Queues a webhook.test event to the key's webhook; resolves to its event id. */
+  async testWebhook(): Promise<string> {
+    return (await this.transport.call({ route: 'keys-webhook-test', apiKey: this.requireKey(), schema: webhookTestResponse })).eventId;
   }
 
   /** Revokes this client's API key at once. */

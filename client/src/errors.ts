@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '../../contract/limits';
 
 /**
  * Every failure the library reports is one of these, told apart by `kind` (the CLI maps kinds to

@@ -1,5 +1,5 @@
 import mime from 'mime';
-import { FILENAME_MAX_LENGTH } from '../../lambdas/definitions/limits';
+import { FILENAME_MAX_LENGTH } from '../../contract/limits';
 import { ENVELOPE_OVERHEAD } from './envelope';
 import { utf8 } from './utf8';
 

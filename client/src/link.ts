@@ -1,4 +1,4 @@
-import { secretId } from '../../lambdas/http/schemas';
+import { secretId } from '../../contract/schemas';
 import { fromBase64Url, toBase64Url } from './base64';
 import { KEY_BYTES } from './envelope';
 import { LinkError } from './errors';

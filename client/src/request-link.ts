@@ -1,6 +1,6 @@
-import { API_KEY_PATTERN } from '../../lambdas/definitions/limits';
-import { REQUEST_PAGE_PREFIX, REQUEST_RECEIVE_SUFFIX } from '../../lambdas/definitions/requests';
-import { secretId } from '../../lambdas/http/schemas';
+import { API_KEY_PATTERN } from '../../contract/limits';
+import { REQUEST_PAGE_PREFIX, REQUEST_RECEIVE_SUFFIX } from '../../contract/requests';
+import { secretId } from '../../contract/schemas';
 import { fromBase64Url, toBase64Url } from './base64';
 import { LinkError } from './errors';
 

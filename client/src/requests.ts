@@ -1,5 +1,5 @@
-import { MAX_BODY_BYTES, type SecretTtl } from '../../lambdas/definitions/limits';
-import { describeIssue } from '../../lambdas/http/describe-issue';
+import { MAX_BODY_BYTES, type SecretTtl } from '../../contract/limits';
+import { describeIssue } from '../../contract/describe-issue';
 import {
   claimSecretResponse,
   createRequestBody,
@@ -9,7 +9,7 @@ import {
   requestDetailsResponse,
   requestStatusResponse,
   type FulfilRequestBody,
-} from '../../lambdas/http/schemas';
+} from '../../contract/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { InputError, LinkError, PayloadTooLargeError, SecretGoneError, type OnetimeError } from './errors';
 import { fitFilename } from './filename';

@@ -1,4 +1,4 @@
-import type { RouteName } from '../../lambdas/definitions/routes';
+import type { RouteName } from '../../contract/routes';
 import { toBase64Url } from './base64';
 
 /**

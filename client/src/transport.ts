@@ -1,8 +1,8 @@
 import type { ZodMiniType } from 'zod/mini';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
-import { errorResponse } from '../../lambdas/http/schemas';
+import { ERRORS } from '../../contract/errors';
+import { GATE, IDEMPOTENCY } from '../../contract/limits';
+import { ROUTES, type RouteName } from '../../contract/routes';
+import { errorResponse } from '../../contract/schemas';
 import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
 import { IDEMPOTENT_RETRY_WINDOW_MS, MAX_ATTEMPTS, backoffMs, newIdempotencyKey, repeatableAfterUnknownOutcome, retryAfterMs, sleep } from './retry';
 

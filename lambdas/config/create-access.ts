@@ -1,4 +1,4 @@
-import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM, type AllowedAccounts } from '../definitions/create-access';
+import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM, type AllowedAccounts } from '#contract/create-access';
 import { ENV } from '../definitions/env';
 import { optional, readEnvironment, withDefault } from './environment';
 import { flagField, httpUrlField, oneOfField, textField, type Field } from './fields';

@@ -1,7 +1,7 @@
 // zod/mini, as for request bodies (http/schemas.ts): the functions read their environment with
 // these too, and the chained API would pull all of zod into their bundles.
 import * as z from 'zod/mini';
-import { SITE_URL_MAX_LENGTH } from '../definitions/limits';
+import { SITE_URL_MAX_LENGTH } from '#contract/limits';
 import { isSpelledOutUrl } from '../rules/spelled-out-url';
 
 /**

@@ -1,5 +1,5 @@
 import { ENV } from '../definitions/env';
-import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { WEBHOOK_RETRY_BASE_MS } from '../definitions/webhooks';
 import { optional, readEnvironment, required, withDefault } from './environment';
 import { flagField, siteUrlField, textField } from './fields';

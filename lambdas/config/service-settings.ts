@@ -1,4 +1,4 @@
-import { KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { LOG_LEVELS } from '../definitions/observability';
 import { MAX_RETRY_BASE_MS } from '../definitions/webhooks';
 import { integerField, oneOfField } from './fields';

@@ -2,6 +2,7 @@ import {
   ADDRESS_BYTE_SLOT_PREFIX,
   ATTEMPT_ATTRIBUTE_PREFIX,
   CLAIM_ATTRIBUTE_PREFIX,
+  DELIVERY_CLAIM_PK_PREFIX,
   KEY_ATTRIBUTES as KEY,
   RECEIPT_ITEM_ATTRIBUTES,
   RECEIPT_READ_ATTRIBUTES,
@@ -36,6 +37,8 @@ export interface TableGrant {
    * attribute list, so that a read without a projection (all attributes) is refused.
    */
   readonly specificAttributesOnly?: true;
+  /** dynamodb:LeadingKeys: the partition keys the request may address, as StringLike patterns. */
+  readonly leadingKeys?: readonly string[];
 }
 
 export interface TableAccess {
@@ -55,19 +58,19 @@ export const COUNT_REQUEST: TableGrant = {
 };
 
 /**
- * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
- * and the records are pruned, released, settled or replaced without reading anything back.
+ * The routes that take an Idempotency-Key: record the request on its scope's item, note its
+ * answer or release it (store/idempotency-store.ts), with UpdateItem only, reading nothing back.
  */
-export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+export const RECORD_IDEMPOTENT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
-  returnValues: ['ALL_NEW', 'NONE'],
+  attributes: [KEY.pk, KEY.ttl, KEY.idempotency],
+  returnValues: ['NONE'],
 };
 
-/** POST /secrets and POST /requests/{id}: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+/** POST /secrets and POST /requests/{id}: the count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
 export const COUNT_SECRET_CREATE: TableGrant = {
-  ...COUNT_IDEMPOTENT_REQUEST,
-  attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
+  ...COUNT_REQUEST,
+  attributes: [...(COUNT_REQUEST.attributes ?? []), KEY.storedBytes],
 };
 
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
@@ -84,6 +87,17 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
+/**
+ * Webhook delivery: claims an event's delivery for one queue message and lets the claim go when
+ * that message is dead-lettered (store/delivery-claims.ts). Only claim items: it cannot touch a key.
+ */
+export const CLAIM_DELIVERY: TableGrant = {
+  actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  attributes: [KEY.pk, KEY.ttl, KEY.claimedBy],
+  returnValues: ['NONE'],
+  leadingKeys: [`${DELIVERY_CLAIM_PK_PREFIX}*`],
+};
+
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
@@ -95,7 +109,6 @@ export const PUT_KEY: TableGrant = {
     KEY.webhookSecret,
     KEY.webhook,
     KEY.rateLimitSlots,
-    KEY.idempotency,
     KEY.storedBytes,
     KEY.access,
     KEY.subject,

@@ -22,6 +22,8 @@ export const METRICS = {
   webhookAttemptsFailed: 'WebhookAttemptsFailed',
   /** A failed last attempt: SQS moves the job to the dead-letter queue on its next receipt. */
   webhooksDeadLettered: 'WebhooksDeadLettered',
+  /** A receiver answered 410 Gone: that event's retries end, and it is not dead-lettered. */
+  webhooksGone: 'WebhooksGone',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

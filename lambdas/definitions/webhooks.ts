@@ -1,5 +1,5 @@
-import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
-import { API_FUNCTION_TIMEOUT_MS } from './limits';
+import { CLAIM_DELIVERY, PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
+import { API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { SECRET_HEAD_SK } from './tables';
 
 /**
@@ -22,15 +22,29 @@ export const WEBHOOK_ATTEMPTS = 1 + WEBHOOK_RETRIES;
 /** At most this much of a receiver's response body is read; the rest is discarded unread. */
 export const WEBHOOK_MAX_RESPONSE_BYTES = 4096;
 
-/** Delay before the n-th retry (n = 1..WEBHOOK_RETRIES): base × 2^(n−1), no jitter. */
-export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * 2 ** (retry - 1);
+/** Each retry waits this many times longer than the one before. */
+export const WEBHOOK_RETRY_GROWTH = 12;
+/** Each wait is drawn within ±this share of its nominal length, so that events failed together spread out. */
+export const WEBHOOK_RETRY_JITTER = 0.1;
+
+/** Nominal delay before the n-th retry (n = 1..WEBHOOK_RETRIES): base × 12^(n−1). */
+export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * WEBHOOK_RETRY_GROWTH ** (retry - 1);
 
 export const WEBHOOK_RETRY_BASE_MS = {
-  /** `npm start` default; tests shorten it through the env variable. */
+  /** `npm start` default (retries 1, 12 and 144 s after); tests shorten it through the env variable. */
   local: 1_000,
-  /** The stack's default (context `webhookRetryBaseMs`): retries 1, 2 and 4 minutes after. */
+  /**
+   * The stack's default (context `webhookRetryBaseMs`): retries about 1 min, 12 min and 2 h 24 min
+   * after, so that a receiver down for 2 hours gets every event, even at the jitter's shortest.
+   */
   aws: 60_000,
 } as const;
+
+/**
+ * How long an event's delivery claim is kept: longer than its retries can last (three waits, each
+ * within SQS's 12-hour visibility limit), so that a copy of its job never finds it gone.
+ */
+export const DELIVERY_CLAIM_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Dead letters are kept this long (SQS's maximum), to be inspected and redriven. */
 export const DEAD_LETTER_RETENTION_DAYS = 14;
@@ -41,9 +55,11 @@ export const DELIVERY_FUNCTION_TIMEOUT_MS = 20_000;
 /**
  * The largest retry base: a retry delays its message by changing its visibility, which SQS caps at
  * 12 hours from when the message was received, and the attempt before it may take the delivery
- * function's whole timeout.
+ * function's whole timeout; the last wait may be drawn 10% longer than its nominal length.
  */
-export const MAX_RETRY_BASE_MS = Math.floor((12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
+export const MAX_RETRY_BASE_MS = Math.floor(
+  (12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / (retryDelayMs(1, WEBHOOK_RETRIES) * (1 + WEBHOOK_RETRY_JITTER)),
+);
 
 /** Lambda timeout of the fan-out function. */
 export const FAN_OUT_FUNCTION_TIMEOUT_MS = 30_000;
@@ -91,8 +107,8 @@ export const QUEUES = {
 
 /**
  * A consumed secret whose deletion is due within this long is deleted by the fan-out itself after
- * the wait (a claim's retry window, docs/decisions/claim-retry-window.md); a later one goes
- * through the consumed-secrets queue (docs/decisions/replay-retention.md).
+ * the wait (a claim's retry window); a later one goes through the consumed-secrets queue
+ * (docs/decisions/consumed-secrets.md).
  */
 export const MAX_FAN_OUT_DELETION_WAIT_MS = 5_000;
 /**
@@ -118,6 +134,10 @@ export const PIPELINE_ENTRIES = {
 export const WEBHOOK_HEADERS = {
   signature: 'x-svc-signature',
   eventId: 'x-svc-event-id',
+  /** The Standard Webhooks headers (standardwebhooks.com), sent beside ours. */
+  standardId: 'webhook-id',
+  standardTimestamp: 'webhook-timestamp',
+  standardSignature: 'webhook-signature',
 } as const;
 
 /** What each pipeline function may do to the tables (access.ts); the stack grants exactly this. */
@@ -132,6 +152,6 @@ export const PIPELINE_TABLE_ACCESS = {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
     secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD, PUT_RECEIPT],
   },
-  /** Reads the owner's webhook URL and signing secret at delivery time. */
-  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },
+  /** Reads the owner's webhook URL and signing secret at delivery time, and claims each event's delivery. */
+  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }, CLAIM_DELIVERY] },
 } as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;

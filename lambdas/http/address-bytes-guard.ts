@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ServiceConfig } from '../config/functions';
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { addressBytesWindow } from '../use-cases/stored-bytes';
 import { clientAddress } from './client-address';
 import { HttpError } from './http-error';

@@ -1,5 +1,5 @@
 import type { ClaimedSecret } from '../use-cases/secrets';
-import type { ClaimSecretResponse } from './schemas';
+import type { ClaimSecretResponse } from '#contract/schemas';
 
 /**
  * A claim's response body as JSON text, the same text JSON.stringify makes of

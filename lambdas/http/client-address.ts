@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { timingSafeEqual } from 'node:crypto';
 import { SocketAddress, isIP } from 'node:net';
-import { EDGE_HEADERS } from '../definitions/site';
+import { EDGE_HEADERS } from '#contract/site';
 import { header } from './headers';
 
 /**

@@ -2,20 +2,20 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
-import { ERRORS } from '../definitions/errors';
-import { API_STORE_BUDGET_MS, IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { API_STORE_BUDGET_MS, IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#contract/limits';
 import { routeOfRequest } from '../definitions/routes';
-import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
+import { bearerKeyFrom } from '../rules/api-keys';
 import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
-import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
+import { idempotentRequestOf, isRepeat, releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import { StoreUnavailable, isStoreFault } from '../store/settled-write';
 import { withinTimeBudget } from '../store/time-budget';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
-import { describeIssue } from './describe-issue';
+import { describeIssue } from '#contract/describe-issue';
 import { requestTelemetry } from './request-telemetry';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 
@@ -126,13 +126,13 @@ const didNoWork = (error: unknown): boolean =>
   error instanceof StoreUnavailable ? !error.mayHaveWritten : !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
 
 /** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
-const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>
-  releaseIdempotentRequest(keyHash, idempotent).catch(() => undefined);
+const releaseQuietly = (idempotent: IdempotentRequest): Promise<void> => releaseIdempotentRequest(idempotent).catch(() => undefined);
 
 /**
- * Bearer key → one conditional UpdateItem that authenticates and counts the request (and records
- * an idempotent one, and its bytes for `storedBytes`). With `fullKeyOnly`, a reveal-only key is
- * refused (403) after its request is counted.
+ * Bearer key → one conditional UpdateItem that authenticates and counts the request (and its
+ * bytes for `storedBytes`); then a request with an Idempotency-Key records itself
+ * (use-cases/idempotency). With `fullKeyOnly`, a reveal-only key is refused (403) after its
+ * request is counted.
  */
 function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'storedBytes'>): RouteMiddleware {
   const { fullKeyOnly, storedBytes } = options;
@@ -148,7 +148,7 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
       // A body over the limit is refused (413) without being counted.
       const length = bodyByteLength(request.event);
       const bytes = storedBytes && length <= MAX_BODY_BYTES ? length : 0;
-      const result = await authenticateRequest(key, now, idempotency, bytes);
+      const result = await authenticateRequest(key, now, bytes);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -158,27 +158,23 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
         'x-ratelimit-remaining': String(window.remaining),
         'x-ratelimit-reset': String(window.resetAt),
       };
-      if (result.outcome === 'limited') {
-        if (result.idempotent) await releaseQuietly(hashApiKey(key), result.idempotent);
-        throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
-      }
-      if (result.idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
-      if (fullKeyOnly && result.caller.stored.revealOnly) {
-        // Refused before any work: a repeat with the same Idempotency-Key is refused alike.
-        if (result.idempotent) await releaseQuietly(result.caller.keyHash, result.idempotent);
-        throw new HttpError(403, ERRORS.revealOnlyKey);
-      }
-      request.context.caller = result.caller;
-      if (result.idempotent) request.context.idempotent = result.idempotent;
+      if (result.outcome === 'limited') throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
+      if (fullKeyOnly && result.caller.stored.revealOnly) throw new HttpError(403, ERRORS.revealOnlyKey);
+      const { caller } = result;
+      request.context.caller = caller;
+      const idempotent = idempotency && (await idempotentRequestOf(key, caller.keyHash, idempotency, now));
+      if (idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
+      if (idempotent) request.context.idempotent = idempotent;
       if (storedBytes && bytes > 0) {
-        // A 429 here does no work: onError releases the idempotency record.
-        const day = await keyBytesWindow(result.caller.keyHash, result.caller.byteSlots, now, bytes, storedBytes);
+        // A repeat is answered from its first's work: its bytes go back unchecked. A 429 here
+        // does no work: onError releases the idempotency record.
+        const day = await keyBytesWindow(caller.keyHash, caller.byteSlots, now, bytes, storedBytes, isRepeat(idempotent));
         if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
       }
     },
     onError: async (request) => {
-      const { caller, idempotent } = request.context;
-      if (caller && idempotent && didNoWork(request.error)) await releaseQuietly(caller.keyHash, idempotent);
+      const { idempotent } = request.context;
+      if (idempotent && didNoWork(request.error)) await releaseQuietly(idempotent);
     },
   };
 }

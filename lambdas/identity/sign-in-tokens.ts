@@ -6,7 +6,7 @@ import {
   TOKEN_CLOCK_SKEW_SECONDS,
   TOKEN_MAX_AGE_SECONDS,
   type AllowedAccounts,
-} from '../definitions/create-access';
+} from '#contract/create-access';
 import { accountRefusal } from '../rules/allowed-accounts';
 
 /**

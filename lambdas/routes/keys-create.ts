@@ -1,4 +1,4 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { readCreateAccess } from '../config/create-access';
 import { readConfig } from '../config/functions';
 import { createApiKey } from '../use-cases/keys';
@@ -7,8 +7,8 @@ import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
-import { createKeyBody } from '../http/request-bodies/keys';
-import type { CreateKeyResponse } from '../http/schemas';
+import { createKeyBody } from '#contract/request-bodies/keys';
+import type { CreateKeyResponse } from '#contract/schemas';
 
 const config = readConfig();
 const createAccess = readCreateAccess();

@@ -1,4 +1,4 @@
-import type { AllowedAccounts } from '../definitions/create-access';
+import type { AllowedAccounts } from '#contract/create-access';
 
 /**
  * Why a verified token's account is not one the deployment lets in (AllowedAccounts), or

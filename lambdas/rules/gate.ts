@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GATE } from '../definitions/limits';
+import { GATE } from '#contract/limits';
 
 /**
  * The service's side of the passphrase gate. Clients derive a proof from the link's key and the

@@ -1,5 +1,5 @@
-import { RECEIPT_LIFETIME_MS, type ReceiptState } from '../definitions/limits';
-import type { RequestState } from '../definitions/requests';
+import { RECEIPT_LIFETIME_MS, type ReceiptState } from '#contract/limits';
+import type { RequestState } from '#contract/requests';
 
 /** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
 export interface Receipt {

@@ -1,4 +1,4 @@
-import { RATE_LIMIT } from '../definitions/limits';
+import { RATE_LIMIT } from '#contract/limits';
 
 /**
  * The per-key sliding window. Requests are counted in slots of RATE_LIMIT.slotMs held in a map

@@ -1,4 +1,4 @@
-import { STORED_BYTES_LIMIT } from '../definitions/limits';
+import { STORED_BYTES_LIMIT } from '#contract/limits';
 
 /**
  * The sliding day of bytes sent to POST /secrets and POST /requests/{id}, per key and per address: a map of hour slots

@@ -1,6 +1,6 @@
 import type { CreateAccess } from '../config/create-access';
 import { verifySignInToken } from '../identity/sign-in-tokens';
-import { KEY_LIFETIME_MS } from '../definitions/limits';
+import { KEY_LIFETIME_MS } from '#contract/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
 import { putKey, type StoredKey } from '../store/key-store';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from '../rules/api-keys';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
  *
  * An append-only log rather than rewriting the queues to a temp file and renaming it on every
  * change: a change costs one small write whatever the queues hold, where a rewrite costs all of
- * it (docs/decisions/local-queue-durability.md has the figures). The snapshot, written rarely, is
+ * it (docs/decisions/local-queue.md has the figures). The snapshot, written rarely, is
  * the one written to a temp file and renamed, so that it is whole or absent. Writes are not
  * fsynced: they survive the death of the process (the page cache keeps them), not of the machine.
  */

@@ -1,5 +1,5 @@
-import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_TTLS, type SecretTtl } from '../../lambdas/definitions/limits';
-import { REQUEST_RECEIVE_SUFFIX } from '../../lambdas/definitions/requests';
+import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_TTLS, type SecretTtl } from '../../contract/limits';
+import { REQUEST_RECEIVE_SUFFIX } from '../../contract/requests';
 import { InputError, LinkError, OnetimeClient, SecretGoneError, safeName, type AnswerContent, type Received } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { durationLabel } from './duration';
@@ -39,6 +39,8 @@ function ask(): void {
     ttl.add(option);
     onLanguageChange(() => (option.text = durationLabel(ms)));
   }
+  // The status line above the form: the links that replace the form then move nothing below them.
+  form.before(status);
   element('copy-request-link', HTMLButtonElement).addEventListener('click', () => void copy(requestLink.value, copyStatus, requestLink));
   element('copy-receive-link', HTMLButtonElement).addEventListener('click', () => void copy(receiveLink.value, copyStatus, receiveLink));
   form.addEventListener('submit', (event) => {

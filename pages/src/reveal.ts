@@ -1,4 +1,4 @@
-import { GATE } from '../../lambdas/definitions/limits';
+import { GATE } from '../../contract/limits';
 import { LinkError, PassphraseError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import type { Phrase } from './i18n/format';

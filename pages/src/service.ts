@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH } from '../../contract/limits';
 import {
   LinkError,
   NetworkError,

@@ -1,4 +1,4 @@
-import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../contract/limits';
 import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
 import { durationLabel } from './duration';

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
-import type { PagesConfig } from '../../lambdas/definitions/site';
-import { PAGES_CONFIG_FILE } from '../../lambdas/definitions/site';
+import type { PagesConfig } from '../../contract/site';
+import { PAGES_CONFIG_FILE } from '../../contract/site';
 
 /**
  * The share page's sign-in on a `signed-in` deployment (config.json says so): the authorization

@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
 import { ENV } from '#lambdas/definitions/env';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';

@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { CLAIMANTS_DONE_MS, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { CLAIMANTS_DONE_MS, IDEMPOTENCY } from '#contract/limits';
 import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';

@@ -1,6 +1,6 @@
 import { createECDH } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 import { USAGE_HEADERS } from '#local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';

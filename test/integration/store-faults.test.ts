@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { GATE } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { GATE } from '#contract/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
 import { SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';

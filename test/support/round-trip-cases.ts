@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GATE, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES } from '#contract/limits';
 import { USAGE_HEADERS, type DynamoDbUsage } from '#local/dynamodb-usage';
 import { freshIdempotencyHeaders } from './idempotency-key';
 import { api, createKey, createRequest, createSecret, dataFilling, freshClientAddress, requestPublicKey, type ApiResponse } from './api';

@@ -114,5 +114,9 @@ export function startLanguage(): Promise<void> {
     fillSwitch(select, chosen);
     if (select.parentElement) select.parentElement.hidden = false;
   }
-  return use(chosen);
+  // Another language's words arrive after the first paint: shown in English until then, the page
+  // would move as they replace them, so it stays unseen (site.css) until they are in.
+  const root = document.documentElement;
+  root.classList.toggle('translating', chosen !== REFERENCE_LANGUAGE);
+  return use(chosen).finally(() => root.classList.remove('translating'));
 }

@@ -42,9 +42,6 @@ describe('a cold-start sample', () => {
   test.each(['created', 'batchOk', 'logs'] as const)('%s: reports when the response is in', async (name) => {
     const sample = await runSample(runner, bundle(name), {}, {});
 
-    expect(sample.totalMs).toBeGreaterThan(0);
-    expect(sample.importedAtMs).toBeGreaterThan(0);
-    expect(sample.answeredAtMs).toBeGreaterThanOrEqual(sample.importedAtMs);
     // The child's own CPU time, which the cold-start budget judges: Node's start-up alone makes it more than nothing.
     expect(sample.cpuMs).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
 import { readConfig, readDeliveryConfig } from '#lambdas/config/functions';
-import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
 
 /** The functions' environment: what the stack sets on AWS and `npm start` sets locally. */

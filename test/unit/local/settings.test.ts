@@ -1,4 +1,4 @@
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { DEFAULT_PORT, readLocalSettings } from '#local/settings';
 
 /** `npm start`'s environment (docs/local-mode.md). */

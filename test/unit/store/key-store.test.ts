@@ -1,7 +1,7 @@
 import '../support/env';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/sliding-window';
-import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#contract/limits';
 import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
@@ -168,7 +168,7 @@ describe('authenticateAndCount repeated by the SDK after its first attempt appli
 });
 
 describe('putKey', () => {
-  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and no idempotency records', async () => {
+  test('writes the hash-keyed item once, never overwriting, with ttl 30 days after expiry, an empty slot map and byte map', async () => {
     ddb.on(PutCommand).resolves({});
     const expires = now + KEY_LIFETIME_MS;
     await putKey({ keyHash, created: now, expires, webhookSecret: 'whsec_x', webhook: 'https://h.example/' });
@@ -183,7 +183,6 @@ describe('putKey', () => {
       webhookSecret: 'whsec_x',
       webhook: 'https://h.example/',
       rl: {},
-      idem: {},
       sb: {},
     });
   });

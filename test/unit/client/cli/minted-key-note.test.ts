@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS, type Io } from '#client/cli/commands';
 import { describeFailure } from '#client/cli/exit-codes';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { fakeFetch, failureOf, type Scripted } from '../fake-fetch';
 
 /**
