@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     watchCalls(sqs);
     measureDynamoDbUsage(dynamo);
     quietStdout();
-    const functions = benchFunctions(environment.services);
+    const functions = benchFunctions(environment);
     const warmRows = await step('warm requests', () => warm.measureWarm(functions));
     const large = await step('5 MiB secrets', () => warm.measureLargePayloads());
     const floorEventOf = (name: string): unknown => warmRows.find((row) => row.name === name)?.floorEvent;

@@ -39,30 +39,29 @@ interface Invocation {
   body?: string;
 }
 
-export interface WarmRow {
+/** One kind of request: its DynamoDB usage and bodies, and over the measured requests the medians of the handler's time and its calls'. */
+export interface Measured {
+  usage: DynamoDbUsage;
+  requestBytes: number;
+  responseBytes: number;
+  handlerMs: number;
+  callsMs: number;
+}
+
+export interface WarmRow extends Measured {
   name: string;
   kind: BenchFunction['kind'];
-  usage: DynamoDbUsage;
   commands: string[];
   /** What its house floor was handed: the same commands. */
   floorEvent: unknown;
-  requestBytes: number;
-  responseBytes: number;
-  /** Medians over the measured requests: the handler's time, its calls' time, and the difference, for the function and its house floor. */
-  handlerMs: number;
-  callsMs: number;
+  /** Medians of the handler's time less its calls', for the function and its house floor. */
   addedMs: number;
   floorAddedMs: number;
   /** What the function adds over its calls less what its house floor adds over the same calls, pair by pair; against WARM_ALLOWANCE_MS. */
   overFloorMs: Judged;
 }
 
-export interface LargeFigure {
-  usage: DynamoDbUsage;
-  requestBytes: number;
-  responseBytes: number;
-  handlerMs: number;
-  callsMs: number;
+export interface LargeFigure extends Measured {
   /** Handler time ÷ calls' time, per request pooled, against LARGE_PAYLOAD_BUDGET. */
   ratio: Judged;
 }

@@ -1,10 +1,7 @@
 import type { core } from 'zod/mini';
 import { ERRORS } from './errors';
 
-/**
- * The one message a client gets for an invalid body: the first problem, naming its field. Only
- * zod's types are imported, so routes without a body carry no zod code.
- */
+/** The first problem of an invalid body, naming its field; only zod's types are imported, so no zod code is bundled. */
 export function describeIssue(error: core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return ERRORS.notAnObject;

@@ -11,10 +11,7 @@ export const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9]{${API_K
 /** What GET /keys shows of a key: its prefix, four asterisks, its last four characters. */
 export const API_KEY_HINT_PATTERN = new RegExp(`^${API_KEY_PREFIX}\\*{4}[A-Za-z0-9]{4}$`);
 export const KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
-/**
- * An expired key's item is kept this long after expiry so that its owner is told
- * "API key expired" rather than "invalid API key"; DynamoDB TTL removes it afterwards.
- */
+/** An expired key's item is kept this long, so that its owner is told "API key expired" rather than "invalid". */
 export const EXPIRED_KEY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -32,21 +29,12 @@ export const RATE_LIMIT = {
 
 export const KEY_CREATION_LIMIT = {
   defaultPerIpPerHour: 20,
-  /**
-   * Every attempt of the last hour is kept in one DynamoDB item, up to twice the limit before a
-   * prune (store/key-creation-log.ts): at 10,000 that item stays under 200 KB, about half of
-   * DynamoDB's 400 KB item limit, past which POST /keys from that address would fail outright.
-   */
+  /** The hour's attempts live in one item (store/key-creation-log.ts), which must stay under DynamoDB's 400 KB. */
   maxPerIpPerHour: 10_000,
   windowMs: 60 * 60 * 1000,
 } as const;
 
-/**
- * The web ACL's per-address rate rule (lib/waf.ts): requests per address in AWS WAF's sliding
- * evaluation window, whatever their route or key. A default address may send the per-key limit
- * of two keys; fifteen such addresses at full rate would fill the stage's default throttle (50
- * rps, 15,000 requests in five minutes). WAF accepts limits from 10 to 2,000,000,000.
- */
+/** The web ACL's per-address rate rule (lib/waf.ts): by default, two keys' worth; WAF's own bounds. */
 const ADDRESS_RATE_WINDOW_SECONDS = 300;
 export const ADDRESS_RATE_LIMIT = {
   windowSeconds: ADDRESS_RATE_WINDOW_SECONDS,
@@ -55,14 +43,7 @@ export const ADDRESS_RATE_LIMIT = {
   maxPerWindow: 2_000_000_000,
 } as const;
 
-/**
- * Bytes a key, and a client address, may send to POST /secrets and POST /requests/{id} in a sliding day, counted in hour
- * slots (rules/stored-bytes-window.ts). A person sharing secrets never meets either: a key's
- * 1 GiB is 200 of the largest files a day, an address's 4 GiB that for a small office behind one
- * NAT. An address is counted only for bodies above `addressCountedAbove`, the ones that are
- * stored in chunks and already take three calls or more, so that no request within the budget of
- * two DynamoDB calls pays a third. docs/security.md gives the bills these bound.
- */
+/** Bytes a key and an address may store in a sliding day (rules/stored-bytes-window.ts, docs/security.md). */
 export const STORED_BYTES_LIMIT = {
   windowMs: 24 * 60 * 60 * 1000,
   slotMs: 60 * 60 * 1000,
@@ -107,11 +88,7 @@ export const SECRET_ID_MAX_LENGTH = 128;
 /** The longest `url` POST /secrets answers: SITE_URL, a slash, an id. */
 export const SECRET_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + 1 + SECRET_ID_MAX_LENGTH;
 
-/**
- * DynamoDB items are capped at 400 KB. Data up to this size lives in the secret's head item
- * (one write, one read); larger data is split into chunk items of this size. A multiple of 4, so
- * that every chunk but the last is whole base64 and can be stored as binary.
- */
+/** Data up to this size lives in the head item (400 KB cap), larger in chunks of it; a multiple of 4 for base64. */
 export const DATA_CHUNK_BYTES = 350_000;
 
 /** Most chunk items a secret can have: its data is shorter than the largest body. */
@@ -128,19 +105,12 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event POST /keys/webhook/test sends: `data` is `{}`, as it concerns no secret. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
-/**
- * The passphrase gate (docs/api.md): a gated secret's claims need the proof in `proofHeader`; wrong
- * proofs are counted, and the one that leaves no attempt deletes the secret. Every 403 of a gated
- * secret tells how many remain in `attemptsLeftHeader`.
- */
+/** The passphrase gate (docs/api.md): wrong proofs are counted, and the last attempt deletes the secret. */
 export const GATE = {
   attempts: 5,
   proofHeader: 'x-secret-proof',
   attemptsLeftHeader: 'x-secret-attempts-left',
-  /**
-   * The gate (SHA-256 of the proof) and the proof alike: 32 bytes as unpadded base64url, in the
-   * one encoding clients produce: the last character's two unused bits are zero.
-   */
+  /** The gate and the proof alike: 32 bytes as unpadded base64url, its two unused bits zero. */
   digestPattern: /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/,
   digestLength: 43,
 } as const;
@@ -148,51 +118,22 @@ export const GATE = {
 /** Lambda timeout of every API function; local mode enforces the same. */
 export const API_FUNCTION_TIMEOUT_MS = 10_000;
 
-/**
- * What a route's DynamoDB calls may take together, counted from when its function started (not
- * from the request's time): its timeout less a second to shape and send the answer. A call still
- * unanswered then ends, and the route answers 503 (docs/retried-writes.md).
- */
+/** What a route's DynamoDB calls may take together from its function's start; then 503 (docs/retried-writes.md). */
 export const API_STORE_BUDGET_MS = API_FUNCTION_TIMEOUT_MS - 1_000;
 
 /** `retry-after` of a 503 when the data store did not answer: a brief outage or brownout. */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
-/**
- * GET /health reports the store unhealthy when one cheap read takes longer than this. A claim's
- * update, one repeat of it after a lost answer and the read that settles it must fit in its retry
- * window (CLAIM_RETRY_WINDOW_MS, 4 s) with a second to spare: 1 s each.
- */
+/** GET /health reports the store unhealthy past this: three calls must fit a claim's retry window. */
 export const SLOW_STORE_MS = 1_000;
 
-/**
- * A claim's update, its repeats and the read that settles a lost answer all end this long after
- * the claim sent its update (its own time, not the request's: authentication has spent part of
- * that). The claim that took an inline secret's last view may have to repeat its update or read
- * the item to get the data back (its first attempt applied, its answer lost), so the stream
- * consumer deletes that secret only once this window and a margin have passed (see
- * stream/consumed-secrets.ts). The update gets all but the last second (store/settled-write.ts):
- * retries after a 500, a throttle or a dropped connection come within a few hundred ms, an attempt
- * that times out (after 2 s, store/sdk-settings.ts) leaves one more; the settling read the rest.
- */
+/** A claim's update, repeats and settling read end this long after it; the last view is deleted only after it. */
 export const CLAIM_RETRY_WINDOW_MS = 4_000;
 
-/**
- * How long after a view its claim may still be reading a chunked secret's chunks: its function's
- * timeout (Lambda ends it then; the store budget ends its calls sooner) and a second for clocks.
- * Past this, `readers` counts no claim at work, only a sign-off the store never settled, so the
- * stream consumer deletes a consumed chunked secret by then whatever `readers` says.
- */
+/** How long after a view its claim may still read chunks; past it the secret is deleted whatever `readers` says. */
 export const CLAIMANTS_DONE_MS = API_FUNCTION_TIMEOUT_MS + 1_000;
 
-/**
- * The Idempotency-Key request header (IETF httpapi draft) on POST /secrets, GET and DELETE
- * /secrets/{id}: a repeat of a request with the same API key, route, id and key is answered as
- * the first was for `replayWindowMs` after the first's answer. The record of a first request is
- * kept that long after its start plus the longest a request can take (the function's timeout).
- * Until that timeout has passed without a sign of the first's work, a repeat may be one that
- * overtook a first still at work: it gets 409 instead, and `retry-after`.
- */
+/** The Idempotency-Key header: a repeat is answered as its first was; one that may overtake its first gets 409. */
 export const IDEMPOTENCY = {
   header: 'Idempotency-Key',
   pattern: /^[A-Za-z0-9_-]{16,64}$/,
@@ -204,8 +145,5 @@ export const IDEMPOTENCY = {
   inFlightRetryAfterSeconds: 1,
 } as const;
 
-/**
- * Ciphertext that the repeat of a last view may still need (an idempotent claim's, see
- * IDEMPOTENCY) is deleted this long after that view; only that repeat can read it meanwhile.
- */
+/** Ciphertext a keyed last view's repeat may still need is deleted this long after that view. */
 export const REPLAY_RETENTION_MS = IDEMPOTENCY.replayWindowMs;

@@ -1,13 +1,8 @@
 import { REQUEST_PUBLIC_KEY_BYTES, REQUEST_PUBLIC_KEY_PATTERN } from './requests';
 
 /**
- * Whether `value` is a P-256 public key as requests take it: an uncompressed point (0x04 ‖ x ‖ y)
- * in canonical unpadded base64url, on the curve. A sender's client would fail on anything else,
- * after its user typed the secret.
- *
- * The curve equation is checked by hand with BigInt rather than by node:crypto: the request schema
- * that calls this is shared with the browser-safe client (and the pages), which import nothing of
- * Node. It is one equation (y² = x³ − 3x + b mod p, SEC 2 §2.4.2), not an implementation of the curve.
+ * Whether `value` is an uncompressed P-256 point in canonical unpadded base64url, on the curve. One equation by hand
+ * (SEC 2 §2.4.2) rather than node:crypto: the schema calling this is shared with the browser-safe client.
  */
 
 const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;

@@ -1,9 +1,6 @@
 import { SECRET_ID_MAX_LENGTH, SITE_URL_MAX_LENGTH } from './limits';
 
-/**
- * Secret requests (docs/api.md, "Secret requests"): the numbers and names they promise, defined
- * once for handlers, stack, clients and tests.
- */
+/** Secret requests (docs/api.md, "Secret requests"): the numbers and names they promise. */
 
 /** A P-256 public key as the API takes it: the uncompressed point (0x04 ‖ x ‖ y), 65 bytes. */
 export const REQUEST_PUBLIC_KEY_BYTES = 65;

@@ -1,9 +1,6 @@
 import { API_BASE_PATH } from './limits';
 
-/**
- * The API's routes as a caller sees them: name, method, path and whether it takes an
- * Idempotency-Key. The server adds to each what its function may do (lambdas/definitions/routes.ts).
- */
+/** The API's routes as a caller sees them; lambdas/definitions/routes.ts adds what each function may do. */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

@@ -1,5 +1,3 @@
-// zod/mini: the same validation core as zod's chained API, without the methods that pull all of
-// zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
 import { ERROR_MESSAGE_MAX_LENGTH } from './errors';
 import {
@@ -26,22 +24,13 @@ import type { createRequestBody } from './request-bodies/create-request';
 import type { fulfilRequestBody } from './request-bodies/fulfil-request';
 import type { createSecretBody } from './request-bodies/secrets';
 
-/**
- * Every schema of the API, for the client, the OpenAPI document and the tests: the request bodies
- * (request-bodies/, which the routes import on their own) and the responses below. A route
- * imports only types from here, so that its bundle builds none of these schemas.
- */
+/** Every schema of the API, for the client, the OpenAPI document and tests; routes import only types from here. */
 export { createKeyBody, updateKeyBody } from './request-bodies/keys';
 export { createRequestBody } from './request-bodies/create-request';
 export { fulfilRequestBody } from './request-bodies/fulfil-request';
 export { createSecretBody } from './request-bodies/secrets';
 
-/**
- * Response bodies: what the routes answer, for the client to parse and for docs/openapi.json.
- * Plain (not strict) objects, so that a client parsing a newer service's answer ignores a field it
- * does not know yet; the OpenAPI document still lists exactly these fields (zod emits
- * `additionalProperties: false` for output schemas).
- */
+/** Response bodies: plain (not strict) objects, so that a client ignores a newer service's extra fields. */
 
 const timestampMs = () => z.int().check(z.nonnegative());
 const webhookSecret = () =>

@@ -21,10 +21,7 @@ import { functionsServiceName } from './service-function';
 /** Each point of the dashboard's graphs, and of the 5xx alarm. */
 const PERIOD = Duration.minutes(5);
 
-/**
- * One 5xx can be one request cut off by its timeout, and shows on the dashboard and in the
- * function's log. Five within five minutes is a failing dependency or a bug.
- */
+/** One 5xx can be a timeout; five within five minutes is a failing dependency or a bug. */
 export const API_5XX_ALARM_THRESHOLD = 5;
 
 const WIDGET_WIDTH = 12;
@@ -42,11 +39,7 @@ export interface MonitoringProps {
 /** The cost alarm's period: a flood shows within the hour, a busy minute does not. */
 const WRITE_UNITS_PERIOD = Duration.hours(1);
 
-/**
- * The service at a glance: the API's traffic, errors and latency (API Gateway's metrics, which
- * count what the gateway answers by itself too), what the functions count (secrets, claims,
- * webhooks) and every alarm; and the alarm on the API's 5xx answers.
- */
+/** The service at a glance: the API's traffic, errors and latency, the functions' counts, every alarm. */
 export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
   readonly serverErrorsAlarm: Alarm;

@@ -25,10 +25,7 @@ export interface AcceptedFindingScopes {
   readonly userPool?: IConstruct;
 }
 
-/**
- * cdk-nag (AwsSolutions) findings this service accepts, each acknowledged on the narrowest construct
- * that carries it, with the reason it does not apply. Everything else the pack checks is fixed.
- */
+/** cdk-nag findings this service accepts, each on the narrowest construct that carries it, with its reason. */
 export function acknowledgeNagFindings({
   api,
   accountCloudWatchRole,

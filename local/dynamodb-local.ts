@@ -16,17 +16,10 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-/**
- * A few seconds on an idle machine; over 30 s on a 2-core one shared by several test suites
- * (load average 23), where a shorter limit failed `npm start` that would have come up.
- */
+/** Generous: start-up takes seconds when idle but much longer on a busy machine. */
 const READY_TIMEOUT_MS = 120_000;
 
-/**
- * The client compiler alone and the serial collector: DynamoDB Local then starts on half the CPU
- * (3.3–3.9 s instead of 6.2–7.2 s) and also answers a run of 3,000 calls sooner, since on two
- * cores C2's compiler threads compete with the requests.
- */
+/** The client compiler alone and the serial collector: a faster start, and no compiler threads competing with requests. */
 const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient => new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
@@ -96,7 +89,7 @@ function spawnDynamoDbLocal(port: number, dataDir: string | undefined): ChildPro
 
 async function startOn(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
   const child = spawnDynamoDbLocal(port, dataDir);
-  // Java outlives a process killed outright (SIGKILL, a crash): 224 MB left holding the port.
+  // Java outlives a process killed outright (SIGKILL, a crash), holding the port.
   guardAgainstOrphan(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

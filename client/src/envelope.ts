@@ -1,13 +1,7 @@
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
-/**
- * Envelopes (docs/client.md §2, §5): version ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM with a fresh 12-byte
- * iv and a 16-byte tag. Version 1 is sealed with the link's key; version 2 (a passphrase-gated
- * secret, passphrase.ts) with a key derived from it and the passphrase. The additional data names
- * the version and the field an envelope is for, so that a filename's envelope cannot be passed
- * off as the data's, nor a version's as another's.
- */
+/** Envelopes (docs/client.md §2, §5); the additional data names version and field, so neither can pass as another. */
 
 /** The version of links without a passphrase. */
 export const ENVELOPE_VERSION = 1;
@@ -27,11 +21,7 @@ export type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 export const KEY_BYTES = 32;
 
-/**
- * WebCrypto takes views of an ArrayBuffer: the DOM's types say so, Node's are laxer. This
- * library's bytes never live in a SharedArrayBuffer, so the pages (typed against the DOM) and
- * Node agree with this view of them.
- */
+/** WebCrypto takes views of an ArrayBuffer (the DOM's types say so); our bytes never live in a SharedArrayBuffer. */
 export const cryptoBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
 
 export const importKey = (raw: Uint8Array): Promise<AesKey> =>
@@ -62,10 +52,7 @@ export async function sealWithIv(
 export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> =>
   sealWithIv(key, randomBytes(IV_BYTES), plaintext, field, version);
 
-/**
- * The plaintext of an envelope of `version`; LinkError when the version, the tag or the field
- * does not match (wrong key or damage alike).
- */
+/** The plaintext of an envelope of `version`; LinkError on a wrong key or damage alike. */
 export async function open(
   key: AesKey,
   envelope: Uint8Array,

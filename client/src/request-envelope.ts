@@ -3,18 +3,7 @@ import { cryptoBytes, randomBytes, type AesKey } from './envelope';
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
-/**
- * Envelope version 3 (docs/client.md, "Secret requests"): content encrypted to a requester's
- * P-256 public key R. One ephemeral key pair per answer; its ECDH secret with R, through
- * HKDF-SHA256, gives the AES-256-GCM key of both the data and the filename:
- *
- *   K        = HKDF-SHA256(ikm = ECDH(e, R), salt = "svc:v3:salt", info = "svc:v3:key" ‖ E ‖ R, 32 bytes)
- *   data     = 0x03 ‖ E (65) ‖ iv (12) ‖ ciphertext ‖ tag (16), AAD "svc:v3:data"
- *   filename = 0x03 ‖ iv (12) ‖ ciphertext ‖ tag (16),          AAD "svc:v3:filename"
- *
- * E and R are uncompressed points (0x04 ‖ x ‖ y). The filename's envelope carries no E (it
- * travels with the data's), so names fit the 255-character field as with version 1.
- */
+/** Envelope version 3, content encrypted to a requester's P-256 public key: docs/client.md §7 gives the format. */
 
 export const REQUEST_ENVELOPE_VERSION = 3;
 export const REQUEST_AAD = { data: 'svc:v3:data', filename: 'svc:v3:filename' } as const;

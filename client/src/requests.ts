@@ -27,12 +27,7 @@ import { makeReceiveLink, makeRequestLink, parseReceiveLink, parseRequestLink } 
 import type { Transport } from './transport';
 import { decodeUtf8, utf8 } from './utf8';
 
-/**
- * Secret requests on the client side: the requester's key pair never leaves the client but in
- * the receive link; the sender encrypts to the public key only after checking it against the
- * request link's fingerprint. OnetimeClient exposes these as request, openRequest, fulfil,
- * requestStatus and receive.
- */
+/** Secret requests on the client side; the sender encrypts only to a public key matching the link's fingerprint. */
 
 export interface RequestOptions {
   ttl?: SecretTtl;

@@ -141,8 +141,7 @@ export class Transport {
         await sleep(backoffMs(attempt));
         continue;
       }
-      // 409: an earlier try of this call is still at work on the service; ask again shortly. (A
-      // request's 409, already fulfilled, is an answer.)
+      // 409: an earlier try is still at work; ask again shortly (a request's 409 is an answer).
       if (answer.status === 409 && idempotent && !lastAttempt && errorMessage(answer.status, answer.text) === ERRORS.idempotencyInFlight) {
         const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
         if (mayWait(waitMs)) {

@@ -1,13 +1,11 @@
-// zod/mini: the same validation core as zod's chained API, without the methods that pull all of
-// zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
 import { ERRORS } from '../errors';
 import { FILENAME_MAX_LENGTH, MAX_BODY_BYTES, MIMETYPE_MAX_LENGTH, SECRET_DEFAULTS, SECRET_TYPES } from '../limits';
 import { isStandardBase64 } from '../base64';
 
 /**
- * What the request bodies share. Each body is a strict object: an unknown field (a typo such as
- * `view`) is a 400, never ignored.
+ * What the request bodies share; each is strict (an unknown field is a 400). One module per resource and zod/mini,
+ * so that a route bundles and builds only the schemas it validates (docs/decisions/cold-start-module-evaluation.md).
  */
 
 /** C0 controls (NUL, CR, LF...), DEL and C1 controls: a name holding one is an attack on whoever saves it. */

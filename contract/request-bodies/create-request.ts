@@ -1,15 +1,8 @@
-// zod/mini: the same validation core as zod's chained API, without the methods that pull all of
-// zod into every bundle that validates (~70 KB less minified code to load at cold start).
 import * as z from 'zod/mini';
 import { ERRORS } from '../errors';
 import { SECRET_DEFAULTS, SECRET_TTL_NAMES } from '../limits';
 import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_LENGTH } from '../requests';
 import { isP256PublicKey } from '../p256';
-
-/**
- * One module per resource: a zod schema is built when its module loads, so a route bundles and
- * builds only the bodies it validates (docs/decisions/cold-start-module-evaluation.md).
- */
 
 /** Tab and newline are a note's own; other controls are not. */
 const NOTE_CHARACTERS = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/;

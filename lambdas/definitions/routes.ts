@@ -27,11 +27,7 @@ import { API_BASE_PATH } from '#contract/limits';
 import { ROUTES as CONTRACT_ROUTES, type RouteContract, type RouteName } from '#contract/routes';
 import { METRICS, type MetricName } from './observability';
 
-/**
- * The route table as the server runs it: each route of the contract (contract/routes.ts) with
- * what its function may do. The stack creates a function and an API Gateway method from each row,
- * and a dashboard of the metrics it counts; local mode serves the same handler module at the same path.
- */
+/** The route table as the server runs it: each contract route with what its function may do. */
 
 interface RouteFunction {
   /** What its function may do to the tables (access.ts): the stack grants exactly this. */
@@ -59,11 +55,9 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
   'keys-delete': { access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   'secrets-create': {
     access: {
-      // The count also adds the body's bytes to the key's day; the address's daily bytes
-      // (use-cases/stored-bytes.ts) are counted apart, and both are taken back when refused.
+      // The count adds the body's bytes to the key's day; the address's are counted apart.
       keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
-      // Chunks are written in batches; a create that fails deletes its head and chunks again. A
-      // keyed repeat marks the first's head it answers with, so that the first does not undo it.
+      // Chunks are written in batches; a failed create deletes its head and chunks again.
       secrets: [PUT_SECRET_HEAD, MARK_SECRET_HEAD_ANSWERED, { actions: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem'] }, SETTLE_SECRET_HEAD],
     },
     readsClientAddress: true,

@@ -19,12 +19,7 @@ import { describeIssue } from '#contract/describe-issue';
 import { requestTelemetry } from './request-telemetry';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 
-/**
- * Builds a route's Lambda handler: authentication and rate counting, body checks and parsing,
- * then the route's own function, all wrapped so that every outcome (errors included) leaves as
- * JSON with the contract's headers, and is logged and counted. Routes only see validated input.
- */
-
+/** Builds a route's Lambda handler: authentication, body checks, then the route; every outcome leaves as JSON. */
 export interface JsonResponse {
   statusCode: number;
   /** Serialized with JSON.stringify, unless it is JsonText already. */
@@ -75,15 +70,13 @@ function envelope(): RouteMiddleware {
           body: JSON.stringify({ error: error.message }),
         };
       } else if (isStoreFault(error)) {
-        // The store could not be reached or did not answer within the budget, not a bug: 503, not
-        // 500, so that clients and alarms can tell, and clients know when to try again.
+        // Not a bug: 503, so that clients and alarms can tell it from a 500.
         request.response = {
           statusCode: 503,
           headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
           body: JSON.stringify({ error: ERRORS.storeUnavailable }),
         };
       } else {
-        // requestTelemetry logs it with the request's line.
         request.response = { statusCode: 500, body: JSON.stringify({ error: ERRORS.internal }) };
       }
       decorate(request);
@@ -105,10 +98,7 @@ function bodyGuard(): RouteMiddleware {
   };
 }
 
-/**
- * The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked;
- * undefined without one. Other routes ignore the header.
- */
+/** The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked. */
 function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | undefined {
   const route = routeOfRequest(event.httpMethod, event.resource);
   const key = header(event, IDEMPOTENCY.header);
@@ -117,23 +107,14 @@ function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | und
   return { route: `${route.method} ${route.path}`, id: event.pathParameters?.id ?? '', key, ...(event.body ? { body: event.body } : {}) };
 }
 
-/**
- * An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work.
- * Unless the store stopped answering after the request may have written (a claim's view): its
- * repeat must find that work, not do it again.
- */
+/** An answer that did no work (a 5xx, a 429) is not replayed, unless the store failed after it may have written. */
 const didNoWork = (error: unknown): boolean =>
   error instanceof StoreUnavailable ? !error.mayHaveWritten : !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
 
 /** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
 const releaseQuietly = (idempotent: IdempotentRequest): Promise<void> => releaseIdempotentRequest(idempotent).catch(() => undefined);
 
-/**
- * Bearer key → one conditional UpdateItem that authenticates and counts the request (and its
- * bytes for `storedBytes`); then a request with an Idempotency-Key records itself
- * (use-cases/idempotency). With `fullKeyOnly`, a reveal-only key is refused (403) after its
- * request is counted.
- */
+/** One conditional UpdateItem authenticates and counts the request; then an idempotent request records itself. */
 function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'storedBytes'>): RouteMiddleware {
   const { fullKeyOnly, storedBytes } = options;
   return {
@@ -166,8 +147,7 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
       if (idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
       if (idempotent) request.context.idempotent = idempotent;
       if (storedBytes && bytes > 0) {
-        // A repeat is answered from its first's work: its bytes go back unchecked. A 429 here
-        // does no work: onError releases the idempotency record.
+        // A repeat's bytes go back unchecked; a 429 here releases the idempotency record (onError).
         const day = await keyBytesWindow(caller.keyHash, caller.byteSlots, now, bytes, storedBytes, isRepeat(idempotent));
         if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
       }
@@ -187,21 +167,14 @@ export const retryAfterSeconds = (at: number, now: number): string => String(Mat
 
 const JSON_BODY_PARSER = '@middy/http-json-body-parser';
 
-/**
- * Middy's parser names itself as the cause of what it throws: a 422 for text that is no JSON,
- * and for JSON holding a `__proto__` key (or a `constructor` with a `prototype`).
- */
+/** Middy's parser names itself as the cause of what it throws (no JSON, or a `__proto__` key). */
 const isJsonBodyParserError = (error: unknown): boolean =>
   error instanceof Error && (error.cause as { package?: unknown } | undefined)?.package === JSON_BODY_PARSER;
 
-/**
- * Presence, JSON syntax (middy's parser, which replaces event.body with what it parsed), object
- * shape, then the zod schema; every refusal is one of the contract's 400s.
- */
+/** Presence, JSON syntax, object shape, then the zod schema; every refusal is one of the contract's 400s. */
 function jsonBody<TBody>(schema: ZodMiniType<TBody>, required: boolean): RouteMiddleware[] {
   const presence: RouteMiddleware = {
     before: (request) => {
-      // bodyGuard has measured it already; a non-empty body string is a body.
       if (request.event.body) return;
       if (required) throw new HttpError(400, ERRORS.bodyRequired);
       // An optional body left out (POST /keys without one) is an empty object.
@@ -256,8 +229,7 @@ function buildRoute<TBody>(
       body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
     };
   });
-  // The budget starts with the function, before authentication spends any of it: every DynamoDB
-  // call draws on what is left (store/time-budget.ts).
+  // The budget starts with the function: every DynamoDB call draws on what is left (store/time-budget.ts).
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
     withinTimeBudget(API_STORE_BUDGET_MS, () => routeHandler(event, context as RouteContext));
 }

@@ -10,10 +10,7 @@ import { fulfilRequestBody } from '#contract/request-bodies/fulfil-request';
 
 const config = readConfig();
 
-/**
- * Any key, once: the answer becomes the requester's secret, under the request's id. Its bytes are
- * stored as a secret's are, so they count against the key's and the address's day alike.
- */
+/** Any key, once: the answer becomes the requester's secret; its bytes count as a secret's do. */
 export const handler = authenticatedRoute(
   { body: { schema: fulfilRequestBody, required: true }, storedBytes: config.storedBytes },
   async ({ event, body, bodyBytes, now, idempotent }) => {

@@ -1,10 +1,6 @@
 import type { AllowedAccounts } from '#contract/create-access';
 
-/**
- * Why a verified token's account is not one the deployment lets in (AllowedAccounts), or
- * undefined when it is. An email counts only when the issuer says it verified it: an unverified
- * one could name any domain.
- */
+/** Why a token's account is not let in, or undefined; an unverified email could name any domain, so it counts not. */
 export function accountRefusal(claims: Readonly<Record<string, unknown>>, allowed: AllowedAccounts): string | undefined {
   if (allowed === 'any') return undefined;
   if (allowed.emailDomains) {

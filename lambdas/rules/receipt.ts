@@ -23,20 +23,14 @@ export interface ReceiptFacts {
   burnedAt?: number;
 }
 
-/**
- * The state of a secret whose head is still stored. A used or burned head waits for the stream
- * consumer to delete it; an expired one for DynamoDB TTL, which may lag by days.
- */
+/** The state of a secret whose head is still stored (TTL may lag by days). */
 export function stateOfHead(head: ReceiptFacts, now: number): ReceiptState {
   if (head.burnedAt !== undefined) return 'burned';
   if (head.remaining <= 0) return 'used';
   return head.expires <= now ? 'expired' : 'active';
 }
 
-/**
- * The final state of a secret whose head was deleted: with views left, only DynamoDB TTL (an
- * expired secret) or its owner's revocation deletes a head.
- */
+/** The final state of a secret whose head was deleted with views left: expired or revoked. */
 export function stateOfRemovedHead(head: ReceiptFacts, deletedByTtl: boolean): ReceiptState {
   if (head.burnedAt !== undefined) return 'burned';
   if (head.remaining <= 0) return 'used';

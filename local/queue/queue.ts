@@ -183,12 +183,10 @@ export class LocalQueue {
    */
   async receiveWaiting(max: number, visibilityTimeoutMs: number, waitMs: number, signal: AbortSignal): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
-    // Never receive for a poll that has ended: nobody would get the messages, yet they would be
-    // hidden for their visibility timeout and their receive counts would go up.
+    // Never receive for a poll that has ended: nobody would get the messages, yet their counts would rise.
     while (!signal.aborted) {
-      // One reading of the clock for the look and for when to look again: a timer may fire a
-      // millisecond before Date.now() reaches its time, and a message that came into view between
-      // two readings would be neither received nor waited for, so the poll would sleep to its end.
+      // One reading of the clock for the look and for when to look again, or a message coming into
+      // view between two readings would be neither received nor waited for.
       const now = Date.now();
       const received = this.receiveAt(now, max, visibilityTimeoutMs);
       if (received.length > 0 || now >= deadline) return received;
@@ -229,8 +227,7 @@ export class LocalQueue {
     message.visibleAt = now + timeoutMs;
     message.leased = false;
     this.journal?.put(this.name, persisted(message));
-    // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them
-    // to look again, or a retry delayed by 4 s would wait out a poll's whole 20 s.
+    // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them.
     this.notify();
   }
 

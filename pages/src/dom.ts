@@ -19,10 +19,7 @@ export function say(target: HTMLElement, phrase: Phrase | undefined): void {
   target.hidden = phrase === undefined;
 }
 
-/**
- * Copies `text` and says so in `status`. Where the clipboard is refused (an insecure origin, a
- * denied permission), `fallback` is selected so that the person can copy it by hand.
- */
+/** Copies `text` and says so in `status`; where the clipboard is refused, `fallback` is selected for copying by hand. */
 export async function copy(text: string, status: HTMLElement, fallback?: HTMLInputElement): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);

@@ -6,12 +6,7 @@ import { durationLabel } from './duration';
 import { onLanguageChange, setText, startLanguage } from './i18n/page-language';
 import { describeFailure, withKeyForOneAction } from './service';
 
-/**
- * A secret request's three pages (docs/pages.md): `/request` (the requester asks and gets two
- * links), `/r/<id>#<fingerprint>` (the sender answers, after the public key is checked against
- * the fingerprint) and `/r/<id>/receive#<private key>.<API key>` (the requester reads the answer).
- * Fragments never leave the browser; loading a page claims nothing.
- */
+/** A secret request's three pages (docs/pages.md); fragments never leave the browser, loading one claims nothing. */
 
 const status = element('status', HTMLElement);
 const error = element('error', HTMLElement);

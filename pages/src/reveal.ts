@@ -5,12 +5,7 @@ import type { Phrase } from './i18n/format';
 import { setText, startLanguage } from './i18n/page-language';
 import { describeFailure, withKeyForOneAction } from './service';
 
-/**
- * `{site_url}/<id>#<k>`. Loading this page sends nothing to the service: link previews and mail
- * scanners fetch it, and must not use up a view. Only a click on "Reveal" claims the secret.
- * A gated link (`#p.<k>`) asks for the passphrase first: "Reveal" without one sends nothing, so
- * a scanner that presses every button uses neither a view nor a passphrase attempt.
- */
+/** `{site_url}/<id>#<k>`: loading it sends nothing (link previews must not use a view); only "Reveal" claims. */
 
 const ready = element('ready', HTMLFormElement);
 const revealButton = element('reveal', HTMLButtonElement);
@@ -52,8 +47,7 @@ function showRevealed(revealed: Revealed): void {
     secretText.focus();
   } else {
     const name = safeName(revealed.name, revealed.mimetype);
-    // Always octet-stream: a blob of the sender's media type (text/html, say) would open on this
-    // origin. The library's bytes are never in a SharedArrayBuffer, which Blob would refuse.
+    // Always octet-stream: a blob of the sender's media type (text/html, say) would open on this origin.
     const bytes = revealed.bytes as Uint8Array<ArrayBuffer>;
     secretFile.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     secretFile.download = name;

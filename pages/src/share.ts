@@ -147,11 +147,7 @@ async function onSignIn(signIn: SignIn): Promise<void> {
   }
 }
 
-/**
- * A `signed-in` deployment (config.json): the page creates only with a key from signing in. Back
- * from the provider, the code becomes a full key; without a key, the sign-in step replaces the
- * form. The form waits for this, so that no key that can only reveal is minted meanwhile.
- */
+/** A `signed-in` deployment creates only with a key from signing in; the form waits, so no reveal-only key is minted. */
 async function prepareCreating(): Promise<void> {
   submit.disabled = true;
   try {

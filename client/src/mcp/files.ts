@@ -4,10 +4,7 @@ import { InputError } from '../errors';
 
 /** Where revealed and received secrets go: a new file, never one that exists, readable by its owner alone. */
 
-/**
- * The absolute path `path` names, refused when something is there already or its folder is
- * missing. Checked before any view is claimed, so that a refusal costs none.
- */
+/** The absolute path `path` names, refused when taken or its folder is missing; checked before any view is claimed. */
 export async function newFilePath(path: string): Promise<string> {
   const absolute = resolve(path);
   const taken = await lstat(absolute).then(

@@ -7,10 +7,7 @@ import { registerSecretTools } from './secret-tools';
 import { Session } from './session';
 import { RequestState, stateDir } from './state';
 
-/**
- * `onetime mcp`: an MCP server over stdio through which an assistant shares and receives secrets
- * from file to file, handling only links, ids and metadata (docs/client.md, "MCP server").
- */
+/** `onetime mcp`: an assistant shares and receives secrets file to file, seeing only links and metadata. */
 
 export function createServer(session: Session): McpServer {
   const server = new McpServer({ name: 'onetime', version });

@@ -18,11 +18,7 @@ export class Session {
     return this.settings.apiKey === undefined;
   }
 
-  /**
-   * The configured key, or one minted at first need (as `onetime key create` does, signed in where
-   * the service asks for it) and used for the server's life, so that secret_status can read the
-   * receipts of what it shared.
-   */
+  /** The configured key, or one minted at first need and kept for the server's life (secret_status needs it). */
   apiKey(): Promise<string> {
     if (this.settings.apiKey !== undefined) return Promise.resolve(this.settings.apiKey);
     this.minted ??= mintKey(new OnetimeClient({ baseUrl: this.settings.apiUrl }), this.settings.apiUrl).then(

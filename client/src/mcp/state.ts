@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import { secretId } from '../../../contract/schemas';
 import { InputError } from '../errors';
 
-/**
- * The server's state: for each open request, the receive link (it holds the private key) and the
- * key that may read the answer when that key was minted for this server, so that a restarted
- * server can still receive. One file per request, 0600, in a folder of 0700.
- */
+/** Each open request's receive link and minted key, so that a restarted server can still receive; files 0600. */
 
 export const STATE_DIR_ENV = 'ONETIME_STATE_DIR';
 

@@ -15,10 +15,7 @@ export interface Tool<Input extends z.ZodRawShape> {
   run(args: ShapeOutput<Input>, session: Session, signal: AbortSignal): Promise<object>;
 }
 
-/**
- * A failure as a tool error the model can read. The library's messages never carry content, keys
- * or links (errors.ts); anything else might, so it is named by its kind alone.
- */
+/** A failure as a tool error: the library's messages carry no secrets (errors.ts); anything else is named by kind. */
 function refusal(error: unknown): CallToolResult {
   const text = error instanceof OnetimeError ? error.message : `unexpected failure (${error instanceof Error ? error.name : 'unknown'})`;
   return { isError: true, content: [{ type: 'text', text }] };
