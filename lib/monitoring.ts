@@ -53,11 +53,7 @@ export class Monitoring extends Construct {
 
     const serverErrors = restApi.metricServerError({ period: PERIOD, statistic: Stats.SUM });
     this.serverErrorsAlarm = new Alarm(this, 'ApiServerErrorsAlarm', {
-      alarmDescription: [
-        `The API answered ${API_5XX_ALARM_THRESHOLD} or more requests with a 5xx within 5 minutes. The functions log each`,
-        'one at ERROR with its route and the error (CloudWatch Logs Insights: level = "ERROR"); the gateway',
-        'access log has those it answered itself (timeouts, throttling of the integration).',
-      ].join(' '),
+      alarmDescription: `${API_5XX_ALARM_THRESHOLD} or more 5xx answers within 5 minutes. Runbook: docs/operate.md, "API 5xx".`,
       metric: serverErrors,
       threshold: API_5XX_ALARM_THRESHOLD,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -75,11 +71,7 @@ export class Monitoring extends Construct {
       period: WRITE_UNITS_PERIOD,
     });
     this.writeUnitsAlarm = new Alarm(this, 'WriteUnitsAlarm', {
-      alarmDescription: [
-        `The tables consumed more than ${writeUnitsPerHour} write units within an hour: a flood of large secrets or keys,`,
-        'which is billed to this account. Runbook: docs/operate.md, "Write capacity alarm" (find the routes and',
-        'addresses, lower the quotas, or switch the stack to createAccess=signed-in).',
-      ].join(' '),
+      alarmDescription: `More than ${writeUnitsPerHour} write units within an hour. Runbook: docs/operate.md, "Write capacity".`,
       metric: writeUnits,
       threshold: writeUnitsPerHour,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -29,6 +29,18 @@ export const importKey = (raw: Uint8Array): Promise<AesKey> =>
 
 export const randomBytes = (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length));
 
+export const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(bytes)));
+
+export const concat = (...parts: Uint8Array[]): Uint8Array => {
+  const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+};
+
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
 export async function sealWithIv(
   key: AesKey,
@@ -42,11 +54,7 @@ export async function sealWithIv(
     key,
     cryptoBytes(plaintext),
   );
-  const envelope = new Uint8Array(1 + IV_BYTES + sealed.byteLength);
-  envelope[0] = version;
-  envelope.set(iv, 1);
-  envelope.set(new Uint8Array(sealed), 1 + IV_BYTES);
-  return envelope;
+  return concat(Uint8Array.of(version), iv, new Uint8Array(sealed));
 }
 
 export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> =>

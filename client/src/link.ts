@@ -6,7 +6,6 @@ import { LinkError } from './errors';
 /** Links are `{site_url}/<id>#<k>` or, gated, `#p.<k>` (docs/client.md §1); requests are built from the id alone. */
 
 const KEY_LENGTH = 43;
-/** Marks a gated link's fragment. */
 export const GATED_MARKER = 'p.';
 
 export const makeLink = (url: string, key: Uint8Array, gated = false): string => `${url}#${gated ? GATED_MARKER : ''}${toBase64Url(key)}`;
@@ -14,7 +13,6 @@ export const makeLink = (url: string, key: Uint8Array, gated = false): string =>
 export interface ParsedLink {
   id: string;
   key: Uint8Array;
-  /** Whether the link is marked as needing a passphrase. */
   gated: boolean;
 }
 

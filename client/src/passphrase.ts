@@ -1,4 +1,4 @@
-import { cryptoBytes } from './envelope';
+import { concat, cryptoBytes, sha256 } from './envelope';
 import { InputError } from './errors';
 import { utf8 } from './utf8';
 
@@ -15,18 +15,6 @@ export interface PassphraseKeys {
   /** Sent with each claim (x-secret-proof). */
   proof: Uint8Array;
 }
-
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
-};
-
-const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(bytes)));
 
 /** The passphrase as the derivation takes it: refused when empty; NFC, so that é typed either way is one passphrase; never trimmed. */
 export function passphraseBytes(passphrase: string): Uint8Array {

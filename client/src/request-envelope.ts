@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64Url } from './base64';
-import { cryptoBytes, randomBytes, type AesKey } from './envelope';
+import { concat, cryptoBytes, randomBytes, sha256, type AesKey } from './envelope';
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
@@ -18,8 +18,8 @@ const TAG_BYTES = 16;
 export const REQUEST_DATA_OVERHEAD = 1 + POINT_BYTES + IV_BYTES + TAG_BYTES;
 const FILENAME_OVERHEAD = 1 + IV_BYTES + TAG_BYTES;
 
-/** The global WebCrypto's key types, named this way because Node's types declare no global CryptoKey. */
-export type EcKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+/** WebCrypto's key type, as envelope.ts names it. */
+export type EcKey = AesKey;
 export type EcKeyPair = { privateKey: EcKey; publicKey: EcKey };
 
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' } as const;
@@ -56,18 +56,8 @@ export function importPrivateKey(d: Uint8Array, publicKey: Uint8Array): Promise<
 
 /** SHA-256 of the raw public key, unpadded base64url (43 characters): what a request link carries. */
 export async function fingerprint(publicKey: Uint8Array): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(publicKey))));
+  return toBase64Url(await sha256(publicKey));
 }
-
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
 
 /** K from our private key and the other side's public key; E is the ephemeral point, R the requester's. */
 async function deriveKey(ownPrivate: EcKey, otherPublic: EcKey, ephemeral: Uint8Array, recipient: Uint8Array): Promise<AesKey> {

@@ -23,11 +23,9 @@ export interface Call<T> {
   /** Fills `{id}` in the route's path. */
   id?: string;
   apiKey?: string;
-  /** Sent as JSON. */
   body?: unknown;
   /** Request headers of the route itself (the passphrase proof). */
   headers?: Record<string, string>;
-  /** The success body's schema. */
   schema: ZodMiniType<T>;
 }
 

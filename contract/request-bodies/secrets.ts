@@ -3,7 +3,6 @@ import { ERRORS } from '../errors';
 import { GATE, SECRET_DEFAULTS, SECRET_TTL_NAMES, VIEWS_RANGE } from '../limits';
 import { contentFields, fileFieldsOnlyForFiles } from './content';
 
-/** POST /secrets. */
 export const createSecretBody = z
   .strictObject({
     ...contentFields,

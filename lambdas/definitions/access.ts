@@ -10,6 +10,7 @@ import {
 } from './tables';
 
 /** What a function may do to the tables, as the stack grants it; the integration run checks it (docs/security.md). */
+
 export type DynamoDbAction =
   'dynamodb:GetItem' | 'dynamodb:BatchGetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem' | 'dynamodb:DeleteItem' | 'dynamodb:BatchWriteItem';
 

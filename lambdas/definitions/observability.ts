@@ -3,7 +3,6 @@
 /** The `service` key of every log line and the `service` dimension of every metric. */
 export const SERVICE_NAME = 'onetime-secrets';
 
-/** CloudWatch namespace of the service's own metrics. */
 export const METRICS_NAMESPACE = 'OneTimeSecrets';
 
 /** Counts, each 1 per occurrence. */

@@ -19,7 +19,6 @@ import { describeIssue } from '#contract/describe-issue';
 import { requestTelemetry } from './request-telemetry';
 import { telemetryMiddlewares } from '../telemetry/middleware';
 
-/** Builds a route's Lambda handler: authentication, body checks, then the route; every outcome leaves as JSON. */
 export interface JsonResponse {
   statusCode: number;
   /** Serialized with JSON.stringify, unless it is JsonText already. */
@@ -27,7 +26,6 @@ export interface JsonResponse {
   headers?: Record<string, string>;
 }
 
-/** A response body that is JSON text already, sent as it is. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
@@ -209,6 +207,7 @@ interface RouteOptions<TBody> {
   storedBytes?: StoredBytesQuota;
 }
 
+/** Builds a route's Lambda handler: authentication, body checks, then the route; every outcome leaves as JSON. */
 function buildRoute<TBody>(
   authenticate: boolean,
   options: RouteOptions<TBody>,

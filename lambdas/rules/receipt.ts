@@ -1,17 +1,6 @@
 import { RECEIPT_LIFETIME_MS, type ReceiptState } from '#contract/limits';
 import type { RequestState } from '#contract/requests';
 
-/** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
-export interface Receipt {
-  state: ReceiptState;
-  views: number;
-  remaining: number;
-  created: number;
-  expires: number;
-  /** When each view was taken (ms), oldest first. */
-  viewed: number[];
-}
-
 /** What a head item holds that its receipt is made of. */
 export interface ReceiptFacts {
   views: number;
@@ -21,6 +10,13 @@ export interface ReceiptFacts {
   viewed?: number[];
   /** Set by the wrong proof that took the last passphrase attempt. */
   burnedAt?: number;
+}
+
+/** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
+export interface Receipt extends Omit<ReceiptFacts, 'viewed' | 'burnedAt'> {
+  state: ReceiptState;
+  /** When each view was taken (ms), oldest first. */
+  viewed: number[];
 }
 
 /** The state of a secret whose head is still stored (TTL may lag by days). */

@@ -1,6 +1,6 @@
 import { GATE } from '../../contract/limits';
-import { LinkError, PassphraseError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
-import { copy, element, say, show } from './dom';
+import { LinkError, PassphraseError, SecretGoneError, parseLink, type Revealed } from '../../client/src/index';
+import { element, say, show, showSecret } from './dom';
 import type { Phrase } from './i18n/format';
 import { setText, startLanguage } from './i18n/page-language';
 import { describeFailure, withKeyForOneAction } from './service';
@@ -15,12 +15,6 @@ const passphrase = element('passphrase', HTMLInputElement);
 const attempts = element('attempts', HTMLElement);
 const burned = element('burned', HTMLElement);
 const status = element('status', HTMLElement);
-const textResult = element('text-result', HTMLElement);
-const secretText = element('secret-text', HTMLElement);
-const copyText = element('copy-text', HTMLButtonElement);
-const copyStatus = element('copy-status', HTMLElement);
-const fileResult = element('file-result', HTMLElement);
-const secretFile = element('secret-file', HTMLAnchorElement);
 const remaining = element('remaining', HTMLElement);
 const gone = element('gone', HTMLElement);
 const error = element('error', HTMLElement);
@@ -39,23 +33,8 @@ function checkLink(): { problem: Phrase } | { gated: boolean } {
 }
 
 function showRevealed(revealed: Revealed): void {
-  if (revealed.type === 'text') {
-    secretText.textContent = revealed.text;
-    show(textResult);
-    copyText.addEventListener('click', () => void copy(revealed.text, copyStatus));
-    say(status, { key: 'reveal.revealedText' });
-    secretText.focus();
-  } else {
-    const name = safeName(revealed.name, revealed.mimetype);
-    // Always octet-stream: a blob of the sender's media type (text/html, say) would open on this origin.
-    const bytes = revealed.bytes as Uint8Array<ArrayBuffer>;
-    secretFile.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-    secretFile.download = name;
-    setText(secretFile, { key: 'reveal.download', params: { name, size: { bytes: revealed.bytes.length } } });
-    show(fileResult);
-    say(status, { key: 'reveal.revealedFile' });
-    secretFile.focus();
-  }
+  say(status, { key: revealed.type === 'text' ? 'reveal.revealedText' : 'reveal.revealedFile' });
+  showSecret(revealed);
   setText(remaining, revealed.remaining === 0 ? { key: 'reveal.lastView' } : { key: 'reveal.remaining', params: { count: revealed.remaining } });
 }
 

@@ -114,7 +114,6 @@ function update(link: SentLink, state: ShownState, remaining?: number): void {
   }
 }
 
-/** Asks the service for the state of every link whose state can still change. */
 let refreshing: Promise<void> | undefined;
 
 /** One check at a time: a page shown twice in a row (pageshow, then visibilitychange) asks once. */
@@ -123,6 +122,7 @@ function refreshStates(): Promise<void> {
   return refreshing;
 }
 
+/** Asks the service for the state of every link whose state can still change. */
 async function askStates(): Promise<void> {
   // `gone` too: a secret just used or revoked answers 404 for the moment before its receipt is written.
   const open = links.filter((link) => link.state === undefined || link.state === 'active' || link.state === 'gone');
