@@ -20,42 +20,12 @@ export interface DeadLetterTarget {
   maxReceiveCount: number;
 }
 
-interface StoredMessage {
-  readonly messageId: string;
-  readonly body: string;
-  readonly md5OfBody: string;
-  /** Kept when the message moves to the dead-letter queue: SQS counts retention from the first send. */
-  readonly sentTimestamp: number;
-  receiveCount: number;
-  firstReceiveTimestamp: number | undefined;
-  visibleAt: number;
-  /** Hidden by a receive (a consumer's lease), rather than by a delay or ChangeMessageVisibility. */
-  leased: boolean;
-  /** Only the latest receipt's handle may change the message's visibility or delete it. */
-  latestReceipt: { handle: string; receivedAt: number } | undefined;
-  /** The queue a dead letter was moved from. */
-  readonly deadLetterSourceQueue: string | undefined;
-}
+/** Only the latest receipt's handle may change the message's visibility or delete it. */
+type StoredMessage = PersistedMessage & { latestReceipt: { handle: string; receivedAt: number } | undefined };
 
-export interface SentMessage {
-  messageId: string;
-  md5OfBody: string;
-}
+type SentMessage = Pick<PersistedMessage, 'messageId' | 'md5OfBody'>;
 
-export interface ReceivedMessage extends SentMessage {
-  body: string;
-  receiptHandle: string;
-  sentTimestamp: number;
-  receiveCount: number;
-  firstReceiveTimestamp: number;
-  deadLetterSourceQueue: string | undefined;
-}
-
-export interface PeekedMessage extends SentMessage {
-  body: string;
-  sentTimestamp: number;
-  receiveCount: number;
-}
+export type ReceivedMessage = Readonly<PersistedMessage> & { receiptHandle: string; firstReceiveTimestamp: number };
 
 export interface QueueCounts {
   visible: number;
@@ -146,17 +116,9 @@ export class LocalQueue {
       message.visibleAt = now + visibilityTimeoutMs;
       message.leased = true;
       message.latestReceipt = { handle: newReceiptHandle(message.messageId), receivedAt: now };
-      this.journal?.put(this.name, persisted(message));
-      received.push({
-        messageId: message.messageId,
-        md5OfBody: message.md5OfBody,
-        body: message.body,
-        receiptHandle: message.latestReceipt.handle,
-        sentTimestamp: message.sentTimestamp,
-        receiveCount: message.receiveCount,
-        firstReceiveTimestamp: message.firstReceiveTimestamp,
-        deadLetterSourceQueue: message.deadLetterSourceQueue,
-      });
+      const kept = persisted(message);
+      this.journal?.put(this.name, kept);
+      received.push({ ...kept, receiptHandle: message.latestReceipt.handle, firstReceiveTimestamp: message.firstReceiveTimestamp });
     }
     return received;
   }
@@ -166,15 +128,9 @@ export class LocalQueue {
    * counts, visibility and receipts stay as they are. SQS has no such action; local mode's
    * `npm run dlq -- list` uses it (queue/peek.ts), where on SQS it must receive.
    */
-  peek(): PeekedMessage[] {
+  peek(): PersistedMessage[] {
     this.dropExpired(Date.now());
-    return [...this.messages.values()].map(({ messageId, md5OfBody, body, sentTimestamp, receiveCount }) => ({
-      messageId,
-      md5OfBody,
-      body,
-      sentTimestamp,
-      receiveCount,
-    }));
+    return [...this.messages.values()].map(persisted);
   }
 
   /**
