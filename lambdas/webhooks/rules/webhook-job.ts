@@ -23,7 +23,7 @@ export const secretEventSchema = z.object({
 /** Exactly the payload docs/webhooks.md defines; a receiver gets JSON.stringify of it. */
 export const webhookPayloadSchema = z.union([
   secretEventSchema,
-  z.object({ event: z.literal(WEBHOOK_TEST_EVENT), timestamp: timestamp(), data: z.strictObject({}) }),
+  z.object({ event: z.literal(WEBHOOK_TEST_EVENT), timestamp: timestamp(), data: z.object({}) }),
 ]);
 
 export const webhookJobSchema = z.object({
