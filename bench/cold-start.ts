@@ -1,19 +1,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LAMBDA_RUNTIME } from '#lib/bundling';
-import { buildBundle, buildRunner, type BuiltBundle } from './cold-start/bundles';
+import { build } from 'esbuild';
+import { esbuildOptionsFor, LAMBDA_RUNTIME } from '#lib/bundling';
 import { SAMPLE_FUNCTION_NAME } from './cold-start/protocol';
-import { runSample, withRetries } from './cold-start/sample';
+import { buildRunner, runSample, withRetries } from './cold-start/sample';
 import { HOUSE_FLOORS, type BenchFunction } from './functions';
-import { hundredths, judge, median, pairedRatioInterval, type Judged } from './stats';
+import { hundredths, judge, median, pairedInterval, ratioOf, type Judged } from './stats';
 
 /**
- * Cold init per function: a fresh `node` imports the function's bundle, built as the stack builds
- * it, and handles one request; against its house floor, a bundle built the same way that makes the
- * same SDK calls inside middy, Powertools and zod (bench/cold-start/floor/). The two alternate,
- * pair by pair, so that the noise of a shared machine falls on both alike. The child's CPU time is
- * judged: other processes move it far less than its elapsed time.
+ * Cold init per function: a fresh `node` imports the function's bundle and handles one request,
+ * against its house floor's bundle, pair by pair; the child's CPU time, which other processes move
+ * far less than its elapsed time.
  */
 
 export const COLD_START_BUDGET = 1.1;
@@ -22,6 +20,19 @@ const PAIRS = 4;
 
 /** What Lambda sets and the bench does not, as far as the SDK reads it on a first call (user agent, recursion detection). */
 const LAMBDA_LIKE_ENV = { AWS_EXECUTION_ENV: `AWS_Lambda_${LAMBDA_RUNTIME.name}`, AWS_LAMBDA_FUNCTION_NAME: SAMPLE_FUNCTION_NAME };
+
+interface BuiltBundle {
+  file: string;
+  kb: number;
+}
+
+/** `entry` (relative to the repository root) built exactly as the stack builds a function, so that the bench times the artefact Lambda runs. */
+async function buildBundle(entry: string, outdir: string): Promise<BuiltBundle> {
+  const options = esbuildOptionsFor(path.resolve(__dirname, '..', entry), outdir);
+  if (!options.outfile) throw new Error(`the build of ${entry} names no outfile`);
+  await build({ ...options, logLevel: 'silent' });
+  return { file: options.outfile, kb: Math.round(fs.statSync(options.outfile).size / 102.4) / 10 };
+}
 
 export interface ColdStartRow {
   name: string;
@@ -45,10 +56,7 @@ export async function measureColdStarts({ functions, floorEventOf, env }: ColdSt
   try {
     const [runner, floors, bundles] = await Promise.all([
       buildRunner(outRoot),
-      Promise.all([
-        buildBundle(HOUSE_FLOORS.route, path.join(outRoot, 'floor-route')),
-        buildBundle(HOUSE_FLOORS.pipeline, path.join(outRoot, 'floor-pipeline')),
-      ]),
+      Promise.all([HOUSE_FLOORS.route, HOUSE_FLOORS.pipeline].map((entry, index) => buildBundle(entry, path.join(outRoot, `floor-${index}`)))),
       Promise.all(functions.map((target) => buildBundle(target.entry, path.join(outRoot, target.name)))),
     ]);
     const sampleEnv = { ...env, ...LAMBDA_LIKE_ENV };
@@ -56,15 +64,15 @@ export async function measureColdStarts({ functions, floorEventOf, env }: ColdSt
     const rows: ColdStartRow[] = [];
     for (const [index, target] of functions.entries()) {
       const bundle = bundles[index] as BuiltBundle;
-      const floor = floors[target.kind === 'route' ? 0 : 1];
+      const floor = floors[target.kind === 'route' ? 0 : 1] as BuiltBundle;
       const event = floorEventOf(target.name);
       const ofFunction = (): Promise<number> =>
         withRetries(async () => {
-          const { cpuMs } = await runSample(runner, bundle.file, await target.nextEvent(), sampleEnv);
+          const cpuMs = await runSample(runner, bundle.file, await target.nextEvent(), sampleEnv);
           await target.confirm();
           return cpuMs;
         }, retried);
-      const ofFloor = async (): Promise<number> => (await withRetries(() => runSample(runner, floor.file, event, sampleEnv), retried)).cpuMs;
+      const ofFloor = (): Promise<number> => withRetries(() => runSample(runner, floor.file, event, sampleEnv), retried);
       // Untimed: a bundle's first start also reads it into the page cache (the floor's, once per kind).
       await ofFunction();
       if (functions[index - 1]?.kind !== target.kind) await ofFloor();
@@ -82,9 +90,8 @@ export async function measureColdStarts({ functions, floorEventOf, env }: ColdSt
         floorKb: floor.kb,
         functionMs: hundredths(median(functionMs)),
         floorMs: hundredths(median(floorMs)),
-        ratio: judge(pairedRatioInterval(functionMs, floorMs), COLD_START_BUDGET),
+        ratio: judge(pairedInterval(functionMs, floorMs, ratioOf), COLD_START_BUDGET),
       });
-      console.error(`cold start ${target.name}: ${rows.at(-1)?.ratio.median}×`);
     }
     return rows;
   } finally {

@@ -147,15 +147,6 @@ function costsOfWorkload(workload: Workload, pipeline: CostInputs['pipeline']): 
 const totalWithoutWebhooks = (costs: CostBreakdown): number =>
   costs.apiGateway + costs.lambda + costs.dynamoDb + costs.streamFanOut + costs.storage + costs.dataTransferOut;
 
-/** Keeps the report readable as JSON; the rendering rounds further. */
-const roundUsd = (usd: number): number => Number(usd.toPrecision(6));
-
-function roundCosts(costs: CostBreakdown): CostBreakdown {
-  const rounded = { ...costs };
-  for (const line of Object.keys(rounded) as (keyof CostBreakdown)[]) rounded[line] = roundUsd(rounded[line]);
-  return rounded;
-}
-
 function estimateScenario(workload: Workload, pipeline: CostInputs['pipeline']): ScenarioEstimate {
   const costs = costsOfWorkload(workload, pipeline);
   const total = totalWithoutWebhooks(costs);
@@ -163,10 +154,10 @@ function estimateScenario(workload: Workload, pipeline: CostInputs['pipeline']):
     title: workload.title,
     workload: workload.description,
     secrets: workload.secrets,
-    costs: roundCosts(costs),
-    totalWithoutWebhooks: roundUsd(total),
-    totalWithWebhooks: roundUsd(total + costs.webhookJobs),
-    perSecretWithoutWebhooks: roundUsd(totalWithoutWebhooks(costsOfWorkload({ ...workload, secrets: 1, others: [] }, pipeline))),
+    costs,
+    totalWithoutWebhooks: total,
+    totalWithWebhooks: total + costs.webhookJobs,
+    perSecretWithoutWebhooks: totalWithoutWebhooks(costsOfWorkload({ ...workload, secrets: 1, others: [] }, pipeline)),
   };
 }
 
@@ -227,17 +218,12 @@ export function estimateCosts(inputs: CostInputs): CostReport {
 
 /** The cost model's inputs from the run: the typical mix's requests, the 5 MiB ones and the pipeline's, as measured. */
 export function costsOf(warm: readonly WarmRow[], large: LargePayloads): CostReport {
-  const row = (name: string): WarmRow => {
+  const row = (name: string): Measured => {
     const found = warm.find((each) => each.name === name);
     if (!found) throw new Error(`cost estimate: no function ${name} measured`);
     return found;
   };
-  const request = ({ usage, handlerMs, requestBytes, responseBytes }: Measured): MeasuredRequest => ({
-    ...usage,
-    handlerMs,
-    requestBytes,
-    responseBytes,
-  });
+  const request = ({ usage, ...rest }: Measured): MeasuredRequest => ({ ...usage, ...rest });
   // A revocation deletes what the fan-out deletes after the last view; less its authentication, which a key read makes alone.
   const authenticationUnits = row('keys-get').usage.writeUnits;
   return estimateCosts({

@@ -10,11 +10,8 @@ import { localSqsClient, startLocalQueueService } from '#local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
 
 /**
- * What every measurement runs against: DynamoDB Local with the stack's tables, local mode's queue
- * service with a jobs queue only the fan-out's measured requests fill, and a webhook receiver on
- * 127.0.0.1. The bench process is set up as a function's process would be (endpoints, table and
- * queue names, region and credentials in its environment), so that it can invoke the handlers
- * itself and write their fixtures straight to the tables.
+ * DynamoDB Local with the stack's tables, local mode's queue service, a webhook receiver; and this
+ * process's environment set as a function's, so that it can invoke the handlers and write fixtures.
  */
 export interface BenchEnvironment {
   /** What a function's process needs: this process's additions, and every cold-start sample's whole environment. */

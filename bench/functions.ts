@@ -6,8 +6,7 @@ import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { sqsEvent, sqsRecord } from '#test/unit/support/sqs-records';
 import { head, streamRecord } from '#test/unit/support/stream-records';
-import { routeEvent, type RouteRequest } from './events';
-import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, type FreshKey } from './fixtures';
+import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, routeEvent, type FreshKey, type RouteRequest } from './fixtures';
 import type { FloorEvent } from './cold-start/floor/calls';
 import type { BenchEnvironment } from './environment';
 
@@ -27,10 +26,8 @@ export interface BenchFunction {
 }
 
 /** Each kind of function's house floor: the same SDK calls inside middy, Powertools and zod (bench/cold-start/floor/). */
-export const HOUSE_FLOORS = {
-  route: path.join(__dirname, 'cold-start/floor/house-route.ts'),
-  pipeline: path.join(__dirname, 'cold-start/floor/house-batch.ts'),
-} as const;
+const floor = (file: string): string => path.join(__dirname, 'cold-start/floor', file);
+export const HOUSE_FLOORS = { route: floor('house-route.ts'), pipeline: floor('house-batch.ts') } as const;
 
 const JSON_CONTENT = { 'Content-Type': 'application/json' };
 const bearer = (key: FreshKey): Record<string, string> => ({ Authorization: `Bearer ${key.key}` });

@@ -5,11 +5,9 @@ import path from 'node:path';
 import { startBenchEnvironment } from './environment';
 
 /**
- * `npm run bench`: one run, about two minutes. Starts DynamoDB Local, measures every function warm
- * in this process and cold in fresh processes, and writes docs/performance.md, with the raw figures
- * in .bench/last-run.json (ignored by git). Exits non-zero when a budget misses. The measuring code
- * is imported only once the environment is set: the functions' clients read their endpoints when
- * first imported, as on Lambda.
+ * `npm run bench`: one run of about two minutes, written to docs/performance.md (raw figures in
+ * .bench/, ignored by git); exits non-zero when a budget misses. What measures is imported once the
+ * environment is set: the functions' clients read their endpoints when first imported.
  */
 
 const ROOT = path.resolve(__dirname, '..');

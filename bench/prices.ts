@@ -1,9 +1,6 @@
 /**
- * Published AWS prices the cost estimate uses: us-east-1, on-demand, first tier, free tiers left
- * out (they end, and they are shared with whatever else runs in the account). Each entry names the
- * page its figures were read from and when. AWS's own pricing pages render their rates client-side,
- * so where the stored copy of a page showed no figures, the figures are "as published on" the page
- * that did show them, and the AWS page is named as the authority to re-check.
+ * Published AWS prices: us-east-1, on-demand, first tier, no free tier. Each names the AWS page that
+ * is the authority, and where and when its figures were read (AWS's pages render them client-side).
  */
 
 export interface Rate {
