@@ -41,6 +41,26 @@ export const concat = (...parts: Uint8Array[]): Uint8Array => {
   return joined;
 };
 
+const gcmParameters = (iv: Uint8Array, aad: string) => ({
+  name: 'AES-GCM',
+  iv: cryptoBytes(iv),
+  additionalData: utf8.encode(aad),
+  tagLength: TAG_BYTES * 8,
+});
+
+/** AES-256-GCM, a 16-byte tag after the ciphertext, `aad` as additional data: every envelope version's cipher. */
+export const gcmEncrypt = async (key: AesKey, iv: Uint8Array, plaintext: Uint8Array, aad: string): Promise<Uint8Array> =>
+  new Uint8Array(await crypto.subtle.encrypt(gcmParameters(iv, aad), key, cryptoBytes(plaintext)));
+
+/** LinkError (undecryptable) for a wrong key or damage alike. */
+export async function gcmDecrypt(key: AesKey, iv: Uint8Array, sealed: Uint8Array, aad: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await crypto.subtle.decrypt(gcmParameters(iv, aad), key, cryptoBytes(sealed)));
+  } catch {
+    throw LinkError.undecryptable();
+  }
+}
+
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
 export async function sealWithIv(
   key: AesKey,
@@ -49,12 +69,7 @@ export async function sealWithIv(
   field: EnvelopeField,
   version: EnvelopeVersion = ENVELOPE_VERSION,
 ): Promise<Uint8Array> {
-  const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: utf8.encode(AAD_OF_VERSION[version][field]), tagLength: TAG_BYTES * 8 },
-    key,
-    cryptoBytes(plaintext),
-  );
-  return concat(Uint8Array.of(version), iv, new Uint8Array(sealed));
+  return concat(Uint8Array.of(version), iv, await gcmEncrypt(key, iv, plaintext, AAD_OF_VERSION[version][field]));
 }
 
 export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> =>
@@ -68,19 +83,5 @@ export async function open(
   version: EnvelopeVersion = ENVELOPE_VERSION,
 ): Promise<Uint8Array> {
   if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== version) throw LinkError.undecryptable();
-  try {
-    const plaintext = await crypto.subtle.decrypt(
-      {
-        name: 'AES-GCM',
-        iv: cryptoBytes(envelope.subarray(1, 1 + IV_BYTES)),
-        additionalData: utf8.encode(AAD_OF_VERSION[version][field]),
-        tagLength: TAG_BYTES * 8,
-      },
-      key,
-      cryptoBytes(envelope.subarray(1 + IV_BYTES)),
-    );
-    return new Uint8Array(plaintext);
-  } catch {
-    throw LinkError.undecryptable();
-  }
+  return gcmDecrypt(key, envelope.subarray(1, 1 + IV_BYTES), envelope.subarray(1 + IV_BYTES), AAD_OF_VERSION[version][field]);
 }

@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64Url } from './base64';
-import { concat, cryptoBytes, randomBytes, sha256, type AesKey } from './envelope';
+import { concat, cryptoBytes, gcmDecrypt, gcmEncrypt, randomBytes, sha256, type AesKey } from './envelope';
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
@@ -9,7 +9,6 @@ export const REQUEST_ENVELOPE_VERSION = 3;
 export const REQUEST_AAD = { data: 'svc:v3:data', filename: 'svc:v3:filename' } as const;
 export const HKDF_SALT = 'svc:v3:salt';
 export const HKDF_INFO = 'svc:v3:key';
-export type RequestEnvelopeField = keyof typeof REQUEST_AAD;
 
 const POINT_BYTES = 65;
 const IV_BYTES = 12;
@@ -77,16 +76,6 @@ async function deriveKey(ownPrivate: EcKey, otherPublic: EcKey, ephemeral: Uint8
   );
 }
 
-async function gcm(key: AesKey, iv: Uint8Array, plaintext: Uint8Array, field: RequestEnvelopeField): Promise<Uint8Array> {
-  return new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: cryptoBytes(utf8.encode(REQUEST_AAD[field])), tagLength: TAG_BYTES * 8 },
-      key,
-      cryptoBytes(plaintext),
-    ),
-  );
-}
-
 /** A sender's sealing of one answer: its data and, for a file, its name, under one ephemeral key. */
 export interface AnswerSealer {
   data(plaintext: Uint8Array, iv?: Uint8Array): Promise<Uint8Array>;
@@ -100,8 +89,9 @@ export async function answerSealer(recipient: Uint8Array, ephemeral?: EcKeyPair)
   const key = await deriveKey(pair.privateKey, await importPublicKey(recipient), ephemeralPoint, recipient);
   const version = Uint8Array.of(REQUEST_ENVELOPE_VERSION);
   return {
-    data: async (plaintext, iv = randomBytes(IV_BYTES)) => concat(version, ephemeralPoint, iv, await gcm(key, iv, plaintext, 'data')),
-    filename: async (name, iv = randomBytes(IV_BYTES)) => concat(version, iv, await gcm(key, iv, name, 'filename')),
+    data: async (plaintext, iv = randomBytes(IV_BYTES)) =>
+      concat(version, ephemeralPoint, iv, await gcmEncrypt(key, iv, plaintext, REQUEST_AAD.data)),
+    filename: async (name, iv = randomBytes(IV_BYTES)) => concat(version, iv, await gcmEncrypt(key, iv, name, REQUEST_AAD.filename)),
   };
 }
 
@@ -109,20 +99,6 @@ export async function answerSealer(recipient: Uint8Array, ephemeral?: EcKeyPair)
 export interface AnswerOpener {
   data: Uint8Array;
   filename(envelope: Uint8Array): Promise<Uint8Array>;
-}
-
-async function decrypt(key: AesKey, iv: Uint8Array, sealed: Uint8Array, field: RequestEnvelopeField): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(
-      await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: cryptoBytes(utf8.encode(REQUEST_AAD[field])), tagLength: TAG_BYTES * 8 },
-        key,
-        cryptoBytes(sealed),
-      ),
-    );
-  } catch {
-    throw LinkError.undecryptable();
-  }
 }
 
 /** LinkError (undecryptable) for a wrong key, a damaged envelope or another version alike. */
@@ -137,12 +113,12 @@ export async function openAnswer(privateKey: EcKey, recipient: Uint8Array, envel
   }
   const key = await deriveKey(privateKey, ephemeral, ephemeralPoint, recipient);
   const ivAt = 1 + POINT_BYTES;
-  const data = await decrypt(key, envelope.subarray(ivAt, ivAt + IV_BYTES), envelope.subarray(ivAt + IV_BYTES), 'data');
+  const data = await gcmDecrypt(key, envelope.subarray(ivAt, ivAt + IV_BYTES), envelope.subarray(ivAt + IV_BYTES), REQUEST_AAD.data);
   return {
     data,
     filename: async (sealed) => {
       if (sealed.length < FILENAME_OVERHEAD || sealed[0] !== REQUEST_ENVELOPE_VERSION) throw LinkError.undecryptable();
-      return decrypt(key, sealed.subarray(1, 1 + IV_BYTES), sealed.subarray(1 + IV_BYTES), 'filename');
+      return gcmDecrypt(key, sealed.subarray(1, 1 + IV_BYTES), sealed.subarray(1 + IV_BYTES), REQUEST_AAD.filename);
     },
   };
 }
