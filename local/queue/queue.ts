@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { sleep } from '../poller-support';
 import { QueueError } from './errors';
 import type { PersistedMessage, QueueJournal } from './journal';
 
@@ -49,7 +50,8 @@ function messageIdOf(receiptHandle: string): string {
 export class LocalQueue {
   // Insertion order is send order, so the oldest visible messages are received first.
   private readonly messages = new Map<string, StoredMessage>();
-  private readonly waiters = new Set<() => void>();
+  /** Aborted, and replaced, whenever a waiting poll should look again. */
+  private changed = new AbortController();
 
   /** `journal`: where every change is recorded (local mode with DATA_DIR); none keeps it in memory only. */
   constructor(
@@ -218,7 +220,8 @@ export class LocalQueue {
   }
 
   private notify(): void {
-    for (const wake of [...this.waiters]) wake();
+    this.changed.abort();
+    this.changed = new AbortController();
   }
 
   private nextVisibleAfter(now: number): number | undefined {
@@ -230,17 +233,7 @@ export class LocalQueue {
   }
 
   private waitForChange(until: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        signal.removeEventListener('abort', wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, Math.max(0, until - Date.now()));
-      this.waiters.add(wake);
-      signal.addEventListener('abort', wake, { once: true });
-    });
+    return sleep(Math.max(0, until - Date.now()), AbortSignal.any([signal, this.changed.signal]));
   }
 }
 

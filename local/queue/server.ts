@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { QueueError } from './errors';
 import { findOperation } from './operations';
 import type { QueueRegistry } from './registry';
@@ -11,15 +12,6 @@ import type { QueueRegistry } from './registry';
  */
 
 const CONTENT_TYPE = 'application/x-amz-json-1.0';
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 function sendJson(response: ServerResponse, status: number, headers: Record<string, string>, body: object): void {
   const text = JSON.stringify(body);
@@ -53,7 +45,7 @@ export function queueRequestListener(registry: QueueRegistry, stopSignal: AbortS
       const hangUp = new AbortController();
       response.on('close', () => hangUp.abort());
       try {
-        const body = await readBody(request);
+        const body = await text(request);
         const output = await answer(request, body, registry, AbortSignal.any([stopSignal, hangUp.signal]));
         sendJson(response, 200, { 'x-amzn-requestid': requestId }, output);
       } catch (error) {
