@@ -8,15 +8,9 @@ import { processTree } from '#test/integration/support/processes';
 import { percentile } from '#bench/stats';
 
 /**
- * `npm run soak`: a steady, bounded load on local mode (its own DynamoDB Local, webhooks to a
- * receiver on 127.0.0.1) for SOAK_SECONDS (180) at SOAK_RATE requests a second (10), on every
- * route, with large secrets among the small ones. It reports, per 30 s window, the requests,
- * errors, p50 and p99 latency, and the resident memory of local mode's processes (from /proc),
- * then stops by itself. Expected: no errors, and memory flat after the first window.
- *
- * A paced loop rather than autocannon: each request depends on the one before it in its session
- * (a key, then its secrets, their claims, the key's deletion), which autocannon's fixed request
- * lists cannot express.
+ * `npm run soak` (docs/soak.md): a steady, bounded load on local mode, every route, with latency and
+ * memory per 30 s window. A paced loop rather than autocannon: each request of a session depends on
+ * the one before it (a key, its secrets, their claims), which fixed request lists cannot express.
  */
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
