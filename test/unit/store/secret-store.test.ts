@@ -40,6 +40,15 @@ const storedText = (value: unknown): string => (value instanceof Uint8Array ? Bu
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
 const writeRequests = (input: Record<string, unknown>): WriteRequest[] => (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
 
+/** A condition as it reads with its placeholders resolved: `owner = "owner-hash"`. */
+const resolvedCondition = (input: Record<string, unknown>): string => {
+  const names = input.ExpressionAttributeNames as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  return String(input.ConditionExpression)
+    .replace(/:\w+/g, (value) => JSON.stringify(values[value]))
+    .replace(/#\w+/g, (name) => names[name] ?? name);
+};
+
 describe('putSecret', () => {
   test('small data: exactly one conditional PutItem holding the data inline', async () => {
     ddb.on(PutCommand).resolves({});
@@ -280,19 +289,16 @@ describe('claimSecret', () => {
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
-    expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
+    const claim = (input.ExpressionAttributeNames as Record<string, string>)['#claim'];
+    expect(claim).toMatch(/^claim:[\w-]{16}$/);
     // The view's time goes onto the head's `viewed` list for the receipt, in the same update.
-    expect(input.ExpressionAttributeValues).toEqual({
-      ':one': 1,
-      ':zero': 0,
-      ':now': now,
-      ':caller': 'caller-hash',
-      ':noViews': [],
-      ':thisView': [now],
-    });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':one': 1, ':now': now, ':noViews': [], ':thisView': [now] });
     expect(input.UpdateExpression).toContain('viewed = list_append(if_not_exists(viewed, :noViews), :thisView)');
-    // An answer to a request is claimed by its requester's key only.
-    expect(input.ConditionExpression).toContain('(attribute_not_exists(reader) OR reader = :caller)');
+    // An answer to a request is claimed by its requester's key only; no gate unless the proof is sent.
+    expect(resolvedCondition(input)).toBe(
+      `remaining > 0 AND expires > ${now} AND attribute_not_exists(${claim}) AND ` +
+        `(attribute_not_exists(reader) OR reader = "caller-hash") AND attribute_not_exists(gate)`,
+    );
   });
 
   test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
@@ -325,7 +331,7 @@ describe('claimSecret', () => {
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
     expect(sent[2]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
-      ExpressionAttributeNames: sent[0]!.input.ExpressionAttributeNames,
+      ExpressionAttributeNames: { '#claim': (sent[0]!.input.ExpressionAttributeNames as Record<string, string>)['#claim'] },
       ExpressionAttributeValues: { ':minusOne': -1 },
     });
     expect(sent[1]!.input).toEqual({
@@ -451,15 +457,6 @@ describe('a chunked claim signing off as reader', () => {
   });
 });
 
-/** A condition as it reads with its placeholders resolved: `owner = "owner-hash"`. */
-const resolvedCondition = (input: Record<string, unknown>): string => {
-  const names = input.ExpressionAttributeNames as Record<string, string>;
-  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  return String(input.ConditionExpression)
-    .replace(/#\w+/g, (name) => names[name] ?? name)
-    .replace(/:\w+/g, (value) => JSON.stringify(values[value]));
-};
-
 describe('revokeSecret', () => {
   test('deletes the head only if the owner matches and the secret is live, and keeps its receipt at once', async () => {
     ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x', views: 2, remaining: 1, viewed: [now - 1] }) });
@@ -469,7 +466,7 @@ describe('revokeSecret', () => {
     expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'PutCommand']);
     const input = sent[0]!.input;
     expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ReturnValues: 'ALL_OLD' });
-    expect(resolvedCondition(input)).toBe(`(owner = "owner-hash") AND (remaining > 0) AND (expires > ${now})`);
+    expect(resolvedCondition(input)).toBe(`owner = "owner-hash" AND remaining > 0 AND expires > ${now}`);
     expect(sent[1]!.input.Item).toMatchObject({
       pk: id,
       sk: SECRET_RECEIPT_SK,
