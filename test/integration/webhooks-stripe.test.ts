@@ -60,7 +60,11 @@ test('the standardwebhooks package verifies real deliveries, and refuses a wrong
   const [delivery] = await receiver.waitFor('/standard', 1, DELIVERY_WAIT_MS);
   const headers = delivery!.headers as Record<string, string>;
   expect(headers['webhook-id']).toBe(headers[WEBHOOK_HEADERS.eventId]);
-  expect(new Webhook(webhookSecret).verify(delivery!.body, headers)).toEqual({ event: 'secret.created', timestamp: expect.any(Number), data: { id } });
+  expect(new Webhook(webhookSecret).verify(delivery!.body, headers)).toEqual({
+    event: 'secret.created',
+    timestamp: expect.any(Number),
+    data: { id },
+  });
   expect(() => new Webhook(`whsec_${'A'.repeat(32)}`).verify(delivery!.body, headers)).toThrow(WebhookVerificationError);
   // Ten minutes later the same delivery is a replay: its timestamp is past the 5-minute tolerance.
   const tenMinutesOn = Date.now() + 600_000;
