@@ -121,14 +121,19 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
   });
 
   describe('every authenticated route', () => {
-    test('the rate-limit count: the request is counted once, and its headers say so', async () => {
-      const { key } = await createKey(undefined, baseUrl);
+    /** Sends `method path` with `key`, the answer to its rate-limit count lost. */
+    const countLost = async (key: string, method: 'GET' | 'POST', path: string): Promise<ApiResponse> => {
       const keyPk = (await storedKeyItem(key, KEYS))?.pk;
-      const first = await withFault(
+      return withFault(
         kind,
         (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk,
-        () => api('GET', '/keys', { key, baseUrl }),
+        () => api(method, path, { key, baseUrl }),
       );
+    };
+
+    test('the rate-limit count: the request is counted once, and its headers say so', async () => {
+      const { key } = await createKey(undefined, baseUrl);
+      const first = await countLost(key, 'GET', '/keys');
       expect(first.status).toBe(200);
       expect(first.headers['x-ratelimit-remaining']).toBe('99');
       expect((await api('GET', '/keys', { key, baseUrl })).headers['x-ratelimit-remaining']).toBe('98');
@@ -138,13 +143,7 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
 
     test('POST /keys/webhook/test: 202, and one webhook.test event', async () => {
       const { key } = await owner(['webhook.test']);
-      const keyPk = (await storedKeyItem(key, KEYS))?.pk;
-      const queued = await withFault(
-        kind,
-        (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk,
-        () => api('POST', '/keys/webhook/test', { key, baseUrl }),
-      );
-      expect(queued.status).toBe(202);
+      expect((await countLost(key, 'POST', '/keys/webhook/test')).status).toBe(202);
     });
   });
 
