@@ -1,3 +1,4 @@
+import { ENV } from '#lambdas/definitions/env';
 import { ERRORS } from '#contract/errors';
 import { GATE } from '#contract/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
@@ -50,7 +51,11 @@ let server: LocalServer | undefined;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-serverBehindFaultProxyForThisFile({ keysTable: KEYS, secretsTable: SECRETS }, (started) => ({ proxy, server, receiver, baseUrl } = started));
+// Deliveries that meet a fault are retried within the wait: 0.1, 1.2 and 14.4 s.
+serverBehindFaultProxyForThisFile(
+  { keysTable: KEYS, secretsTable: SECRETS, env: { [ENV.webhookRetryBaseMs]: '100' } },
+  (started) => ({ proxy, server, receiver, baseUrl } = started),
+);
 
 // After the server has stopped (the hooks above run first); its output is kept.
 afterAll(() => {
