@@ -26,6 +26,20 @@ const RAW_CLIENTS = '^lambdas/(store/(dynamo|sdk-settings|retry-strategy|no-cred
 module.exports = {
   forbidden: [
     {
+      name: 'contract-stands-alone',
+      comment: 'contract/ is what the server, local mode and every client share; it imports nothing of ours outside itself.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { path: '^(lambdas|lib|local|bench|scripts|test|client|pages)/' },
+    },
+    {
+      name: 'clients-know-only-the-contract',
+      comment: 'The client library, the CLI and the pages import from contract/ and each other, never from the server.',
+      severity: 'error',
+      from: { path: '^(client|pages)/' },
+      to: { path: '^(lambdas|lib|local|bench|scripts|test)/' },
+    },
+    {
       name: 'definitions-are-data',
       comment: 'definitions/ is what everything else imports; it imports nothing of ours outside itself.',
       severity: 'error',

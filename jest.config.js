@@ -2,14 +2,15 @@ const os = require('node:os');
 
 // @middy/* ships ESM only, exported under the `import` condition alone: map it to its entry files
 // and transpile them like our own sources so Jest's CommonJS loader can use them. `jose` (sign-in
-// tokens) ships ESM only too, mapped to its web API build. `mime` (the
-// client's filename helpers) ships ESM only too, and is transpiled the same way. Lambda's invoke
-// store (local mode's per-invocation scopes) loads node:async_hooks with import(), which Jest's
-// loader refuses in CommonJS; transpiled, it becomes a require.
+// tokens) ships ESM only too, mapped to its web API build. `mime` (the client's filename helpers)
+// and `oauth4webapi` (the CLI's sign-in, which the MCP server's tests load) ship ESM only too, and
+// are transpiled the same way. Lambda's invoke store (local mode's per-invocation scopes) loads
+// node:async_hooks with import(), which Jest's loader refuses in CommonJS; transpiled, it becomes a
+// require.
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|mime|@aws/lambda-invoke-store|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|mime|@aws/lambda-invoke-store|jose|oauth4webapi)/)'],
   moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js', '^jose$': '<rootDir>/node_modules/jose/dist/webapi/index.js' },
 };
 

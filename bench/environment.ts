@@ -1,76 +1,70 @@
-import { DEFAULT_CREATE_ACCESS, type CreateAccessMode } from '#lambdas/definitions/create-access';
-import { SETTINGS } from '#lambdas/config/settings';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { ENV } from '#lambdas/definitions/env';
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { SETTINGS } from '#lambdas/config/settings';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { ensureTables } from '#local/create-tables';
-import { startDynamoDbLocal, type RunningDynamoDb } from '#local/dynamodb-local';
+import { startDynamoDbLocal } from '#local/dynamodb-local';
 import { localTableName } from '#local/local-tables';
-import { startLocalServer, startTsxServer, type LocalServer } from '#test/support/local-server';
+import { localSqsClient, startLocalQueueService } from '#local/queue-service';
+import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
 
 /**
- * What every measurement runs against: one DynamoDB Local, the reference server, and local mode
- * (`npm start`, a child process) on top of them. The bench process itself is set up as a
- * handler's process would be (endpoint, table names, region and credentials in its environment),
- * so that it can write fixtures straight to the tables and time the pipeline handlers in-process.
+ * DynamoDB Local with the stack's tables, local mode's queue service, a webhook receiver; and this
+ * process's environment set as a function's, so that it can invoke the handlers and write fixtures.
  */
 export interface BenchEnvironment {
-  /** The environment a handler process needs to reach the tables: for fresh cold-start processes. */
-  handlerEnv: Record<string, string>;
-  /** The same DynamoDB calls as the routes make, behind a bare HTTP server (bench/reference-server.ts). */
-  reference: LocalServer;
-  /**
-   * Local mode, with or without its request log (and the DynamoDB usage accounting behind it and
-   * its x-local-* headers). Run one at a time: each reads the secrets stream and would deliver
-   * every webhook.
-   */
-  startLocalMode(options: { requestLog: boolean; createAccess?: CreateAccessMode }): Promise<LocalServer>;
+  /** What a function's process needs: this process's additions, and every cold-start sample's whole environment. */
+  env: Record<string, string>;
+  receiver: WebhookReceiver;
+  /** Where a house floor that sends to SQS sends its messages: never read. */
+  floorQueueUrl: string;
+  /** Messages in the jobs queue: they are never received, so the count only grows. */
+  queuedJobs(): Promise<number>;
   stop(): Promise<void>;
 }
 
-/**
- * The bench creates keys far faster than the per-address default of 20 an hour allows: it runs
- * with the highest limit a deployment may set, about 1,600 creations per address and side a run.
- */
-export const BENCH_KEYS_PER_IP_PER_HOUR = KEY_CREATION_LIMIT.maxPerIpPerHour;
+const QUEUE_SETTINGS = { visibilityTimeoutMs: 60_000, retentionMs: 60 * 60 * 1000 };
 
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
-  const dynamoDb: RunningDynamoDb = await startDynamoDbLocal('any', undefined);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    // DynamoDB Local, started first, stops last: its java process would outlive ours.
+    for (const each of stops.reverse()) await each().catch((error: unknown) => console.error(error));
+  };
   try {
-    const handlerEnv: Record<string, string> = {
-      // The delivery function, timed in this process for the cost model, refuses loopback receivers without it.
-      [SETTINGS.webhookAllowLoopback.env]: '1',
+    const dynamoDb = await startDynamoDbLocal('any', undefined);
+    stops.push(() => dynamoDb.stop());
+    await ensureTables(dynamoDb.endpoint, localTableName);
+    const receiver = await startWebhookReceiver();
+    stops.push(() => receiver.stop());
+    const queues = await startLocalQueueService({ queues: ['bench-jobs', 'bench-floor'].map((name) => ({ name, ...QUEUE_SETTINGS })) });
+    stops.push(() => queues.stop());
+    const sqs = localSqsClient(queues.endpoint);
+    stops.push(() => Promise.resolve(sqs.destroy()));
+    const jobsQueueUrl = queues.queueUrl('bench-jobs');
+    const env: Record<string, string> = {
       AWS_REGION: LOCAL_AWS_SETTINGS.region,
       AWS_ACCESS_KEY_ID: LOCAL_AWS_SETTINGS.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_AWS_SETTINGS.credentials.secretAccessKey,
       [ENV.dynamodbEndpoint]: dynamoDb.endpoint,
       [KEYS_TABLE.envVar]: localTableName(KEYS_TABLE),
       [SECRETS_TABLE.envVar]: localTableName(SECRETS_TABLE),
+      // The routes form links with it; they are never followed.
+      [SETTINGS.siteUrl.env]: 'https://secrets.bench.invalid',
+      [SETTINGS.webhookAllowLoopback.env]: '1',
+      [ENV.sqsEndpoint]: queues.endpoint,
+      [QUEUES.jobs.envVar]: jobsQueueUrl,
     };
-    Object.assign(process.env, handlerEnv);
-    await ensureTables(dynamoDb.endpoint, localTableName);
-    const reference = await startTsxServer('bench/reference-server.ts', /reference server at (\S+)/, handlerEnv);
-    return {
-      handlerEnv,
-      reference,
-      startLocalMode: ({ requestLog, createAccess = DEFAULT_CREATE_ACCESS }) =>
-        startLocalServer({
-          ...handlerEnv,
-          [SETTINGS.keysPerIpPerHour.env]: String(BENCH_KEYS_PER_IP_PER_HOUR),
-          [SETTINGS.createAccess.env]: createAccess,
-          LOCAL_REQUEST_LOG: requestLog ? 'on' : 'off',
-        }),
-      stop: async () => {
-        try {
-          await reference.stop();
-        } finally {
-          await dynamoDb.stop();
-        }
-      },
+    Object.assign(process.env, env);
+    const queuedJobs = async (): Promise<number> => {
+      const attributes = new GetQueueAttributesCommand({ QueueUrl: jobsQueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] });
+      return Number((await sqs.send(attributes)).Attributes?.ApproximateNumberOfMessages);
     };
+    return { env, receiver, floorQueueUrl: queues.queueUrl('bench-floor'), queuedJobs, stop };
   } catch (error) {
-    await dynamoDb.stop();
+    await stop();
     throw error;
   }
 }

@@ -1,35 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
+import path from 'node:path';
 import { startBenchEnvironment } from './environment';
 
 /**
- * `npm run bench`: starts local mode on its own DynamoDB Local, measures, and writes
- * docs/performance.md and docs/performance.json; about 4 minutes on 2 cores.
- * `npm run bench -- --only sign-in` or `--only cold-start`: that section alone, printed.
- * The measuring code is imported only once the environment is set: the store builds its DynamoDB
- * client when it is first imported, from the endpoint in this process's environment, as a
- * handler's does.
+ * `npm run bench`: one run of about two minutes, written to docs/performance.md (raw figures in
+ * .bench/, ignored by git); exits non-zero when a budget misses. What measures is imported once the
+ * environment is set: the functions' clients read their endpoints when first imported.
  */
-const SECTIONS = ['sign-in', 'cold-start'] as const;
 
-function onlySection(): (typeof SECTIONS)[number] | undefined {
-  const { only } = parseArgs({ options: { only: { type: 'string' } } }).values;
-  if (only === undefined) return undefined;
-  const section = SECTIONS.find((name) => name === only);
-  if (!section) throw new Error(`--only takes one of: ${SECTIONS.join(', ')} (got ${only})`);
-  return section;
+const ROOT = path.resolve(__dirname, '..');
+
+/** Handler logs go to stdout as on Lambda; written to /dev/null here, so that the bench's own output (stderr) stays readable. */
+function quietStdout(): void {
+  const devNull = openSync('/dev/null', 'w');
+  process.stdout.write = (chunk: string | Uint8Array) => {
+    writeSync(devNull, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return true;
+  };
+}
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  console.error(`${name} ...`);
+  const result = await work();
+  console.error(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
 }
 
 async function main(): Promise<void> {
   const started = new Date();
-  const loadAtStart = os.loadavg();
-  const only = onlySection();
-  const environment = await startBenchEnvironment();
+  const environment = await step('DynamoDB Local and the tables', startBenchEnvironment);
   try {
-    const { runBench, runColdStartBench, runSignInBench } = await import('./run');
-    if (only === 'sign-in') await runSignInBench(environment);
-    else if (only === 'cold-start') await runColdStartBench(environment);
-    else await runBench(environment, started, loadAtStart);
+    const [{ dynamo }, { sqs }, { measureDynamoDbUsage }, { watchCalls }, { benchFunctions }, warm, cold, cost, report] = await Promise.all([
+      import('#lambdas/store/dynamo'),
+      import('#lambdas/webhooks/queue/sqs'),
+      import('#local/dynamodb-usage'),
+      import('./calls'),
+      import('./functions'),
+      import('./warm'),
+      import('./cold-start'),
+      import('./cost'),
+      import('./report'),
+    ]);
+    watchCalls(dynamo);
+    watchCalls(sqs);
+    measureDynamoDbUsage(dynamo);
+    quietStdout();
+    const functions = benchFunctions(environment);
+    const warmRows = await step('warm requests', () => warm.measureWarm(functions));
+    const large = await step('5 MiB secrets', () => warm.measureLargePayloads());
+    const floorEventOf = (name: string): unknown => warmRows.find((row) => row.name === name)?.floorEvent;
+    const coldStarts = await step('cold init', () => cold.measureColdStarts({ functions, floorEventOf, env: environment.env }));
+    const results = {
+      startedAt: started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      durationS: Math.round((Date.now() - started.getTime()) / 1000),
+      commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+      machine: `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} at the end`,
+      warm: warmRows,
+      large,
+      coldStarts,
+      costs: cost.costsOf(warmRows, large),
+    };
+    writeFileSync(path.join(ROOT, 'docs/performance.md'), report.renderReport(results));
+    mkdirSync(path.join(ROOT, '.bench'), { recursive: true });
+    writeFileSync(path.join(ROOT, '.bench/last-run.json'), `${JSON.stringify(results, null, 1)}\n`);
+    const missed = report.verdicts(results).filter((verdict) => verdict === 'miss').length;
+    console.error(`wrote docs/performance.md in ${results.durationS} s: ${missed === 0 ? 'every budget passes' : `${missed} budget(s) missed`}`);
+    process.exitCode = missed === 0 ? 0 : 1;
   } finally {
     await environment.stop();
   }

@@ -12,7 +12,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import type { RouteDefinition } from '#lambdas/definitions/routes';
 import type { SecretsStackConfig } from './config';
 import { addGatewayResponses } from './gateway-responses';
@@ -20,12 +20,7 @@ import { addGatewayResponses } from './gateway-responses';
 const STAGE_NAME = 'live';
 const API_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-/**
- * One JSON line per request, including those the gateway answers itself (unknown routes,
- * throttling, invocation failures), which never reach a function's log. The resource path is the
- * template (`/api/v1/secrets/{id}`), never the request's own path: a secret's id is the capability
- * to read it and must not sit in a log.
- */
+/** One JSON line per request, the gateway's own answers too; the path is the template, never a secret's id. */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
     requestId: AccessLogField.contextRequestId(),
@@ -59,17 +54,11 @@ export class SecretsApi extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: API_LOG_RETENTION });
     this.restApi = new RestApi(this, 'RestApi', {
-      // API Gateway's metrics go by API name: the default, this construct's id, is shared by
-      // countless CDK apps' APIs, whose requests and errors would count in this stack's dashboard and alarm.
+      // API Gateway's metrics go by API name: the default is shared by countless CDK apps.
       restApiName: Stack.of(this).stackName,
       description: 'One-time secrets API',
       endpointTypes: [EndpointType.REGIONAL],
-      // Access and execution logging need the account's API Gateway CloudWatch role, one setting per
-      // account and region: without one, deploying the stage fails with "CloudWatch Logs role ARN
-      // must be set in account settings to enable logging". Setting it replaces whatever role the
-      // account had (every API in the region logs through it), so it is the operator's choice,
-      // made once per account and region (docs/deploy.md). CDK retains role and setting when the
-      // stack is deleted or the switch turned off, so other APIs keep logging.
+      // Logging needs the account's API Gateway CloudWatch role, shared by every API: the operator's choice (docs/deploy.md).
       cloudWatchRole,
       deployOptions: {
         stageName: STAGE_NAME,
@@ -83,8 +72,7 @@ export class SecretsApi extends Construct {
       },
     });
 
-    // API Gateway creates the execution log group on first use with no expiry; creating it first,
-    // under the name it will look for, gives it our retention.
+    // Created first, so that the execution log group gets our retention rather than none.
     const executionLogs = new LogGroup(this, 'ExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${STAGE_NAME}`,
       retention: API_LOG_RETENTION,
@@ -103,11 +91,7 @@ export class SecretsApi extends Construct {
     return this.restApi.urlForPath(API_BASE_PATH);
   }
 
-  /**
-   * The URL of a path, built from the API id and the stage's name rather than from the stage
-   * resource. Functions can carry it in their environment; the stage's own URL would make them
-   * depend on the stage, which depends on its deployment, its methods, and so on them.
-   */
+  /** The URL of a path, built without the stage resource, which would make functions depend on it in a cycle. */
   urlForPathWithoutStageReference(path: string): string {
     return `https://${this.domainName}${this.stagePath}${path}`;
   }

@@ -3,11 +3,7 @@ import type { BuildOptions, Format } from 'esbuild';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
-/**
- * How every function of the service is built and run. The stack passes BUNDLING to NodejsFunction; scripts
- * that need the same artefact outside CDK (a cold-start benchmark, a bundle smoke test) call
- * esbuildOptionsFor, which is derived from BUNDLING so the two cannot drift apart.
- */
+/** How every function is built: BUNDLING for NodejsFunction, esbuildOptionsFor (derived from it) for scripts. */
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -22,24 +18,11 @@ const esbuildTarget = (runtime: Runtime): string => {
   return `node${match[1]}`;
 };
 
-/**
- * ESM output has no `require`. A CommonJS dependency bundled into it that requires a Node built-in
- * goes through esbuild's `__require`, which throws "Dynamic require of ... is not supported" unless
- * a real `require` is in scope. Today's handlers need none (mainFields picks the SDK's ESM builds);
- * this keeps the next CommonJS dependency from failing only at run time. The alias avoids clashing
- * with a createRequire import of the bundle's own.
- */
+/** ESM has no `require`: a bundled CommonJS dependency requiring a built-in would fail at run time without it. */
 const REQUIRE_SHIM =
   "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 
-/**
- * Packages replaced in every bundle, by a module of ours. The SDK's clients all import the default
- * credential provider chain (@aws-sdk/credential-provider-node, with the SSO and STS clients it
- * uses), a third of a function's bundle, which the functions never call: their clients take their
- * credentials from the environment (lambdas/store/sdk-settings.ts). Measured in
- * docs/decisions/sdk-cold-start.md. The path is relative to the project root, where CDK runs
- * esbuild (locally: esbuild is a devDependency, so CDK never falls back to its Docker build).
- */
+/** Packages replaced in every bundle: the SDK's default credential chain, never called (docs/decisions/sdk-cold-start.md). */
 const ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lambdas/store/no-credential-chain.ts',
   // Node's HTTP module without its ESM namespace, which loads undici: lambdas/http/node-http.ts.
@@ -59,12 +42,10 @@ export const BUNDLING: SharedBundlingOptions = {
   minify: true,
   // Prefer packages' ESM builds: they tree-shake far better than their CommonJS ones.
   mainFields: ['module', 'main'],
-  // Bundle the AWS SDK too: the version we test is the version we run, whatever the runtime ships,
-  // and a tree-shaken client is usually quicker to load at cold start than the runtime's full copy.
+  // Bundle the AWS SDK too: the version we test is the version we run.
   externalModules: [],
   banner: REQUIRE_SHIM,
-  // Lambda ignores source maps unless NODE_OPTIONS=--enable-source-maps, which slows cold starts and
-  // every stack trace; without that flag a map would only enlarge the asset.
+  // Lambda ignores source maps without --enable-source-maps, which slows cold starts.
   sourceMap: false,
   esbuildArgs: { '--alias': Object.entries(ALIASES).map(([name, replacement]) => `${name}=${replacement}`) },
 };

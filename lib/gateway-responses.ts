@@ -1,10 +1,7 @@
 import { ResponseType, type RestApiBase } from 'aws-cdk-lib/aws-apigateway';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 
-/**
- * What API Gateway answers by itself, before or instead of a function, reshaped into the contract's
- * error response: `{"error": "..."}` with the headers every response carries.
- */
+/** What API Gateway answers by itself, reshaped into the contract's `{"error": "..."}` with its headers. */
 
 /** Header values are mapping expressions: quoted ones are literals, `context.*` reads the request. */
 const GATEWAY_RESPONSE_HEADERS = {
@@ -34,27 +31,21 @@ interface GatewayResponseSpec {
 }
 
 const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
-  // A REST API answers an unknown path, or a method a path lacks, with 403 "Missing
-  // Authentication Token"; the contract wants 404. No method uses IAM or an authorizer, so this
-  // type means nothing else here.
+  // An unknown path or method gets 403 "Missing Authentication Token"; no method uses IAM, so it means only that.
   {
     id: 'RouteNotFound',
     type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
     statusCode: '404',
     body: fixedMessageBody(ERRORS.routeNotFound),
   },
-  // On a path it cannot route, the gateway reads an Authorization header as an AWS signature, and
-  // a Bearer API key fails that check. No method is IAM-authorized, so a signature is never checked
-  // on a real route: this too can only be an unknown route.
+  // An unknown route with a Bearer key fails as an AWS signature; no method is IAM-authorized.
   {
     id: 'RouteNotFoundWithCredentials',
     type: ResponseType.INVALID_SIGNATURE,
     statusCode: '404',
     body: fixedMessageBody(ERRORS.routeNotFound),
   },
-  // Bodies over the REST API's 10 MB ceiling. AWS's guide says customizing this response is not
-  // supported at present, and such bodies are reported to get the gateway's own plain-text 413;
-  // declared so that the contract's shape applies wherever the gateway does honour it.
+  // Bodies over the REST API's 10 MB ceiling; AWS may not honour this customization, declared in case it does.
   {
     id: 'PayloadTooLarge',
     type: ResponseType.REQUEST_TOO_LARGE,
@@ -62,7 +53,6 @@ const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
     body: fixedMessageBody(ERRORS.payloadTooLarge),
   },
   // Stage throttling, shared by all clients; the per-key limit is the handlers' (with its own text).
-  // Its token bucket refills every second.
   {
     id: 'Throttled',
     type: ResponseType.THROTTLED,

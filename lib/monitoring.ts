@@ -21,10 +21,7 @@ import { functionsServiceName } from './service-function';
 /** Each point of the dashboard's graphs, and of the 5xx alarm. */
 const PERIOD = Duration.minutes(5);
 
-/**
- * One 5xx can be one request cut off by its timeout, and shows on the dashboard and in the
- * function's log. Five within five minutes is a failing dependency or a bug.
- */
+/** One 5xx can be a timeout; five within five minutes is a failing dependency or a bug. */
 export const API_5XX_ALARM_THRESHOLD = 5;
 
 const WIDGET_WIDTH = 12;
@@ -42,11 +39,7 @@ export interface MonitoringProps {
 /** The cost alarm's period: a flood shows within the hour, a busy minute does not. */
 const WRITE_UNITS_PERIOD = Duration.hours(1);
 
-/**
- * The service at a glance: the API's traffic, errors and latency (API Gateway's metrics, which
- * count what the gateway answers by itself too), what the functions count (secrets, claims,
- * webhooks) and every alarm; and the alarm on the API's 5xx answers.
- */
+/** The service at a glance: the API's traffic, errors and latency, the functions' counts, every alarm. */
 export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
   readonly serverErrorsAlarm: Alarm;
@@ -60,11 +53,7 @@ export class Monitoring extends Construct {
 
     const serverErrors = restApi.metricServerError({ period: PERIOD, statistic: Stats.SUM });
     this.serverErrorsAlarm = new Alarm(this, 'ApiServerErrorsAlarm', {
-      alarmDescription: [
-        `The API answered ${API_5XX_ALARM_THRESHOLD} or more requests with a 5xx within 5 minutes. The functions log each`,
-        'one at ERROR with its route and the error (CloudWatch Logs Insights: level = "ERROR"); the gateway',
-        'access log has those it answered itself (timeouts, throttling of the integration).',
-      ].join(' '),
+      alarmDescription: `${API_5XX_ALARM_THRESHOLD} or more 5xx answers within 5 minutes. Runbook: docs/operate.md, "API 5xx".`,
       metric: serverErrors,
       threshold: API_5XX_ALARM_THRESHOLD,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -82,11 +71,7 @@ export class Monitoring extends Construct {
       period: WRITE_UNITS_PERIOD,
     });
     this.writeUnitsAlarm = new Alarm(this, 'WriteUnitsAlarm', {
-      alarmDescription: [
-        `The tables consumed more than ${writeUnitsPerHour} write units within an hour: a flood of large secrets or keys,`,
-        'which is billed to this account. Runbook: docs/operate.md, "Write capacity alarm" (find the routes and',
-        'addresses, lower the quotas, or switch the stack to createAccess=signed-in).',
-      ].join(' '),
+      alarmDescription: `More than ${writeUnitsPerHour} write units within an hour. Runbook: docs/operate.md, "Write capacity".`,
       metric: writeUnits,
       threshold: writeUnitsPerHour,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -111,7 +96,9 @@ export class Monitoring extends Construct {
           graph('Secrets', routeCountMetrics(service)),
           graph(
             'Webhooks',
-            [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered].map((name) => webhookTotal(service, name)),
+            [METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered, METRICS.webhooksGone].map((name) =>
+              webhookTotal(service, name),
+            ),
           ),
         ],
         [graph('DynamoDB write units an hour', [writeUnits])],

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/limits';
+import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import type { TableAccess } from '#lambdas/definitions/access';
 import { type RouteDefinition, routeEntry } from '#lambdas/definitions/routes';
 import { ServiceFunction } from './service-function';

@@ -3,10 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { readStackConfig } from './config';
 import { SecretsStack } from './secrets-stack';
 
-/**
- * The app as `cdk synth` builds it, tests included. cdk-nag 3 is a policy-validation plugin: an
- * unacknowledged error fails synthesis, and every finding lands in the assembly's validation report.
- */
+/** The app as `cdk synth` builds it, tests included; cdk-nag fails synthesis on an unacknowledged error. */
 export function defineApp(app: App): SecretsStack {
   const config = readStackConfig(app.node);
   // The stack's id is its name (context stackName), so that two stages can share an account and region.

@@ -1,10 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { ROUTES } from '#lambdas/definitions/routes';
+import { allowedAccountsSettings } from '#lambdas/config/create-access';
 import { pagesConfig, type SettingValues } from '#lambdas/config/settings';
-import { PAGES_CONFIG_FILE } from '#lambdas/definitions/site';
+import { PAGES_CONFIG_FILE } from '#contract/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { SecretsApi } from './api';
 import { functionEnvironment, type SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
@@ -71,26 +74,30 @@ export class SecretsStack extends Stack {
             oidcClientId: signIn.clientId,
           }
         : {}),
+      ...(config.signIn ? allowedAccountsSettings(config.signIn.allowedAccounts) : {}),
     };
     // The pages learn the mode and the issuer from a file deployed beside them.
     site.deployment.addSource(Source.jsonData(PAGES_CONFIG_FILE, pagesConfig(values)));
-
-    const tableNames = { [KEYS_TABLE.envVar]: tables.keys.tableName, [SECRETS_TABLE.envVar]: tables.secrets.tableName };
-    const routeHandlers = ROUTES.map((route) => {
-      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
-        route,
-        tables,
-        environment: { ...tableNames, ...functionEnvironment(route.name, values) },
-      });
-      api.addRoute(route, handler);
-      return handler;
-    });
 
     const webhooks = new WebhookPipeline(this, 'Webhooks', {
       tables,
       settings: (fn) => functionEnvironment(fn, values),
     });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
+    // Routes that queue webhook jobs (POST /keys/webhook/test) learn the queue and may send to it only.
+    const jobsQueue = { [QUEUES.jobs.envVar]: jobs.queueUrl };
+    const tableNames = { [KEYS_TABLE.envVar]: tables.keys.tableName, [SECRETS_TABLE.envVar]: tables.secrets.tableName };
+    const routeHandlers = ROUTES.map((route) => {
+      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
+        route,
+        tables,
+        environment: { ...tableNames, ...functionEnvironment(route.name, values), ...(route.sendsWebhookJobs ? jobsQueue : {}) },
+      });
+      if (route.sendsWebhookJobs) handler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn] }));
+      api.addRoute(route, handler);
+      return handler;
+    });
+
     const alarms = new WebhookAlarms(this, 'WebhookAlarms', {
       deadLetters,
       fanOutFailures,

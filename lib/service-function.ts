@@ -14,10 +14,7 @@ const PROJECT_ROOT = path.resolve(__dirname, '..');
 
 const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-/**
- * The `service` every function of the stack logs and counts under (POWERTOOLS_SERVICE_NAME): the
- * stack's name, so that two stages in one account count apart; the dashboard reads it too.
- */
+/** The `service` every function logs and counts under: the stack's name, so that two stages count apart. */
 export const functionsServiceName = (scope: IConstruct): string => Stack.of(scope).stackName;
 
 export interface ServiceFunctionProps {
@@ -34,12 +31,7 @@ export interface ServiceFunctionProps {
   readonly access: TableAccess;
 }
 
-/**
- * One of the service's Lambda functions, built like all the others, with a role that may write to
- * its own log group and do exactly the listed DynamoDB actions, under their conditions, on exactly
- * the listed tables.
- * Anything more (a stream, a queue) is granted by whoever wires the function to it.
- */
+/** One of the service's functions, its role allowed its own log group and exactly the listed table access. */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
@@ -48,8 +40,7 @@ export class ServiceFunction extends Construct {
     super(scope, id);
 
     const logGroup = new LogGroup(this, 'Logs', { retention: FUNCTION_LOG_RETENTION });
-    // Our own role rather than the default one: that one carries AWSLambdaBasicExecutionRole,
-    // which may create and write to any log group in the account.
+    // Not the default role: AWSLambdaBasicExecutionRole may write to any log group in the account.
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: props.roleDescription,

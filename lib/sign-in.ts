@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, OAuthScope, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
 
 /** The OpenID Connect issuer whose tokens POST /keys accepts, as the functions and the pages need it. */
 export interface SignInIssuer {

@@ -34,7 +34,7 @@ import {
   PAGES_BUILD_DIR,
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
-} from '#lambdas/definitions/site';
+} from '#contract/site';
 import type { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 
@@ -49,11 +49,7 @@ export interface SecretsSiteProps {
   readonly signInOrigins?: readonly string[];
 }
 
-/**
- * One origin for people and programs: a CloudFront distribution serving the pages from a private
- * S3 bucket and the REST API under /api/*. A secret's link, `{site_url}/<id>`, is the reveal
- * page (a CloudFront function rewrites it), and loading it never reaches the API.
- */
+/** One origin: a CloudFront distribution serving the pages from a private bucket and the API under /api/*. */
 export class SecretsSite extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
@@ -69,8 +65,7 @@ export class SecretsSite extends Construct {
       throw new Error(`the pages are not built in ${PAGES_DIR}: run npm ci, or npm run build -w pages`);
     }
 
-    // Readable by the distribution alone (origin access control): no website endpoint, no public
-    // access, TLS only. The bucket holds nothing but the built pages, which a deploy replaces.
+    // Readable by the distribution alone (origin access control), TLS only.
     this.bucket = new Bucket(this, 'Pages', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -115,9 +110,7 @@ export class SecretsSite extends Construct {
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Every viewer header (Authorization included) but Host, which API Gateway must see as its
-          // own, and CloudFront's headers, CloudFront-Viewer-Address among them; headers a viewer
-          // request function sets count as the viewer's.
+          // Every viewer header but Host, which API Gateway must see as its own, and CloudFront's headers.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           ...(forwardViewerIp ? { functionAssociations: [{ function: viewerIpFunction(this), eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
         },
@@ -151,7 +144,7 @@ function pageHeadersPolicy(scope: Construct, signInOrigins: readonly string[]): 
   const hstsParts = /^max-age=(\d+)(; includeSubDomains)?$/.exec(hsts);
   if (!hstsParts?.[1] || contentTypeOptions !== 'nosniff') throw new Error('PAGE_HEADERS has a value the headers policy cannot express');
   return new ResponseHeadersPolicy(scope, 'PageHeaders', {
-    comment: 'Security headers of the share and reveal pages (lambdas/definitions/site.ts)',
+    comment: 'Security headers of the share and reveal pages (contract/site.ts)',
     securityHeadersBehavior: {
       contentSecurityPolicy: { contentSecurityPolicy, override: true },
       contentTypeOptions: { override: true },
@@ -175,11 +168,7 @@ function enumMember<T extends string>(members: Record<string, T>, value: string)
   return member;
 }
 
-/**
- * `/<id>` → the reveal page; everything else goes to the bucket as asked. A CloudFront function is
- * source text run by CloudFront's own runtime, with no modules to import: the pattern and the
- * file name are written into it from the shared definitions.
- */
+/** `/<id>` → the reveal page; a CloudFront function imports nothing, so the pattern is written into its source. */
 function revealPathFunction(scope: Construct): CloudFrontFunction {
   return new CloudFrontFunction(scope, 'RevealPath', {
     comment: "Serves a secret's link with the reveal page, a request's with the request page",
@@ -199,11 +188,7 @@ function revealPathFunction(scope: Construct): CloudFrontFunction {
   });
 }
 
-/**
- * Writes the viewer's IP, without the port CloudFront-Viewer-Address carries, into our own header,
- * replacing whatever the viewer sent under that name: AWS WAF's forwarded-IP settings read a bare
- * address (docs/decisions/waf.md). The API's web ACL trusts it only beside the origin secret.
- */
+/** Writes the viewer's bare IP into our header over what the viewer sent, for WAF (docs/decisions/waf.md). */
 function viewerIpFunction(scope: Construct): CloudFrontFunction {
   return new CloudFrontFunction(scope, 'ViewerIp', {
     comment: "Passes the viewer's IP to the API's web ACL",

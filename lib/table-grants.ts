@@ -1,18 +1,15 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { TableGrant } from '#lambdas/definitions/access';
 
-/**
- * A grant's IAM statement on a table. Its attribute list goes in as dynamodb:Attributes with
- * ForAllValues (every attribute the request names must be listed), by StringLike where a name is a
- * prefix; its return values as dynamodb:ReturnValues with IfExists, which holds a request that
- * asks for none (DynamoDB then returns NONE) and refuses one that asks for anything not listed.
- */
+/** A grant's IAM statement on a table; ReturnValues with IfExists lets a request that asks for none pass. */
 export function tableGrantStatement(grant: TableGrant, tableArn: string): PolicyStatement {
   const conditions: Record<string, Record<string, string[]>> = {};
   if (grant.attributes) {
     const operator = grant.attributes.some((name) => name.endsWith('*')) ? 'ForAllValues:StringLike' : 'ForAllValues:StringEquals';
     conditions[operator] = { 'dynamodb:Attributes': [...grant.attributes] };
   }
+  if (grant.leadingKeys)
+    conditions['ForAllValues:StringLike'] = { ...conditions['ForAllValues:StringLike'], 'dynamodb:LeadingKeys': [...grant.leadingKeys] };
   const ifExists: Record<string, string[]> = {
     ...(grant.returnValues ? { 'dynamodb:ReturnValues': [...grant.returnValues] } : {}),
     ...(grant.specificAttributesOnly ? { 'dynamodb:Select': ['SPECIFIC_ATTRIBUTES'] } : {}),

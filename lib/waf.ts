@@ -3,19 +3,11 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { ADDRESS_RATE_LIMIT } from '#lambdas/definitions/limits';
-import { EDGE_HEADERS } from '#lambdas/definitions/site';
+import { ERRORS } from '#contract/errors';
+import { ADDRESS_RATE_LIMIT } from '#contract/limits';
+import { EDGE_HEADERS } from '#contract/site';
 
-/**
- * The API's AWS WAF web ACL: a per-address rate limit in front of everything else, then AWS's
- * managed known-bad-inputs and core rule sets. Regional, on the API's stage, so that it sees every
- * request, through the distribution or to the API's own URL (docs/decisions/waf.md).
- *
- * Nothing in it keeps a request's path, which holds a secret's id: sampled requests are off (they
- * show the URI, and the headers with the origin secret) and there is no logging configuration.
- * Its CloudWatch metrics are counts per rule.
- */
+/** The API's web ACL: a per-address rate limit, then AWS's managed rule sets (docs/decisions/waf.md); it logs no path. */
 
 /** Rule names, which are also their CloudWatch metric names. */
 export const WAF_RULES = {
@@ -27,11 +19,7 @@ export const WAF_RULES = {
   common: 'AWSManagedRulesCommonRuleSet',
 } as const;
 
-/**
- * Managed rules that would refuse requests the contract accepts: they only count. A request body
- * is JSON whose strings the service stores as opaque values and never runs, fetches or renders
- * as HTML; the rules that stay in force inspect the path, query, cookies and headers.
- */
+/** Managed rules that would refuse bodies the contract accepts (opaque JSON strings): they only count. */
 export const COUNTED_MANAGED_RULES: Readonly<Record<'knownBadInputs' | 'common', Readonly<Record<string, string>>>> = {
   knownBadInputs: {},
   common: {
@@ -105,9 +93,7 @@ export class ApiFirewall extends Construct {
         [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ error: ERRORS.addressRateLimited }) },
       },
       rules: [
-        // Through CloudFront the source address is an edge server's, shared by many viewers. The
-        // distribution's function writes the viewer's IP into our header over any value the
-        // viewer sent, and only a request with the origin secret is keyed on it.
+        // Through CloudFront the source is an edge server: key on the viewer IP our function writes.
         {
           name: WAF_RULES.ratePerViewer,
           priority: 0,
@@ -139,8 +125,7 @@ export class ApiFirewall extends Construct {
             },
           },
         },
-        // Blocked requests get API Gateway's WAF_FILTERED response (lib/gateway-responses.ts): a
-        // custom response here would have to name every rule of each group, and miss those AWS adds.
+        // Blocked requests get API Gateway's WAF_FILTERED response (lib/gateway-responses.ts).
         managedRuleGroup(WAF_RULES.knownBadInputs, 2, COUNTED_MANAGED_RULES.knownBadInputs),
         managedRuleGroup(WAF_RULES.common, 3, COUNTED_MANAGED_RULES.common),
       ],

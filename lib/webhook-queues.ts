@@ -16,17 +16,10 @@ export interface WebhookQueues {
   readonly consumedSecrets: Queue;
 }
 
-/**
- * Every queue keeps messages for the dead-letter retention, SQS's maximum. The jobs queue too: a job
- * that expired there would vanish without ever reaching the dead-letter queue. (A standard queue's
- * dead letter keeps its first enqueue time, so it is kept 14 days from when the job was queued.)
- */
+/** Every queue keeps messages for SQS's maximum: a job expiring in the jobs queue would never be dead-lettered. */
 const RETENTION = Duration.days(DEAD_LETTER_RETENTION_DAYS);
 
-/**
- * SQS-managed encryption rather than a KMS key of ours: it encrypts at rest just the same, and
- * producers and consumers (and Lambda's on-failure destination) need no KMS permissions.
- */
+/** SQS-managed encryption: at rest just the same, and no one needs KMS permissions. */
 function protectedQueue(scope: Construct, id: string, props: QueueProps = {}): Queue {
   return new Queue(scope, id, {
     encryption: QueueEncryption.SQS_MANAGED,
@@ -36,10 +29,7 @@ function protectedQueue(scope: Construct, id: string, props: QueueProps = {}): Q
   });
 }
 
-/**
- * The pipeline's queues: jobs, where failed jobs end up, stream batches the fan-out gave up on,
- * and consumed secrets to delete after a delay.
- */
+/** The pipeline's queues (QUEUES in lambdas/definitions/webhooks.ts). */
 export function webhookQueues(scope: Construct): WebhookQueues {
   const deadLetters = protectedQueue(scope, QUEUES.deadLetters.id);
   const jobs = protectedQueue(scope, QUEUES.jobs.id, {

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { ROUTES, type RouteDefinition } from '#lambdas/definitions/routes';
-import { API_PATH_PREFIX } from '#lambdas/definitions/site';
+import { API_PATH_PREFIX } from '#contract/site';
 import { STANDARD_HEADERS } from '#lambdas/http/headers';
 import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
 import { invocationScopes } from './invocation-scope';

@@ -1,5 +1,5 @@
 import { ENV } from '#lambdas/definitions/env';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
@@ -58,12 +58,12 @@ async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Pro
   }
 }
 
-function listen(server: Server, port: number): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // Taken since the check at start, by a process quicker than DynamoDB Local.
     const fail = (error: Error): void => reject(isAddressInUse(error) ? portInUse(port, 'PORT') : error);
     server.once('error', fail);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', fail);
       resolve();
     });
@@ -85,6 +85,10 @@ async function start(started: Started, settings: LocalSettings, port: number, da
     // What POST /keys and the pages read, as the stack sets them from its user pool.
     env[SETTINGS.oidcIssuer.env] = started.signIn.issuer;
     env[SETTINGS.oidcAudience.env] = LOCAL_SIGN_IN.clientId;
+    // Its one account's domain, unless told otherwise: the allow-list is checked as on AWS.
+    if (!env[SETTINGS.oidcAllowedDomains.env] && !env[SETTINGS.oidcAllowedGroups.env] && !env[SETTINGS.oidcAnyAccount.env]) {
+      env[SETTINGS.oidcAllowedDomains.env] = LOCAL_SIGN_IN.emailDomain;
+    }
   }
   let endpoint = settings.dynamoDbEndpoint;
   if (!endpoint) {
@@ -105,14 +109,18 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
     ...(dataDir ? { dataDir } : {}),
   });
-  await listen(started.server, port);
+  // Before the routes load: POST /keys/webhook/test's SQS client is built from these, as the stack sets them.
+  env[ENV.sqsEndpoint] = started.webhooks.sqsEndpoint;
+  env[QUEUES.jobs.envVar] = started.webhooks.queueUrl;
+  if (sdkCallLog) recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
+  await listen(started.server, port, settings.listenHost);
   return started.webhooks;
 }
 
@@ -121,6 +129,8 @@ function localPagesConfig() {
   const settings = readSettingsWhere((row) => row.in?.includes('pages') === true || row.functions?.includes('keys-create') === true, process.env);
   return pagesConfig({ ...settings, oidcClientId: settings.oidcAudience });
 }
+
+const isLoopback = (host: string): boolean => host === '::1' || host.startsWith('127.');
 
 async function main(): Promise<void> {
   const settings = readLocalSettings();
@@ -166,6 +176,9 @@ async function main(): Promise<void> {
   if (started.signIn) {
     const { login, password } = LOCAL_SIGN_IN.testUser;
     console.log(`Sign-in (CREATE_ACCESS=signed-in): OpenID provider at ${started.signIn.issuer}, test user ${login}, password ${password}`);
+  }
+  if (!isLoopback(settings.listenHost)) {
+    console.warn(`warning: LISTEN_HOST=${settings.listenHost}: the API and pages answer every machine that reaches this one, not this one alone`);
   }
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }

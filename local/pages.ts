@@ -10,8 +10,8 @@ import {
   REQUEST_PATH_PATTERN,
   REVEAL_PATH_PATTERN,
   pageHeaders,
-} from '#lambdas/definitions/site';
-import type { PagesConfig } from '#lambdas/config/settings';
+  type PagesConfig,
+} from '#contract/site';
 
 /**
  * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal

@@ -4,6 +4,8 @@
  */
 export const LOCAL_SIGN_IN = {
   testUser: { login: 'alice', password: 'onetime-local', subject: 'alice', email: 'alice@example.test', name: 'Alice Example' },
+  /** The test user's email domain: the one local mode lets in unless told otherwise (OIDC_ALLOWED_DOMAINS). */
+  emailDomain: 'example.test',
   /** The share page's and the CLI's client, whose id is the audience POST /keys accepts. */
   clientId: 'onetime',
   /** Another application of the same provider: its tokens name another audience, and are refused. */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
+import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
 /**
@@ -69,6 +70,8 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries the scopes' claims, as Cognito's and Google's do: POST /keys checks its email.
+    conformIdTokenClaims: false,
     features: {
       devInteractions: { enabled: false },
       deviceFlow: {
@@ -167,7 +170,8 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, () => resolve());
+    // A fixed user signs in here: this machine only.
+    server.listen(options.port, LOOPBACK, () => resolve());
   });
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;

@@ -29,7 +29,8 @@ function staticText(key: string, page: string): string {
 
 /**
  * What every page shares, written once: its <head> around the page's own <title> and <script>
- * (which are all a template's head holds), and the language switch in its empty top header.
+ * (which are all a template's head holds), and the language switch in its top header, after
+ * what the page puts there (a link, on one line).
  */
 const HEAD_BEFORE_TITLE = [
   '<meta charset="utf-8" />',
@@ -44,7 +45,7 @@ const LANGUAGE_SWITCH = [
   '</div>',
 ];
 const TEMPLATE_HEAD = /^( *)<head>\n *(<title\b[^>]*><\/title>)\n *(<script\b[^>]*><\/script>)\n *<\/head>$/m;
-const TEMPLATE_TOP = /^( *)<header class="top"><\/header>$/m;
+const TEMPLATE_TOP = /^( *)<header class="top">(.*)<\/header>$/m;
 
 const indented = (lines: readonly string[], indent: string): string => lines.map((line) => indent + line).join('\n');
 
@@ -52,7 +53,7 @@ function withSharedParts(html: string, page: string): string {
   const head = TEMPLATE_HEAD.exec(html);
   const top = TEMPLATE_TOP.exec(html);
   if (!head || !top)
-    throw new Error(`${page}: a template's <head> holds its <title> and <script> only, and its top is an empty <header class="top">`);
+    throw new Error(`${page}: a template's <head> holds its <title> and <script> only, and its top is a one-line <header class="top">`);
   const [, headIndent = '', title = '', script = ''] = head;
   const inner = `${headIndent}  `;
   const fullHead = [
@@ -63,8 +64,12 @@ function withSharedParts(html: string, page: string): string {
     inner + script,
     `${headIndent}</head>`,
   ];
-  const topIndent = top[1] ?? '';
-  const fullTop = [`${topIndent}<header class="top">`, indented(LANGUAGE_SWITCH, `${topIndent}  `), `${topIndent}</header>`];
+  const [, topIndent = '', own = ''] = top;
+  const fullTop = [
+    `${topIndent}<header class="top">`,
+    indented(own ? [own, ...LANGUAGE_SWITCH] : LANGUAGE_SWITCH, `${topIndent}  `),
+    `${topIndent}</header>`,
+  ];
   return html.replace(TEMPLATE_HEAD, () => fullHead.join('\n')).replace(TEMPLATE_TOP, () => fullTop.join('\n'));
 }
 

@@ -1,20 +1,26 @@
-/** What a cold-start child tells the bench, and where: shared by the runner and the bench. */
+/** What a cold-start child tells the bench, and where; and what a handler's success is, to the child and the warm measurement alike. */
 
 /** The function name a sample runs under: in its Lambda context and its environment alike. */
 export const SAMPLE_FUNCTION_NAME = 'cold-start';
 
-/** The pipe the parent opens next to stdin, stdout and stderr: stdout belongs to the handler's logs. */
+/**
+ * The pipe on which the child reports its CPU time (user and system, ms) from its start until the
+ * response was in hand: stdout belongs to the handler's logs.
+ */
 export const REPORT_FD = 3;
 
-/** The child's own clock, from its process start. */
-export interface RunnerReport {
-  /** Bundle imported: module initialisation done. */
-  importedAtMs: number;
-  /** Response in hand. */
-  answeredAtMs: number;
-  /**
-   * CPU time (user and system) of the child until then, Node's own start-up included: what the
-   * bundle costs, far less disturbed by other processes on a shared machine than the elapsed time.
-   */
-  cpuMs: number;
+/** Why a handler's response is not a success (a non-2xx status, batch item failures), or undefined when it is one. */
+export function failureOf(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return 'the handler returned no response object';
+  if ('statusCode' in response) {
+    const status = response.statusCode;
+    if (typeof status === 'number' && status >= 200 && status < 300) return undefined;
+    // Only a failure's body is shown: it is the service's {"error": ...}, never secret data.
+    return `status ${String(status)} ${'body' in response ? String(response.body) : ''}`;
+  }
+  if ('batchItemFailures' in response) {
+    const failures = response.batchItemFailures;
+    return Array.isArray(failures) && failures.length === 0 ? undefined : 'batch item failures';
+  }
+  return 'the response has neither a statusCode nor batchItemFailures';
 }

@@ -2,37 +2,16 @@ import type { Context } from 'aws-lambda';
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#local/lambda-context';
-import { REPORT_FD, SAMPLE_FUNCTION_NAME, type RunnerReport } from './protocol';
+import { REPORT_FD, SAMPLE_FUNCTION_NAME, failureOf } from './protocol';
 
 /**
- * The child process of one cold-start sample: imports a bundle, hands its handler one event, and
- * reports on REPORT_FD once the response is in, then exits. Handler and baseline samples run this
- * same script with the same environment; only the bundle differs.
- *
- * argv: <bundle path> <event as JSON>. Exits non-zero, saying why on stderr, when the handler
- * fails or answers with a non-2xx status or with batch item failures.
+ * The child process of one cold-start sample: argv <bundle> <event JSON>. Imports the bundle, hands its
+ * handler the event, reports on REPORT_FD once the response is in and exits; fails saying why otherwise.
  */
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 const TIMEOUT_MS = 30_000;
-
-/** Why a response is not a success, or undefined when it is one. */
-function failureOf(response: unknown): string | undefined {
-  if (typeof response !== 'object' || response === null) return 'the handler returned no response object';
-  if ('statusCode' in response) {
-    const status = response.statusCode;
-    if (typeof status === 'number' && status >= 200 && status < 300) return undefined;
-    // Only a failure's body is shown: it is the service's {"error": ...}, never secret data.
-    const body = 'body' in response ? String(response.body) : '';
-    return `status ${String(status)} ${body}`;
-  }
-  if ('batchItemFailures' in response) {
-    const failures = response.batchItemFailures;
-    return Array.isArray(failures) && failures.length === 0 ? undefined : 'batch item failures';
-  }
-  return 'the response has neither a statusCode nor batchItemFailures';
-}
 
 async function main(): Promise<void> {
   const [bundle, eventJson] = process.argv.slice(2);
@@ -40,16 +19,13 @@ async function main(): Promise<void> {
   const event: unknown = JSON.parse(eventJson);
 
   const loaded = (await import(pathToFileURL(bundle).href)) as { handler?: unknown };
-  const importedAtMs = performance.now();
   if (typeof loaded.handler !== 'function') throw new Error(`${bundle} exports no handler`);
   const response = await (loaded.handler as Handler)(event, lambdaContext(SAMPLE_FUNCTION_NAME, 'cold-start-request', TIMEOUT_MS));
-  const answeredAtMs = performance.now();
   const cpu = process.cpuUsage();
 
   const failure = failureOf(response);
   if (failure !== undefined) throw new Error(`the handler did not succeed: ${failure}`);
-  const report: RunnerReport = { importedAtMs, answeredAtMs, cpuMs: (cpu.user + cpu.system) / 1000 };
-  writeSync(REPORT_FD, `${JSON.stringify(report)}\n`);
+  writeSync(REPORT_FD, `${(cpu.user + cpu.system) / 1000}\n`);
   // The SDK keeps sockets open; a Lambda would be frozen here, a sample just ends.
   process.exit(0);
 }

@@ -1,10 +1,4 @@
-/**
- * Base64 without Node's Buffer, which browsers lack. `Uint8Array.prototype.toBase64` would do this
- * natively but is in neither Node 20 nor 24, and the usual portable route (bytes to a "binary
- * string" through String.fromCharCode, then btoa) took 1.1 s for 3.9 MB on Node 20: encoding by
- * table into ASCII bytes, decoded to a string at once, takes ~50 ms. Decoding uses atob, which is
- * fast enough (~30-80 ms) and checks the alphabet.
- */
+/** Base64 without Node's Buffer, which browsers lack; encoding by table, as String.fromCharCode and btoa are slow. */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const CODES = Uint8Array.from(ALPHABET, (character) => character.charCodeAt(0));

@@ -1,5 +1,5 @@
-import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../lambdas/definitions/limits';
-import { describeIssue } from '../../lambdas/http/describe-issue';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '../../contract/limits';
+import { describeIssue } from '../../contract/describe-issue';
 import {
   claimSecretResponse,
   createKeyResponse,
@@ -9,11 +9,12 @@ import {
   getKeyResponse,
   secretStatusResponse,
   updateKeyResponse,
+  webhookTestResponse,
   type CreateKeyResponse,
   type CreateSecretRequest,
   type GetKeyResponse,
   type SecretStatusResponse,
-} from '../../lambdas/http/schemas';
+} from '../../contract/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { ENVELOPE_OVERHEAD, KEY_BYTES, importKey, open, randomBytes, seal, type AesKey, type EnvelopeVersion } from './envelope';
 import { InputError, LinkError, PayloadTooLargeError } from './errors';
@@ -38,19 +39,12 @@ import { Transport, type TransportOptions } from './transport';
 import { decodeUtf8, utf8 } from './utf8';
 
 export interface ClientOptions extends TransportOptions {
-  /**
-   * Without one, `share` and `reveal` mint a key with POST /keys (limited to 20 per client address
-   * per hour) and keep it, in memory only, for this client's life.
-   */
+  /** Without one, `share` and `reveal` mint a key and keep it in memory for this client's life. */
   apiKey?: string;
 }
 
 export type ShareOptions = Pick<CreateSecretRequest, 'ttl' | 'views'> & {
-  /**
-   * Gates the secret: a reader needs the link and this passphrase, and the service deletes the
-   * secret after 5 wrong ones. Never sent: the service gets a check value it cannot test guesses
-   * against. Not trimmed; normalized to NFC; an empty one is refused.
-   */
+  /** Gates the secret (deleted after 5 wrong ones); never sent. Normalized to NFC, not trimmed; empty is refused. */
   passphrase?: string;
 };
 
@@ -67,10 +61,7 @@ interface Sealing {
   proof?: string;
 }
 
-/**
- * A link's sealing: version 1 with its key; version 2, for a gated link, with the key derived
- * from it and the passphrase (the slow step: about half a second).
- */
+/** A link's sealing: version 1 with its key; version 2, gated, with a key derived from it and the passphrase. */
 async function sealingOf(linkKey: Uint8Array, passphrase: string | undefined): Promise<Sealing & { gate?: string }> {
   if (passphrase === undefined) return { key: await importKey(linkKey), version: 1 };
   const derived = await derivePassphraseKeys(linkKey, passphrase);
@@ -102,11 +93,7 @@ export type Revealed =
   | { type: 'text'; text: string; remaining: number }
   | { type: 'file'; name: string | undefined; mimetype: string; bytes: Uint8Array; remaining: number };
 
-/**
- * A secret's receipt: `state` is `active`, `used` (last view taken), `revoked`, `expired` (ttl
- * passed with views left) or `burned` (passphrase attempts spent); times in ms since the epoch,
- * `viewed` one per view taken.
- */
+/** A secret's receipt (docs/api.md, "Receipts"); times in ms since the epoch, `viewed` one per view taken. */
 export type SecretStatus = SecretStatusResponse;
 
 export const OCTET_STREAM = 'application/octet-stream';
@@ -170,12 +157,7 @@ export class OnetimeClient {
     };
   }
 
-  /**
-   * Claims one view and decrypts it. A link without a valid key, and a gated link without a
-   * passphrase, are refused before any request. For a gated link, a wrong passphrase uses no view:
-   * PassphraseError tells how many attempts are left, and SecretGoneError (`burned`) that the last
-   * one was used and the service deleted the secret.
-   */
+  /** Claims one view and decrypts it; a wrong passphrase uses no view (PassphraseError tells the attempts left). */
   async reveal(link: string, options: RevealOptions = {}): Promise<Revealed> {
     const { id, key: rawKey, gated } = parseLink(link);
     if (gated && options.passphrase === undefined) throw new InputError('this link needs a passphrase');
@@ -201,20 +183,13 @@ export class OnetimeClient {
     await this.transport.call({ route: 'secrets-revoke', id, apiKey: this.requireKey(), schema: deleteResponse });
   }
 
-  /**
-   * What became of a secret this client's key created, while it lives and until 7 days after it
-   * expires; uses no view. SecretGoneError for any other key's secret and for an unknown id alike.
-   */
+  /** What became of a secret this client's key created, until 7 days after it expires; uses no view. */
   async status(linkOrId: string): Promise<SecretStatus> {
     const id = secretIdOf(linkOrId);
     return this.transport.call({ route: 'secrets-status', id, apiKey: this.requireKey(), schema: secretStatusResponse });
   }
 
-  /**
-   * Asks for a secret (docs/client.md, "Secret requests"): a key pair made here, its public key
-   * registered. Without an API key of its own, the client mints one and puts it in the receive
-   * link, since only the requesting key may read the request's state and answer.
-   */
+  /** Asks for a secret (docs/client.md, "Secret requests"); a minted API key goes into the receive link. */
   async request(options: RequestOptions = {}): Promise<Requested> {
     return createRequest(this.transport, await this.keyForSecrets(), this.givenKey === undefined, options);
   }
@@ -240,11 +215,7 @@ export class OnetimeClient {
     return receive(this.transport, receiveKey(receiveLink, this.givenKey), receiveLink);
   }
 
-  /**
-   * A new API key (and its webhook signing secret); this client goes on using its own. On a
-   * signed-in deployment, `signInToken` (an ID token of its issuer) makes it a full key; without
-   * one the key may only reveal.
-   */
+  /** A new API key and webhook secret; on a signed-in deployment, `signInToken` makes it a full key. */
   async createKey({ signInToken, ...body }: { webhook?: string; signInToken?: string } = {}): Promise<CreateKeyResponse> {
     return this.transport.call({
       route: 'keys-create',
@@ -261,6 +232,11 @@ export class OnetimeClient {
   /** An https URL sets the key's webhook; "" removes it. */
   async updateWebhook(webhook: string): Promise<void> {
     await this.transport.call({ route: 'keys-update', apiKey: this.requireKey(), body: { webhook }, schema: updateKeyResponse });
+  }
+
+  /** Queues a webhook.test event to the key's webhook; resolves to its event id. */
+  async testWebhook(): Promise<string> {
+    return (await this.transport.call({ route: 'keys-webhook-test', apiKey: this.requireKey(), schema: webhookTestResponse })).eventId;
   }
 
   /** Revokes this client's API key at once. */

@@ -1,13 +1,7 @@
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
-/**
- * Envelopes (docs/client.md §2, §5): version ‖ iv ‖ ciphertext ‖ tag, AES-256-GCM with a fresh 12-byte
- * iv and a 16-byte tag. Version 1 is sealed with the link's key; version 2 (a passphrase-gated
- * secret, passphrase.ts) with a key derived from it and the passphrase. The additional data names
- * the version and the field an envelope is for, so that a filename's envelope cannot be passed
- * off as the data's, nor a version's as another's.
- */
+/** Envelopes (docs/client.md §2, §5); the additional data names version and field, so neither can pass as another. */
 
 /** The version of links without a passphrase. */
 export const ENVELOPE_VERSION = 1;
@@ -27,17 +21,45 @@ export type AesKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 export const KEY_BYTES = 32;
 
-/**
- * WebCrypto takes views of an ArrayBuffer: the DOM's types say so, Node's are laxer. This
- * library's bytes never live in a SharedArrayBuffer, so the pages (typed against the DOM) and
- * Node agree with this view of them.
- */
+/** WebCrypto takes views of an ArrayBuffer (the DOM's types say so); our bytes never live in a SharedArrayBuffer. */
 export const cryptoBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
 
 export const importKey = (raw: Uint8Array): Promise<AesKey> =>
   crypto.subtle.importKey('raw', cryptoBytes(raw), { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 
 export const randomBytes = (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length));
+
+export const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(bytes)));
+
+export const concat = (...parts: Uint8Array[]): Uint8Array => {
+  const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+};
+
+const gcmParameters = (iv: Uint8Array, aad: string) => ({
+  name: 'AES-GCM',
+  iv: cryptoBytes(iv),
+  additionalData: utf8.encode(aad),
+  tagLength: TAG_BYTES * 8,
+});
+
+/** AES-256-GCM, a 16-byte tag after the ciphertext, `aad` as additional data: every envelope version's cipher. */
+export const gcmEncrypt = async (key: AesKey, iv: Uint8Array, plaintext: Uint8Array, aad: string): Promise<Uint8Array> =>
+  new Uint8Array(await crypto.subtle.encrypt(gcmParameters(iv, aad), key, cryptoBytes(plaintext)));
+
+/** LinkError (undecryptable) for a wrong key or damage alike. */
+export async function gcmDecrypt(key: AesKey, iv: Uint8Array, sealed: Uint8Array, aad: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await crypto.subtle.decrypt(gcmParameters(iv, aad), key, cryptoBytes(sealed)));
+  } catch {
+    throw LinkError.undecryptable();
+  }
+}
 
 /** The envelope of `plaintext` with this iv; `seal` draws a fresh one, test vectors fix it. */
 export async function sealWithIv(
@@ -47,25 +69,13 @@ export async function sealWithIv(
   field: EnvelopeField,
   version: EnvelopeVersion = ENVELOPE_VERSION,
 ): Promise<Uint8Array> {
-  const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: utf8.encode(AAD_OF_VERSION[version][field]), tagLength: TAG_BYTES * 8 },
-    key,
-    cryptoBytes(plaintext),
-  );
-  const envelope = new Uint8Array(1 + IV_BYTES + sealed.byteLength);
-  envelope[0] = version;
-  envelope.set(iv, 1);
-  envelope.set(new Uint8Array(sealed), 1 + IV_BYTES);
-  return envelope;
+  return concat(Uint8Array.of(version), iv, await gcmEncrypt(key, iv, plaintext, AAD_OF_VERSION[version][field]));
 }
 
 export const seal = (key: AesKey, plaintext: Uint8Array, field: EnvelopeField, version: EnvelopeVersion = ENVELOPE_VERSION): Promise<Uint8Array> =>
   sealWithIv(key, randomBytes(IV_BYTES), plaintext, field, version);
 
-/**
- * The plaintext of an envelope of `version`; LinkError when the version, the tag or the field
- * does not match (wrong key or damage alike).
- */
+/** The plaintext of an envelope of `version`; LinkError on a wrong key or damage alike. */
 export async function open(
   key: AesKey,
   envelope: Uint8Array,
@@ -73,19 +83,5 @@ export async function open(
   version: EnvelopeVersion = ENVELOPE_VERSION,
 ): Promise<Uint8Array> {
   if (envelope.length < ENVELOPE_OVERHEAD || envelope[0] !== version) throw LinkError.undecryptable();
-  try {
-    const plaintext = await crypto.subtle.decrypt(
-      {
-        name: 'AES-GCM',
-        iv: cryptoBytes(envelope.subarray(1, 1 + IV_BYTES)),
-        additionalData: utf8.encode(AAD_OF_VERSION[version][field]),
-        tagLength: TAG_BYTES * 8,
-      },
-      key,
-      cryptoBytes(envelope.subarray(1 + IV_BYTES)),
-    );
-    return new Uint8Array(plaintext);
-  } catch {
-    throw LinkError.undecryptable();
-  }
+  return gcmDecrypt(key, envelope.subarray(1, 1 + IV_BYTES), envelope.subarray(1 + IV_BYTES), AAD_OF_VERSION[version][field]);
 }

@@ -1,9 +1,6 @@
-import { MAX_BODY_BYTES } from '../../lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '../../contract/limits';
 
-/**
- * Every failure the library reports is one of these, told apart by `kind` (the CLI maps kinds to
- * exit codes). No message ever carries a link's key, an API key, a webhook secret or content.
- */
+/** Every failure the library reports, told apart by `kind`; no message carries a key, a webhook secret or content. */
 
 export type OnetimeErrorKind = 'input' | 'link' | 'gone' | 'passphrase' | 'rate-limited' | 'too-large' | 'service' | 'network';
 
@@ -17,11 +14,7 @@ export class InputError extends OnetimeError {
   override readonly name = 'InputError';
 }
 
-/**
- * The link cannot open the secret. `malformed`: refused before any request (no view consumed).
- * `undecryptable`: the key is wrong or the secret damaged; the view was consumed. `mismatch`: a
- * request's public key does not match its link's fingerprint; nothing was encrypted or sent.
- */
+/** The link cannot open the secret: `malformed` (no request made), `undecryptable` (view used), `mismatch` (fingerprint). */
 export class LinkError extends OnetimeError {
   readonly kind = 'link';
   override readonly name = 'LinkError';
@@ -49,10 +42,7 @@ export class LinkError extends OnetimeError {
   }
 }
 
-/**
- * 404 for a secret: it never existed, was used up, expired or was revoked (or is not yours to
- * revoke). `burned`: this reveal's wrong passphrase took the last attempt, and the service deleted it.
- */
+/** 404 for a secret; `burned`: this reveal's wrong passphrase took the last attempt. */
 export class SecretGoneError extends OnetimeError {
   readonly kind = 'gone';
   override readonly name = 'SecretGoneError';
@@ -68,11 +58,7 @@ export class SecretGoneError extends OnetimeError {
   }
 }
 
-/**
- * 403 of a passphrase-gated secret: no view was used. `wrong`: the passphrase was wrong, and
- * `attemptsLeft` more wrong ones are allowed before the service deletes the secret. `required`:
- * the link was not marked as needing a passphrase ("#p."), so none was asked for.
- */
+/** 403 of a gated secret, no view used: `wrong` (`attemptsLeft` remain) or `required` (link not marked "#p."). */
 export class PassphraseError extends OnetimeError {
   readonly kind = 'passphrase';
   override readonly name = 'PassphraseError';

@@ -1,13 +1,9 @@
 import mime from 'mime';
-import { FILENAME_MAX_LENGTH } from '../../lambdas/definitions/limits';
+import { FILENAME_MAX_LENGTH } from '../../contract/limits';
 import { ENVELOPE_OVERHEAD } from './envelope';
 import { utf8 } from './utf8';
 
-/**
- * The encrypted filename travels as unpadded base64url of its envelope in a field of at most 255
- * characters: 191 bytes of envelope, so 162 bytes of UTF-8 name. Longer names are shortened
- * before encryption, keeping their extension (docs/client.md §2).
- */
+/** A filename's envelope must fit 255 characters: longer names are shortened, keeping their extension (docs/client.md §2). */
 export const MAX_FILENAME_BYTES = Math.floor((FILENAME_MAX_LENGTH * 3) / 4) - ENVELOPE_OVERHEAD;
 
 /** Extensions longer than this are taken for part of the name, not kept whole. */
@@ -36,11 +32,7 @@ export function fitFilename(name: string): string {
   return truncateUtf8(stem, MAX_FILENAME_BYTES - byteLength(extension)) + extension;
 }
 
-/**
- * The sender's name made safe to save under: its last path segment, without control characters; a
- * neutral one from the media type when none is usable. The CLI writes files under it and the reveal
- * page offers downloads under it.
- */
+/** The sender's name made safe to save under: its last path segment, no controls; else one from the media type. */
 export function safeName(name: string | undefined, mimetype: string): string {
   const cleaned =
     (name ?? '')

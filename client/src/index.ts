@@ -1,7 +1,4 @@
-/**
- * The browser-safe core: WebCrypto and fetch only, no `node:` imports (the build bundles it for the
- * browser platform, which fails on any). The CLI lives in ./cli.
- */
+/** The browser-safe core: WebCrypto and fetch only, no `node:` imports (the browser build fails on any). */
 export {
   OnetimeClient,
   type ClientOptions,

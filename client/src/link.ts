@@ -1,18 +1,11 @@
-import { secretId } from '../../lambdas/http/schemas';
+import { secretId } from '../../contract/schemas';
 import { fromBase64Url, toBase64Url } from './base64';
 import { KEY_BYTES } from './envelope';
 import { LinkError } from './errors';
 
-/**
- * Links are `{site_url}/<id>#<k>`, k the unpadded base64url of the 32-byte key (43 characters);
- * a passphrase-gated secret's link is `{site_url}/<id>#p.<k>`, so that a reader knows to ask for
- * the passphrase before any request. The fragment is never sent: requests are built from the id
- * alone. The API base URL the client was given is used for every request, whatever site the link
- * names.
- */
+/** Links are `{site_url}/<id>#<k>` or, gated, `#p.<k>` (docs/client.md §1); requests are built from the id alone. */
 
 const KEY_LENGTH = 43;
-/** Marks a gated link's fragment. */
 export const GATED_MARKER = 'p.';
 
 export const makeLink = (url: string, key: Uint8Array, gated = false): string => `${url}#${gated ? GATED_MARKER : ''}${toBase64Url(key)}`;
@@ -20,7 +13,6 @@ export const makeLink = (url: string, key: Uint8Array, gated = false): string =>
 export interface ParsedLink {
   id: string;
   key: Uint8Array;
-  /** Whether the link is marked as needing a passphrase. */
   gated: boolean;
 }
 

@@ -1,21 +1,8 @@
-import { cryptoBytes } from './envelope';
+import { concat, cryptoBytes, sha256 } from './envelope';
 import { InputError } from './errors';
 import { utf8 } from './utf8';
 
-/**
- * The passphrase gate's keys (docs/client.md, "Passphrase"). From the link's key k and the
- * passphrase, in WebCrypto:
- *
- *   salt      = first 16 bytes of SHA-256("svc:v2:salt" ‖ k)
- *   stretched = PBKDF2-HMAC-SHA256(UTF-8(NFC(passphrase)), salt, 600,000 iterations, 32 bytes)
- *   K         = HKDF-SHA256(ikm = k ‖ stretched, salt = 32 zero bytes, info "svc:v2:key", 32 bytes)
- *   proof     = HKDF-SHA256(ikm = k ‖ stretched, salt = 32 zero bytes, info "svc:v2:proof", 32 bytes)
- *   gate      = SHA-256(proof)
- *
- * K seals the envelopes (version 2); the service stores the gate and checks the proof a claim
- * sends against it. Both need k, which never reaches the service, so a copy of its tables cannot
- * test a passphrase guess.
- */
+/** The passphrase gate's keys (docs/client.md §5); both need k, so a copy of the tables cannot test a guess. */
 
 export const PBKDF2_ITERATIONS = 600_000;
 const SALT_BYTES = 16;
@@ -28,18 +15,6 @@ export interface PassphraseKeys {
   /** Sent with each claim (x-secret-proof). */
   proof: Uint8Array;
 }
-
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
-};
-
-const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(bytes)));
 
 /** The passphrase as the derivation takes it: refused when empty; NFC, so that é typed either way is one passphrase; never trimmed. */
 export function passphraseBytes(passphrase: string): Uint8Array {

@@ -1,26 +1,14 @@
 import { fromBase64Url, toBase64Url } from './base64';
-import { cryptoBytes, randomBytes, type AesKey } from './envelope';
+import { concat, cryptoBytes, gcmDecrypt, gcmEncrypt, randomBytes, sha256, type AesKey } from './envelope';
 import { LinkError } from './errors';
 import { utf8 } from './utf8';
 
-/**
- * Envelope version 3 (docs/client.md, "Secret requests"): content encrypted to a requester's
- * P-256 public key R. One ephemeral key pair per answer; its ECDH secret with R, through
- * HKDF-SHA256, gives the AES-256-GCM key of both the data and the filename:
- *
- *   K        = HKDF-SHA256(ikm = ECDH(e, R), salt = "svc:v3:salt", info = "svc:v3:key" ‖ E ‖ R, 32 bytes)
- *   data     = 0x03 ‖ E (65) ‖ iv (12) ‖ ciphertext ‖ tag (16), AAD "svc:v3:data"
- *   filename = 0x03 ‖ iv (12) ‖ ciphertext ‖ tag (16),          AAD "svc:v3:filename"
- *
- * E and R are uncompressed points (0x04 ‖ x ‖ y). The filename's envelope carries no E (it
- * travels with the data's), so names fit the 255-character field as with version 1.
- */
+/** Envelope version 3, content encrypted to a requester's P-256 public key: docs/client.md §7 gives the format. */
 
 export const REQUEST_ENVELOPE_VERSION = 3;
 export const REQUEST_AAD = { data: 'svc:v3:data', filename: 'svc:v3:filename' } as const;
 export const HKDF_SALT = 'svc:v3:salt';
 export const HKDF_INFO = 'svc:v3:key';
-export type RequestEnvelopeField = keyof typeof REQUEST_AAD;
 
 const POINT_BYTES = 65;
 const IV_BYTES = 12;
@@ -29,8 +17,8 @@ const TAG_BYTES = 16;
 export const REQUEST_DATA_OVERHEAD = 1 + POINT_BYTES + IV_BYTES + TAG_BYTES;
 const FILENAME_OVERHEAD = 1 + IV_BYTES + TAG_BYTES;
 
-/** The global WebCrypto's key types, named this way because Node's types declare no global CryptoKey. */
-export type EcKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+/** WebCrypto's key type, as envelope.ts names it. */
+export type EcKey = AesKey;
 export type EcKeyPair = { privateKey: EcKey; publicKey: EcKey };
 
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' } as const;
@@ -67,18 +55,8 @@ export function importPrivateKey(d: Uint8Array, publicKey: Uint8Array): Promise<
 
 /** SHA-256 of the raw public key, unpadded base64url (43 characters): what a request link carries. */
 export async function fingerprint(publicKey: Uint8Array): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', cryptoBytes(publicKey))));
+  return toBase64Url(await sha256(publicKey));
 }
-
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
 
 /** K from our private key and the other side's public key; E is the ephemeral point, R the requester's. */
 async function deriveKey(ownPrivate: EcKey, otherPublic: EcKey, ephemeral: Uint8Array, recipient: Uint8Array): Promise<AesKey> {
@@ -98,16 +76,6 @@ async function deriveKey(ownPrivate: EcKey, otherPublic: EcKey, ephemeral: Uint8
   );
 }
 
-async function gcm(key: AesKey, iv: Uint8Array, plaintext: Uint8Array, field: RequestEnvelopeField): Promise<Uint8Array> {
-  return new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: cryptoBytes(utf8.encode(REQUEST_AAD[field])), tagLength: TAG_BYTES * 8 },
-      key,
-      cryptoBytes(plaintext),
-    ),
-  );
-}
-
 /** A sender's sealing of one answer: its data and, for a file, its name, under one ephemeral key. */
 export interface AnswerSealer {
   data(plaintext: Uint8Array, iv?: Uint8Array): Promise<Uint8Array>;
@@ -121,8 +89,9 @@ export async function answerSealer(recipient: Uint8Array, ephemeral?: EcKeyPair)
   const key = await deriveKey(pair.privateKey, await importPublicKey(recipient), ephemeralPoint, recipient);
   const version = Uint8Array.of(REQUEST_ENVELOPE_VERSION);
   return {
-    data: async (plaintext, iv = randomBytes(IV_BYTES)) => concat(version, ephemeralPoint, iv, await gcm(key, iv, plaintext, 'data')),
-    filename: async (name, iv = randomBytes(IV_BYTES)) => concat(version, iv, await gcm(key, iv, name, 'filename')),
+    data: async (plaintext, iv = randomBytes(IV_BYTES)) =>
+      concat(version, ephemeralPoint, iv, await gcmEncrypt(key, iv, plaintext, REQUEST_AAD.data)),
+    filename: async (name, iv = randomBytes(IV_BYTES)) => concat(version, iv, await gcmEncrypt(key, iv, name, REQUEST_AAD.filename)),
   };
 }
 
@@ -130,20 +99,6 @@ export async function answerSealer(recipient: Uint8Array, ephemeral?: EcKeyPair)
 export interface AnswerOpener {
   data: Uint8Array;
   filename(envelope: Uint8Array): Promise<Uint8Array>;
-}
-
-async function decrypt(key: AesKey, iv: Uint8Array, sealed: Uint8Array, field: RequestEnvelopeField): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(
-      await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: cryptoBytes(iv), additionalData: cryptoBytes(utf8.encode(REQUEST_AAD[field])), tagLength: TAG_BYTES * 8 },
-        key,
-        cryptoBytes(sealed),
-      ),
-    );
-  } catch {
-    throw LinkError.undecryptable();
-  }
 }
 
 /** LinkError (undecryptable) for a wrong key, a damaged envelope or another version alike. */
@@ -158,12 +113,12 @@ export async function openAnswer(privateKey: EcKey, recipient: Uint8Array, envel
   }
   const key = await deriveKey(privateKey, ephemeral, ephemeralPoint, recipient);
   const ivAt = 1 + POINT_BYTES;
-  const data = await decrypt(key, envelope.subarray(ivAt, ivAt + IV_BYTES), envelope.subarray(ivAt + IV_BYTES), 'data');
+  const data = await gcmDecrypt(key, envelope.subarray(ivAt, ivAt + IV_BYTES), envelope.subarray(ivAt + IV_BYTES), REQUEST_AAD.data);
   return {
     data,
     filename: async (sealed) => {
       if (sealed.length < FILENAME_OVERHEAD || sealed[0] !== REQUEST_ENVELOPE_VERSION) throw LinkError.undecryptable();
-      return decrypt(key, sealed.subarray(1, 1 + IV_BYTES), sealed.subarray(1 + IV_BYTES), 'filename');
+      return gcmDecrypt(key, sealed.subarray(1, 1 + IV_BYTES), sealed.subarray(1 + IV_BYTES), REQUEST_AAD.filename);
     },
   };
 }

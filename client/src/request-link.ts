@@ -1,18 +1,10 @@
-import { API_KEY_PATTERN } from '../../lambdas/definitions/limits';
-import { REQUEST_PAGE_PREFIX, REQUEST_RECEIVE_SUFFIX } from '../../lambdas/definitions/requests';
-import { secretId } from '../../lambdas/http/schemas';
+import { API_KEY_PATTERN } from '../../contract/limits';
+import { REQUEST_PAGE_PREFIX, REQUEST_RECEIVE_SUFFIX } from '../../contract/requests';
+import { secretId } from '../../contract/schemas';
 import { fromBase64Url, toBase64Url } from './base64';
 import { LinkError } from './errors';
 
-/**
- * The two links of a secret request (docs/client.md, "Secret requests"):
- * - request link, to send: `{site_url}/r/<id>#<fingerprint>`, the fingerprint being the SHA-256 of
- *   the requester's public key in unpadded base64url (43 characters);
- * - receive link, to keep: `{site_url}/r/<id>/receive#<d>` or `#<d>.<API key>`, d the private
- *   scalar in unpadded base64url (43 characters); the API key is there when the request was made
- *   with a key minted for it, since only the requester's key may read the request and its answer.
- * Fragments are never sent to any server.
- */
+/** The request link `…/r/<id>#<fingerprint>` and receive link `…/r/<id>/receive#<d>[.<API key>]` (docs/client.md §7). */
 
 const SCALAR_LENGTH = 43;
 const FINGERPRINT_LENGTH = 43;

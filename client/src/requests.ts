@@ -1,5 +1,5 @@
-import { MAX_BODY_BYTES, type SecretTtl } from '../../lambdas/definitions/limits';
-import { describeIssue } from '../../lambdas/http/describe-issue';
+import { MAX_BODY_BYTES, type SecretTtl } from '../../contract/limits';
+import { describeIssue } from '../../contract/describe-issue';
 import {
   claimSecretResponse,
   createRequestBody,
@@ -9,7 +9,7 @@ import {
   requestDetailsResponse,
   requestStatusResponse,
   type FulfilRequestBody,
-} from '../../lambdas/http/schemas';
+} from '../../contract/schemas';
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64';
 import { InputError, LinkError, PayloadTooLargeError, SecretGoneError, type OnetimeError } from './errors';
 import { fitFilename } from './filename';
@@ -27,12 +27,7 @@ import { makeReceiveLink, makeRequestLink, parseReceiveLink, parseRequestLink } 
 import type { Transport } from './transport';
 import { decodeUtf8, utf8 } from './utf8';
 
-/**
- * Secret requests on the client side: the requester's key pair never leaves the client but in
- * the receive link; the sender encrypts to the public key only after checking it against the
- * request link's fingerprint. OnetimeClient exposes these as request, openRequest, fulfil,
- * requestStatus and receive.
- */
+/** Secret requests on the client side; the sender encrypts only to a public key matching the link's fingerprint. */
 
 export interface RequestOptions {
   ttl?: SecretTtl;

@@ -1,14 +1,9 @@
-import type { RouteName } from '../../lambdas/definitions/routes';
+import type { RouteName } from '../../contract/routes';
 import { toBase64Url } from './base64';
 
 /**
- * When a request is tried again. A 429 was not acted on, so any request may be repeated after its
- * `retry-after`. After a network failure or a 5xx the outcome is unknown: only requests whose
- * repetition cannot consume a view, nor create a second secret or key, are repeated. A route not
- * listed here (a new one too) is not repeated.
- *
- * Hand-written rather than a retry library's: the decision hangs on the route and on the
- * service's retry-after, which generic wrappers would need all this code to be told anyway.
+ * When a request is tried again: after a 429, any; after a network failure or a 5xx, only those whose repeat is harmless.
+ * Hand-written: the decision hangs on the route and the service's retry-after, which a retry library would need told.
  */
 
 const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteName>([
@@ -27,13 +22,7 @@ const REPEATABLE_AFTER_UNKNOWN_OUTCOME: ReadonlySet<RouteName> = new Set<RouteNa
 
 export const MAX_ATTEMPTS = 3;
 
-/**
- * The routes that take an Idempotency-Key (routes.ts `idempotent`: a secret's create, claim and
- * revoke, a request's create and fulfilment) are repeated with the key of their first try: the
- * service answers a repeat as it answered the first, so a claim whose answer was lost gets its
- * data without a second view. At most MAX_ATTEMPTS tries, each begun within
- * this long of the first.
- */
+/** Routes taking an Idempotency-Key are repeated with their first try's key, each try begun within this long. */
 export const IDEMPOTENT_RETRY_WINDOW_MS = 30_000;
 
 /** 16 random bytes as 22 base64url characters, fresh for every call of a route that takes one. */

@@ -1,8 +1,8 @@
 import type { ZodMiniType } from 'zod/mini';
-import { ERRORS } from '../../lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '../../lambdas/definitions/limits';
-import { ROUTES, type RouteName } from '../../lambdas/definitions/routes';
-import { errorResponse } from '../../lambdas/http/schemas';
+import { ERRORS } from '../../contract/errors';
+import { GATE, IDEMPOTENCY } from '../../contract/limits';
+import { ROUTES, type RouteName } from '../../contract/routes';
+import { errorResponse } from '../../contract/schemas';
 import { NetworkError, PassphraseError, PayloadTooLargeError, RateLimitedError, SecretGoneError, ServiceError } from './errors';
 import { IDEMPOTENT_RETRY_WINDOW_MS, MAX_ATTEMPTS, backoffMs, newIdempotencyKey, repeatableAfterUnknownOutcome, retryAfterMs, sleep } from './retry';
 
@@ -23,11 +23,9 @@ export interface Call<T> {
   /** Fills `{id}` in the route's path. */
   id?: string;
   apiKey?: string;
-  /** Sent as JSON. */
   body?: unknown;
   /** Request headers of the route itself (the passphrase proof). */
   headers?: Record<string, string>;
-  /** The success body's schema. */
   schema: ZodMiniType<T>;
 }
 
@@ -141,8 +139,7 @@ export class Transport {
         await sleep(backoffMs(attempt));
         continue;
       }
-      // 409: an earlier try of this call is still at work on the service; ask again shortly. (A
-      // request's 409, already fulfilled, is an answer.)
+      // 409: an earlier try is still at work; ask again shortly (a request's 409 is an answer).
       if (answer.status === 409 && idempotent && !lastAttempt && errorMessage(answer.status, answer.text) === ERRORS.idempotencyInFlight) {
         const waitMs = retryAfterMs(answer.headers.get('retry-after'), Date.now());
         if (mayWait(waitMs)) {

@@ -1,8 +1,4 @@
-/**
- * UTF-8 both ways, as the envelope's text and names need it. Decoding is strict: bytes that are
- * not UTF-8 are no text (undefined). A leading BOM is content and is kept, so that text comes back
- * byte for byte.
- */
+/** UTF-8 both ways; decoding is strict (undefined) and keeps a leading BOM, so text comes back byte for byte. */
 
 export const utf8 = new TextEncoder();
 

@@ -1,10 +1,11 @@
+import type { AllowedAccounts } from '#contract/create-access';
 import type { FunctionSettings } from './settings';
 import { SETTINGS } from './settings';
 
 /**
- * Who may create (definitions/create-access.ts), as POST /keys reads it from its environment: the
- * stack sets it from context createAccess and oidcIssuer/oidcAudience (or its own user pool's),
- * local mode from CREATE_ACCESS and its own OpenID provider.
+ * Who may create (contract/create-access.ts), as POST /keys reads it from its environment: the
+ * stack sets it from context createAccess, oidcIssuer/oidcAudience (or its own user pool's) and the
+ * allow-list, local mode from CREATE_ACCESS and its own OpenID provider.
  */
 
 export type CreateAccess =
@@ -15,13 +16,35 @@ export type CreateAccess =
       readonly audience: string;
       /** Unset: the issuer's discovery document names it. */
       readonly jwksUri: string | undefined;
+      readonly allowedAccounts: AllowedAccounts;
     };
 
-type AccessSettings = Pick<FunctionSettings<'keys-create'>, 'createAccess' | 'oidcIssuer' | 'oidcAudience' | 'oidcJwksUri'>;
+type AccessSettings = Pick<
+  FunctionSettings<'keys-create'>,
+  'createAccess' | 'oidcIssuer' | 'oidcAudience' | 'oidcJwksUri' | 'oidcAllowedDomains' | 'oidcAllowedGroups' | 'oidcGroupsClaim' | 'oidcAnyAccount'
+>;
 
-export function createAccessOf({ createAccess, oidcIssuer, oidcAudience, oidcJwksUri }: AccessSettings): CreateAccess {
+export function createAccessOf(settings: AccessSettings): CreateAccess {
+  const { createAccess, oidcIssuer: issuer, oidcAudience: audience, oidcAllowedDomains: emailDomains, oidcAllowedGroups: groups } = settings;
+  const env = (name: keyof AccessSettings) => SETTINGS[name].env;
   if (createAccess === 'open') return { mode: 'open' };
-  if (oidcIssuer === undefined || oidcAudience === undefined)
-    throw new Error(`${SETTINGS.createAccess.env}=signed-in needs ${SETTINGS.oidcIssuer.env} and ${SETTINGS.oidcAudience.env}`);
-  return { mode: 'signed-in', issuer: oidcIssuer, audience: oidcAudience, jwksUri: oidcJwksUri };
+  if (issuer === undefined || audience === undefined)
+    throw new Error(`${env('createAccess')}=signed-in needs ${env('oidcIssuer')} and ${env('oidcAudience')}`);
+  const anyAccount = settings.oidcAnyAccount;
+  const lists = `${env('oidcAllowedDomains')} or ${env('oidcAllowedGroups')}`;
+  if (anyAccount === (emailDomains !== undefined || groups !== undefined)) {
+    throw new Error(
+      anyAccount
+        ? `${env('oidcAnyAccount')}=true goes without ${lists}`
+        : `${env('createAccess')}=signed-in needs ${lists} (or ${env('oidcAnyAccount')}=true): else every account the issuer vouches for gets a full key`,
+    );
+  }
+  const allowedAccounts: AllowedAccounts = anyAccount ? 'any' : { emailDomains, groups, groupsClaim: settings.oidcGroupsClaim };
+  return { mode: 'signed-in', issuer, audience, jwksUri: settings.oidcJwksUri, allowedAccounts };
 }
+
+/** The settings that tell POST /keys `allowed`, as the stack sets them (lib/secrets-stack.ts). */
+export const allowedAccountsSettings = (allowed: AllowedAccounts) =>
+  allowed === 'any'
+    ? { oidcAnyAccount: true }
+    : { oidcAllowedDomains: allowed.emailDomains, oidcAllowedGroups: allowed.groups, oidcGroupsClaim: allowed.groups && allowed.groupsClaim };

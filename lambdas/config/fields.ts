@@ -1,7 +1,7 @@
 // zod/mini, as for request bodies (http/schemas.ts): the functions read their environment with
 // these too, and the chained API would pull all of zod into their bundles.
 import * as z from 'zod/mini';
-import { SITE_URL_MAX_LENGTH } from '../definitions/limits';
+import { SITE_URL_MAX_LENGTH } from '#contract/limits';
 import { isSpelledOutUrl } from '../rules/spelled-out-url';
 
 /**
@@ -135,6 +135,15 @@ export const matchingField = (pattern: RegExp, what: string): Field<string> => (
 export const emailField = (): Field<string> => ({
   what: 'an email address such as ops@example.com',
   parse: (given) => (z.safeParse(z.email(), given).success ? given : undefined),
+});
+
+/** Comma-separated names without empty ones, such as email domains (lowercased) or groups. */
+export const nameListField = (what: string, { lowercase = false } = {}): Field<readonly string[]> => ({
+  what: `a comma-separated list of ${what}`,
+  parse: (given) => {
+    const names = given.split(',').map((name) => (lowercase ? name.trim().toLowerCase() : name.trim()));
+    return names.every((name) => name !== '') ? names : undefined;
+  },
 });
 
 /** Any string, such as a path or a name; with `secret`, its errors never repeat it. */

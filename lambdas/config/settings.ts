@@ -1,10 +1,22 @@
-import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS } from '../definitions/create-access';
+import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM } from '#contract/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../definitions/deployment';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from '../definitions/observability';
-import type { ROUTES } from '../definitions/routes';
+import type { RouteName } from '#contract/routes';
+import type { PagesConfig } from '#contract/site';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS, type PIPELINE_ENTRIES } from '../definitions/webhooks';
-import { emailField, type Field, flagField, httpUrlField, integerField, matchingField, oneOfField, siteUrlField, textField } from './fields';
+import {
+  emailField,
+  type Field,
+  flagField,
+  httpUrlField,
+  integerField,
+  matchingField,
+  nameListField,
+  oneOfField,
+  siteUrlField,
+  textField,
+} from './fields';
 
 /**
  * Every setting of a deployment, one row each: the CDK context (lib/config.ts), each function's
@@ -15,7 +27,7 @@ import { emailField, type Field, flagField, httpUrlField, integerField, matching
  * neither) stay with their reader, lib/config.ts.
  */
 
-export type FunctionName = (typeof ROUTES)[number]['name'] | keyof typeof PIPELINE_ENTRIES;
+export type FunctionName = RouteName | keyof typeof PIPELINE_ENTRIES;
 
 interface SettingOptions<Value> {
   /** The value when unset. None: unset means none (undefined), or an error where `required`. */
@@ -105,7 +117,7 @@ export const SETTINGS = {
     in: ['context', 'local'],
     env: 'WEBHOOK_RETRY_BASE_MS',
     functions: ['delivery'],
-    docs: 'first webhook retry delay in ms; each later one doubles it (SQS counts whole seconds)',
+    docs: 'first webhook retry delay in ms; each later one waits 12 times longer, ±10% (SQS counts whole seconds)',
   }),
   /** The distribution's secret origin header (EDGE_HEADERS.originSecret), for the routes that read the client's address; unset: no proxy is trusted. */
   originSecret: setting(textField({ secret: true }), {
@@ -177,6 +189,36 @@ export const SETTINGS = {
       docs: "with `oidcIssuer`: other origins the share page reaches when it signs in, such as Google's token endpoint ([below](#who-may-create-open-or-signed-in))",
     },
   ),
+  oidcAllowedDomains: setting(nameListField('email domains (example.com)', { lowercase: true }), {
+    in: ['context', 'local'],
+    env: 'OIDC_ALLOWED_DOMAINS',
+    functions: ['keys-create'],
+    docs: "with `signed-in`: the accounts that get a full key by their verified email's domain; each list given must match. With `oidcIssuer` a list or `oidcAnyAccount` is required ([deploy](deploy.md#who-may-create-open-or-signed-in))",
+    defaultDocs: "none (the stack's pool: any account)",
+    localDefaultDocs: "local provider: `example.test`, its test user's domain",
+  }),
+  oidcAllowedGroups: setting(nameListField('group names or ids'), {
+    in: ['context', 'local'],
+    env: 'OIDC_ALLOWED_GROUPS',
+    functions: ['keys-create'],
+    docs: "the same by a group in the token's `oidcGroupsClaim`",
+  }),
+  oidcGroupsClaim: setting(textField(), {
+    localDefault: DEFAULT_GROUPS_CLAIM,
+    in: ['context', 'local'],
+    env: 'OIDC_GROUPS_CLAIM',
+    functions: ['keys-create'],
+    docs: "the claim that lists a token's groups",
+    defaultDocs: "`groups`; `cognito:groups` for the stack's pool",
+    localDefaultDocs: '`groups`',
+  }),
+  oidcAnyAccount: setting(flagField(), {
+    default: false,
+    in: ['context', 'local'],
+    env: 'OIDC_ANY_ACCOUNT',
+    functions: ['keys-create'],
+    docs: '`true`: every account the issuer vouches for gets a full key, without a list',
+  }),
   storedMiBPerKeyPerDay: setting(storedMiBPerDay(), {
     default: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
     in: ['context', 'local'],
@@ -225,18 +267,12 @@ export type NamesIn<Surface extends string> = {
 }[SettingName];
 
 /**
- * The deploy-time values the pages read from config.json (definitions/site.ts PAGES_CONFIG_FILE),
- * as the stack's bucket deployment and local mode (local/pages.ts) serve it: the `pages` rows,
- * and with signed-in, where the share page signs in (authorization code with PKCE) and whose
- * token it sends.
+ * The pages' config.json (contract/site.ts PagesConfig), as the stack's bucket deployment and local
+ * mode serve it: the `pages` rows, and with signed-in, where the share page signs in.
  */
-export type PagesConfig = { readonly [Name in NamesIn<'pages'>]: SettingValue<Name> } & {
-  readonly signIn?: { readonly issuer: string; readonly clientId: string; readonly audience: string };
-};
-
 export function pagesConfig(values: SettingValues): PagesConfig {
   const { createAccess, oidcIssuer: issuer, oidcClientId: clientId, oidcAudience: audience } = values;
   const signIn = createAccess === 'signed-in' && issuer && clientId && audience ? { signIn: { issuer, clientId, audience } } : {};
   const shown = settingRows((row) => row.in?.includes('pages') ?? false).map(([name, row]) => [name, values[name] ?? row.default]);
-  return { ...Object.fromEntries(shown), ...signIn } as PagesConfig;
+  return { ...(Object.fromEntries(shown) as Pick<PagesConfig, NamesIn<'pages'>>), ...signIn };
 }

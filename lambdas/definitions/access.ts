@@ -2,17 +2,14 @@ import {
   ADDRESS_BYTE_SLOT_PREFIX,
   ATTEMPT_ATTRIBUTE_PREFIX,
   CLAIM_ATTRIBUTE_PREFIX,
+  DELIVERY_CLAIM_PK_PREFIX,
   KEY_ATTRIBUTES as KEY,
   RECEIPT_ITEM_ATTRIBUTES,
   RECEIPT_READ_ATTRIBUTES,
   SECRET_ATTRIBUTES as SECRET,
 } from './tables';
 
-/**
- * What a function may do to the tables, as the stack grants it: per table, statements of actions,
- * the writes among them limited by IAM's DynamoDB condition keys. The integration run checks these
- * against what each function really sends (docs/security.md, least privilege).
- */
+/** What a function may do to the tables, as the stack grants it; the integration run checks it (docs/security.md). */
 
 export type DynamoDbAction =
   'dynamodb:GetItem' | 'dynamodb:BatchGetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem' | 'dynamodb:DeleteItem' | 'dynamodb:BatchWriteItem';
@@ -22,20 +19,14 @@ export type ReturnValue = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDA
 /** One statement of a function's role on one table. */
 export interface TableGrant {
   readonly actions: readonly DynamoDbAction[];
-  /**
-   * dynamodb:Attributes: the only top-level attributes the request may name, key attributes
-   * included, in its key, item, update and condition alike (IAM cannot tell a condition's read
-   * from a write, so an attribute a condition reads may also be written). A name ending in `*` is
-   * a prefix.
-   */
+  /** dynamodb:Attributes: all the request may name, in key, item, update and condition alike; `x*` is a prefix. */
   readonly attributes?: readonly string[];
   /** dynamodb:ReturnValues: what the request may read back; DynamoDB's default, NONE, when it asks for nothing. */
   readonly returnValues?: readonly ReturnValue[];
-  /**
-   * Reads: dynamodb:Select must be SPECIFIC_ATTRIBUTES where it is set, as AWS advises beside an
-   * attribute list, so that a read without a projection (all attributes) is refused.
-   */
+  /** Reads: dynamodb:Select must be SPECIFIC_ATTRIBUTES, so that a read without a projection is refused. */
   readonly specificAttributesOnly?: true;
+  /** dynamodb:LeadingKeys: the partition keys the request may address, as StringLike patterns. */
+  readonly leadingKeys?: readonly string[];
 }
 
 export interface TableAccess {
@@ -43,31 +34,24 @@ export interface TableAccess {
   readonly secrets?: readonly TableGrant[];
 }
 
-/**
- * Every authenticated request: checks its key and counts the request in the key's rate-limit
- * slots, reading the key back. It cannot name the key's expiry or webhook, so no route can
- * extend a key or redirect its events by it.
- */
+/** Every authenticated request: counts it in its key's rate-limit slots; it cannot name the key's expiry or webhook. */
 export const COUNT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted],
   returnValues: ['ALL_NEW'],
 };
 
-/**
- * The routes that take an Idempotency-Key: the count also records the request (rules/idempotency),
- * and the records are pruned, released, settled or replaced without reading anything back.
- */
-export const COUNT_IDEMPOTENT_REQUEST: TableGrant = {
+/** The routes that take an Idempotency-Key: record, answer or release the request (store/idempotency-store.ts). */
+export const RECORD_IDEMPOTENT_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
-  attributes: [KEY.pk, KEY.rateLimitSlots, KEY.counted, KEY.idempotency],
-  returnValues: ['ALL_NEW', 'NONE'],
+  attributes: [KEY.pk, KEY.ttl, KEY.idempotency],
+  returnValues: ['NONE'],
 };
 
-/** POST /secrets and POST /requests/{id}: the idempotent count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
+/** POST /secrets and POST /requests/{id}: the count that also adds the body's bytes to the key's day (rules/stored-bytes-window). */
 export const COUNT_SECRET_CREATE: TableGrant = {
-  ...COUNT_IDEMPOTENT_REQUEST,
-  attributes: [...(COUNT_IDEMPOTENT_REQUEST.attributes ?? []), KEY.storedBytes],
+  ...COUNT_REQUEST,
+  attributes: [...(COUNT_REQUEST.attributes ?? []), KEY.storedBytes],
 };
 
 /** PATCH /keys only: sets or removes the key's webhook, reading nothing back. */
@@ -84,6 +68,17 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
+/**
+ * Webhook delivery: claims an event's delivery for one queue message and lets the claim go when
+ * that message is dead-lettered (store/delivery-claims.ts). Only claim items: it cannot touch a key.
+ */
+export const CLAIM_DELIVERY: TableGrant = {
+  actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  attributes: [KEY.pk, KEY.ttl, KEY.claimedBy],
+  returnValues: ['NONE'],
+  leadingKeys: [`${DELIVERY_CLAIM_PK_PREFIX}*`],
+};
+
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */
 export const PUT_KEY: TableGrant = {
   actions: ['dynamodb:PutItem'],
@@ -95,7 +90,6 @@ export const PUT_KEY: TableGrant = {
     KEY.webhookSecret,
     KEY.webhook,
     KEY.rateLimitSlots,
-    KEY.idempotency,
     KEY.storedBytes,
     KEY.access,
     KEY.subject,
@@ -117,11 +111,7 @@ export const COUNT_ADDRESS_BYTES: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
-/**
- * POST /secrets: writes the head item (and, undoing a failed create, the same head marked
- * `undoneAt`, whose condition reads `repeatAnsweredAt`), and cannot read back a secret it would
- * replace.
- */
+/** POST /secrets: writes the head item (or, undoing a failed create, marks it `undoneAt`), reading nothing back. */
 export const PUT_SECRET_HEAD: TableGrant = {
   actions: ['dynamodb:PutItem'],
   attributes: [
@@ -147,20 +137,14 @@ export const PUT_SECRET_HEAD: TableGrant = {
   returnValues: ['NONE'],
 };
 
-/**
- * POST /secrets, a keyed create's repeat: marks the head it answers with `repeatAnsweredAt` (and,
- * once its first is surely over, takes back that first's `undoneAt`), reading nothing back.
- */
+/** POST /secrets, a keyed create's repeat: marks the head it answers with `repeatAnsweredAt`, reading nothing back. */
 export const MARK_SECRET_HEAD_ANSWERED: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [SECRET.pk, SECRET.sk, SECRET.repeatAnsweredAt, SECRET.undoneAt],
   returnValues: ['NONE'],
 };
 
-/**
- * GET /secrets/{id}: takes a view (reading the head back) and, for chunked data, signs off as
- * reader. `expires` and `gate` are named because the claim's condition reads them.
- */
+/** GET /secrets/{id}: takes a view and, for chunked data, signs off as reader; the condition reads `expires` and `gate`. */
 export const CLAIM_VIEW: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [
@@ -179,11 +163,7 @@ export const CLAIM_VIEW: TableGrant = {
   returnValues: ['ALL_NEW', 'NONE'],
 };
 
-/**
- * Settling reads (store/settled-write.ts): after a write whose answer was lost, a strongly
- * consistent GetItem of its item looks for the request's own token. Each reads only what its
- * writes' outcomes need.
- */
+/** Settling reads (store/settled-write.ts): each reads only what its writes' outcomes need. */
 export const KEY_SETTLING_ATTRIBUTES = [
   KEY.pk,
   KEY.created,
@@ -229,11 +209,7 @@ export const ATTEMPT_SETTLING_ATTRIBUTES = [SECRET.pk, SECRET.sk, SECRET.attempt
 
 /** Every authenticated route: settles its rate-limit count (and PATCH and DELETE /keys their writes) by the key item. */
 export const SETTLE_KEY: TableGrant = { actions: ['dynamodb:GetItem'], attributes: KEY_SETTLING_ATTRIBUTES };
-/**
- * POST /secrets and POST /requests/{id}: SETTLE_KEY, and also the address's byte count and its
- * taking back, by their tokens and the day's hours (store/address-bytes.ts). One statement: the
- * same GetItem on the same table.
- */
+/** POST /secrets and /requests/{id}: SETTLE_KEY and the address's byte count (store/address-bytes.ts), in one statement. */
 export const SETTLE_KEY_AND_ADDRESS_BYTES: TableGrant = {
   actions: ['dynamodb:GetItem'],
   attributes: [...KEY_SETTLING_ATTRIBUTES, `${ADDRESS_BYTE_SLOT_PREFIX}*`],
@@ -257,11 +233,7 @@ export const SETTLE_CLAIM: TableGrant = {
   ],
 };
 
-/**
- * GET /secrets/{id} with a wrong passphrase proof: counts it, and the last one burns the secret
- * (no views, no attempts; readers set so that the stream consumer deletes it). It cannot name the
- * data, the gate or the owner.
- */
+/** GET /secrets/{id} with a wrong proof: counts it, the last one burns the secret; it cannot name data, gate or owner. */
 export const COUNT_WRONG_PROOF: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [
@@ -277,19 +249,13 @@ export const COUNT_WRONG_PROOF: TableGrant = {
   returnValues: ['UPDATED_NEW', 'NONE'],
 };
 
-/**
- * GET /secrets/{id}/status: reads a secret's head and its receipt item in one call, and only the
- * attributes a receipt is made of: never the data, filename, mimetype or gate.
- */
+/** GET /secrets/{id}/status: reads head and receipt in one call, only a receipt's attributes (never data or gate). */
 export const READ_RECEIPT: TableGrant = { actions: ['dynamodb:BatchGetItem'], attributes: RECEIPT_READ_ATTRIBUTES, specificAttributesOnly: true };
 
 /** The stream consumer: writes the receipt of a secret whose head was deleted, reading nothing back. */
 export const PUT_RECEIPT: TableGrant = { actions: ['dynamodb:PutItem'], attributes: RECEIPT_ITEM_ATTRIBUTES, returnValues: ['NONE'] };
 
-/**
- * POST /requests: writes a request, which is the head of its future answer with no view to take
- * (docs/data-model.md), and cannot read back an item it would replace.
- */
+/** POST /requests: writes a request, the head of its future answer (docs/data-model.md), reading nothing back. */
 export const PUT_REQUEST: TableGrant = {
   actions: ['dynamodb:PutItem'],
   attributes: [
@@ -312,10 +278,7 @@ export const PUT_REQUEST: TableGrant = {
   returnValues: ['NONE'],
 };
 
-/**
- * POST /requests/{id}: gives an open request its answer and its one view, in one conditional
- * update, reading nothing back. It cannot name the owner or reader: the answer stays the requester's.
- */
+/** POST /requests/{id}: gives an open request its answer and one view; it cannot name owner or reader. */
 export const FULFIL_REQUEST: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [

@@ -1,13 +1,8 @@
-/**
- * What the functions log and count, named once: the functions emit these (Powertools Logger and
- * Metrics, as CloudWatch embedded metric format), the stack's dashboard draws them, the tests
- * look for them.
- */
+/** What the functions log and count, named once for the functions, the dashboard and the tests. */
 
 /** The `service` key of every log line and the `service` dimension of every metric. */
 export const SERVICE_NAME = 'onetime-secrets';
 
-/** CloudWatch namespace of the service's own metrics. */
 export const METRICS_NAMESPACE = 'OneTimeSecrets';
 
 /** Counts, each 1 per occurrence. */
@@ -22,14 +17,13 @@ export const METRICS = {
   webhookAttemptsFailed: 'WebhookAttemptsFailed',
   /** A failed last attempt: SQS moves the job to the dead-letter queue on its next receipt. */
   webhooksDeadLettered: 'WebhooksDeadLettered',
+  /** A receiver answered 410 Gone: that event's retries end, and it is not dead-lettered. */
+  webhooksGone: 'WebhooksGone',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 
-/**
- * Dimensions besides `service`: route metrics by route template (`POST /api/v1/secrets`, never a
- * path, which would hold a secret's id), webhook metrics by event name (`secret.viewed`).
- */
+/** Dimensions besides `service`: the route template (never a path, which holds an id), or the event name. */
 export const METRIC_DIMENSIONS = {
   route: 'route',
   event: 'event',

@@ -1,8 +1,4 @@
-/**
- * The two DynamoDB tables, described once. The stack builds them from this, local mode and the
- * integration tests create them from it (toCreateTableInput), and the stores name their
- * attributes from it.
- */
+/** The two DynamoDB tables, described once for the stack, local mode, tests and stores. */
 
 export interface TableDefinition {
   /** Logical id in the stack and default name in local mode. */
@@ -36,11 +32,7 @@ export const SECRETS_TABLE = {
 
 export const TABLES: readonly TableDefinition[] = [KEYS_TABLE, SECRETS_TABLE];
 
-/**
- * Attribute names of the keys table's items that a write may have to name: the stores write them,
- * and the stack allows each function's writes by them (the dynamodb:Attributes conditions of
- * routes.ts and webhooks.ts).
- */
+/** Attribute names of the keys table's items: the stores write them, the stack's grants allow them (access.ts). */
 export const KEY_ATTRIBUTES = {
   pk: KEYS_TABLE.partitionKey,
   ttl: KEYS_TABLE.ttlAttribute,
@@ -64,8 +56,10 @@ export const KEY_ATTRIBUTES = {
   creationLog: 'log',
   /** The write token of the creation attempt logged last. */
   logged: 'logged',
-  /** Records of recent requests that carried an Idempotency-Key (rules/idempotency), by scope. */
+  /** The record of a request that carried an Idempotency-Key (rules/idempotency), on its scope's item. */
   idempotency: 'idem',
+  /** On a delivery claim's item: the queue message that holds the event's delivery (store/delivery-claims.ts). */
+  claimedBy: 'claimedBy',
 } as const;
 
 /** Attribute names of the secrets table's items, as KEY_ATTRIBUTES names the keys table's. */
@@ -107,15 +101,9 @@ export const SECRET_ATTRIBUTES = {
   attempts: 'attempts',
   /** When the last wrong proof deleted the secret (ms): the time its webhook event reports. */
   burnedAt: 'burnedAt',
-  /**
-   * When a failed create marked its own head before deleting it (ms): the removal of a head that
-   * carries it leaves no receipt, since the create answered an error and its secret never was.
-   */
+  /** When a failed create marked its own head before deleting it (ms): its removal leaves no receipt. */
   undoneAt: 'undoneAt',
-  /**
-   * When a keyed create's repeat answered 201 with this head (ms): its first, should it still fail,
-   * must not undo a secret whose id a client now holds.
-   */
+  /** When a keyed create's repeat answered 201 with this head (ms): its first must not undo it then. */
   repeatAnsweredAt: 'repeatAnsweredAt',
   /** The time (ms) of each view taken, in order: what the secret's receipt reports. */
   viewed: 'viewed',
@@ -145,47 +133,34 @@ export const RECEIPT_READ_ATTRIBUTES = [
   SECRET_ATTRIBUTES.requestState,
 ] as const;
 
-/**
- * Each claim records `claim:<its token>` on the head (store/secret-store's claimAttribute): a name
- * per claim, which the claim route's condition allows by this prefix.
- */
+/** Each claim records `claim:<its token>` on the head (store/secret-store's claimAttribute). */
 export const CLAIM_ATTRIBUTE_PREFIX = 'claim:';
-/**
- * The claim of a request with an Idempotency-Key: its name is derived from the request, so that
- * the client's repeat finds it too (rules/idempotency's claimTokenOf).
- */
+/** A keyed claim's name, derived from the request so that its repeat finds it (rules/idempotency's claimTokenOf). */
 export const KEYED_CLAIM_ATTRIBUTE_PREFIX = `${CLAIM_ATTRIBUTE_PREFIX}key:`;
 
-/**
- * Each wrong proof records `attempt:<its token>` = the attempts it left (store/gate-attempts), so
- * that a repeat of its update counts nothing twice; at most GATE.attempts of them per secret.
- */
+/** Each wrong proof records `attempt:<its token>` = the attempts it left, so that a repeat counts nothing twice. */
 export const ATTEMPT_ATTRIBUTE_PREFIX = 'attempt:';
 
 /** Sort key of a secret's head item: its metadata, view count and (small) data; the commit point. */
 export const SECRET_HEAD_SK = 'head';
-/**
- * Sort key of a secret's receipt item: what became of it, written by the stream consumer once the
- * head is deleted, without data, filename or mimetype (docs/decisions/receipts.md). Not a head,
- * so the stream's head filter keeps its own changes and its TTL deletion from sending events.
- */
+/** Sort key of a secret's receipt item (docs/decisions/receipts.md); not a head, so it sends no stream events. */
 export const SECRET_RECEIPT_SK = 'receipt';
-/**
- * Key of the n-th chunk of a large secret's data. Each chunk is a partition key of its own: a
- * DynamoDB partition serves at most 1,000 write units a second, and one 5 MiB secret takes about
- * 5,120, so chunks sharing the secret's partition key would be throttled on AWS for seconds
- * (DynamoDB Local enforces no throughput). The sort key keeps them out of the stream's head filter.
- */
+/** Key of a large secret's n-th chunk: a partition of its own, as one partition takes 1,000 write units a second. */
 export function secretChunkKey(id: string, index: number): { pk: string; sk: string } {
   const position = String(index).padStart(4, '0');
   return { pk: `${id}#${position}`, sk: `chunk#${position}` };
 }
 
 export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
+/** A request with an Idempotency-Key: its scope's record, an item apart from its key's (store/idempotency-store.ts). */
+export const idempotencyRecordPk = (keyHash: string, scope: string): string => `idem#${keyHash}#${scope}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
+/** A webhook event's delivery claim: the prefix is what the delivery function's writes are limited to. */
+export const DELIVERY_CLAIM_PK_PREFIX = 'delivery#';
+export const deliveryClaimPk = (eventId: string): string => `${DELIVERY_CLAIM_PK_PREFIX}${eventId}`;
 /** An address's bytes sent in an hour (store/address-bytes.ts): `sb:<hour index>`, one attribute an hour. */
 export const ADDRESS_BYTE_SLOT_PREFIX = 'sb:';
-/** A client address's bytes sent to POST /secrets and POST /requests/{id}: an item apart from its key-creation log, which lives an hour, not a day. */
+/** A client address's bytes sent in a day: an item apart from its key-creation log, which lives an hour. */
 export const addressBytesPk = (ipHash: string): string => `bytes#${ipHash}`;
 
 export interface CreateTableInputShape {

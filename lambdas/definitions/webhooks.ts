@@ -1,14 +1,8 @@
-import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
-import { API_FUNCTION_TIMEOUT_MS } from './limits';
+import { CLAIM_DELIVERY, PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
+import { API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { SECRET_HEAD_SK } from './tables';
 
-/**
- * The webhook pipeline described once: the stack builds its queues, event source mappings and
- * timeouts from this, local mode builds the same pipeline from it, and the tests assert it.
- *
- *   Secrets table stream → fan-out function → jobs queue → delivery function → receiver
- *                                                  └── after the last retry → dead-letter queue
- */
+/** The webhook pipeline (stream → fan-out → jobs queue → delivery), described once for the stack, local mode and tests. */
 
 /** Per attempt: success is any 2xx within this time (contract). */
 export const WEBHOOK_REQUEST_TIMEOUT_MS = 10_000;
@@ -22,15 +16,29 @@ export const WEBHOOK_ATTEMPTS = 1 + WEBHOOK_RETRIES;
 /** At most this much of a receiver's response body is read; the rest is discarded unread. */
 export const WEBHOOK_MAX_RESPONSE_BYTES = 4096;
 
-/** Delay before the n-th retry (n = 1..WEBHOOK_RETRIES): base × 2^(n−1), no jitter. */
-export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * 2 ** (retry - 1);
+/** Each retry waits this many times longer than the one before. */
+export const WEBHOOK_RETRY_GROWTH = 12;
+/** Each wait is drawn within ±this share of its nominal length, so that events failed together spread out. */
+export const WEBHOOK_RETRY_JITTER = 0.1;
+
+/** Nominal delay before the n-th retry (n = 1..WEBHOOK_RETRIES): base × 12^(n−1). */
+export const retryDelayMs = (baseMs: number, retry: number): number => baseMs * WEBHOOK_RETRY_GROWTH ** (retry - 1);
 
 export const WEBHOOK_RETRY_BASE_MS = {
-  /** `npm start` default; tests shorten it through the env variable. */
+  /** `npm start` default (retries 1, 12 and 144 s after); tests shorten it through the env variable. */
   local: 1_000,
-  /** The stack's default (context `webhookRetryBaseMs`): retries 1, 2 and 4 minutes after. */
+  /**
+   * The stack's default (context `webhookRetryBaseMs`): retries about 1 min, 12 min and 2 h 24 min
+   * after, so that a receiver down for 2 hours gets every event, even at the jitter's shortest.
+   */
   aws: 60_000,
 } as const;
+
+/**
+ * How long an event's delivery claim is kept: longer than its retries can last (three waits, each
+ * within SQS's 12-hour visibility limit), so that a copy of its job never finds it gone.
+ */
+export const DELIVERY_CLAIM_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Dead letters are kept this long (SQS's maximum), to be inspected and redriven. */
 export const DEAD_LETTER_RETENTION_DAYS = 14;
@@ -41,9 +49,11 @@ export const DELIVERY_FUNCTION_TIMEOUT_MS = 20_000;
 /**
  * The largest retry base: a retry delays its message by changing its visibility, which SQS caps at
  * 12 hours from when the message was received, and the attempt before it may take the delivery
- * function's whole timeout.
+ * function's whole timeout; the last wait may be drawn 10% longer than its nominal length.
  */
-export const MAX_RETRY_BASE_MS = Math.floor((12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
+export const MAX_RETRY_BASE_MS = Math.floor(
+  (12 * 60 * 60 * 1000 - DELIVERY_FUNCTION_TIMEOUT_MS) / (retryDelayMs(1, WEBHOOK_RETRIES) * (1 + WEBHOOK_RETRY_JITTER)),
+);
 
 /** Lambda timeout of the fan-out function. */
 export const FAN_OUT_FUNCTION_TIMEOUT_MS = 30_000;
@@ -61,14 +71,7 @@ export const FAN_OUT_BATCH_SIZE = 100;
 /** Attempts at a failing stream batch (bisected on each error) before it goes to the on-failure queue. */
 export const FAN_OUT_RETRY_ATTEMPTS = 10;
 
-/**
- * Which stream records the fan-out acts on: changes of a secret's head item. Inserts and
- * modifications can carry an event; removals (last-view deletion, revocation, burn, TTL) carry
- * none but leave the secret's receipt (webhooks/stream/receipts.ts). Chunk and receipt items never pass,
- * so a receipt's own writes and TTL deletion send nothing. The stack turns this into the event
- * source mapping's filter; local mode's stream poller applies the same test, and the fan-out
- * function checks again in code.
- */
+/** The stream records the fan-out acts on: a head's changes; a removal leaves a receipt (webhooks/stream/receipts.ts). */
 export const STREAM_EVENT_FILTER = {
   eventNames: ['INSERT', 'MODIFY', 'REMOVE'],
   sortKeyValues: [SECRET_HEAD_SK],
@@ -82,27 +85,13 @@ export const QUEUES = {
   deadLetters: { id: 'WebhookDeadLetters', envVar: 'WEBHOOK_DEAD_LETTER_QUEUE_URL' },
   /** Stream batches the fan-out gave up on: their shard and sequence numbers, never their data. */
   fanOutFailures: { id: 'WebhookFanOutFailures', envVar: 'WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL' },
-  /**
-   * Consumed secrets whose deletion must wait longer than a fan-out invocation should (a keyed
-   * last view's replay retention): sent with that delay, received by the fan-out function again.
-   */
+  /** Consumed secrets whose deletion must wait longer than a fan-out invocation should. */
   consumedSecrets: { id: 'ConsumedSecrets', envVar: 'CONSUMED_SECRETS_QUEUE_URL' },
 } as const;
 
-/**
- * A consumed secret whose deletion is due within this long is deleted by the fan-out itself after
- * the wait (a claim's retry window, docs/decisions/claim-retry-window.md); a later one goes
- * through the consumed-secrets queue (docs/decisions/replay-retention.md).
- */
+/** A deletion due within this long the fan-out waits for; a later one goes through the consumed-secrets queue. */
 export const MAX_FAN_OUT_DELETION_WAIT_MS = 5_000;
-/**
- * How long after a chunked secret's head was deleted with views left (a revocation, or a failed
- * create undoing its head) the fan-out deletes its chunks once more, through the consumed-secrets
- * queue, and only if no head is back under its id: a keyed create's repeat that found neither head
- * nor receipt may be writing the secret again under that id until its function's timeout
- * (use-cases/secrets.ts, createSecret). A request's answer keeps its chunks under an id of its own
- * and needs no wait.
- */
+/** After a revoked chunked head, its chunks are deleted again this late, once a keyed create's repeat is surely over. */
 export const REVOKED_CHUNKS_DELETION_DELAY_MS = API_FUNCTION_TIMEOUT_MS + 5_000;
 /** The consumed-secrets queue's visibility timeout: 6× the function's timeout, as AWS advises. */
 export const CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS = 6 * FAN_OUT_FUNCTION_TIMEOUT_MS;
@@ -118,20 +107,19 @@ export const PIPELINE_ENTRIES = {
 export const WEBHOOK_HEADERS = {
   signature: 'x-svc-signature',
   eventId: 'x-svc-event-id',
+  /** The Standard Webhooks headers (standardwebhooks.com), sent beside ours. */
+  standardId: 'webhook-id',
+  standardTimestamp: 'webhook-timestamp',
+  standardSignature: 'webhook-signature',
 } as const;
 
 /** What each pipeline function may do to the tables (access.ts); the stack grants exactly this. */
 export const PIPELINE_TABLE_ACCESS = {
-  /**
-   * Reads the owners of a batch's events, to skip keys without a webhook; deletes the secrets
-   * whose last view was taken (the head, then a chunked secret's chunks), and a revoked secret's
-   * chunks once a settling read finds no head back under its id; writes the receipt of each
-   * deleted head.
-   */
+  /** Reads events' owners; deletes consumed secrets and revoked chunks; writes the receipt of each deleted head. */
   fanOut: {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
     secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD, PUT_RECEIPT],
   },
-  /** Reads the owner's webhook URL and signing secret at delivery time. */
-  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },
+  /** Reads the owner's webhook URL and signing secret at delivery time, and claims each event's delivery. */
+  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }, CLAIM_DELIVERY] },
 } as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;

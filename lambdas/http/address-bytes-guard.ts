@@ -1,15 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { addressBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
 import { clientAddress } from './client-address';
 import { HttpError } from './http-error';
 import { retryAfterSeconds } from './route';
 
-/**
- * The routes that store what they are sent (POST /secrets, POST /requests/{id}): a large body
- * counts against its client address's bytes of the day; past them, 429 with retry-after, before
- * anything is stored. The key's bytes were counted by authentication (route option `storedBytes`).
- */
+/** Routes that store what they are sent: a large body counts against its address's day; past it, 429. */
 export async function guardAddressBytes(
   event: APIGatewayProxyEvent,
   now: number,

@@ -1,14 +1,7 @@
 import type { ClaimedSecret } from '../use-cases/secrets';
-import type { ClaimSecretResponse } from './schemas';
+import type { ClaimSecretResponse } from '#contract/schemas';
 
-/**
- * A claim's response body as JSON text, the same text JSON.stringify makes of
- * {data, type, filename, mimetype, remaining}, with the data spliced in instead of serialized.
- * The data is standard base64 (the create route accepts nothing else, and nothing else writes
- * it), so it has no character to escape; JSON.stringify would still scan and copy all of it,
- * about 10 ms of a 5 MiB claim. The other fields, filename and mimetype included, go through
- * JSON.stringify as usual.
- */
+/** A claim's body as JSON text with the data spliced in: base64 has nothing to escape, and it may be 5 MiB. */
 export function claimedSecretJson(secret: ClaimedSecret): string {
   const rest = JSON.stringify({
     type: secret.type,

@@ -9,13 +9,7 @@ import type { RouteMiddleware, RouteRequest } from './route-context';
 /** What a request line says when the event matches no row of the route table (never its path). */
 const UNKNOWN_ROUTE = 'unknown route';
 
-/**
- * Names the request and starts its clock, then, once the envelope has made its response, logs
- * one line for it and counts what its route table row says that status counts as. The line has
- * the route template, never the path (a secret's id is the capability to read it), the status and
- * the duration; never the event, its headers or its body. Its correlation id is the request id the
- * response's x-request-id carries, so a client's report leads to it.
- */
+/** Logs one line per request (route template, never the path; status; duration) and counts its status. */
 export function requestTelemetry(): RouteMiddleware {
   const finish = (request: RouteRequest): void => {
     const route = routeOfRequest(request.event.httpMethod, request.event.resource);

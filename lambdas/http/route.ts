@@ -2,28 +2,22 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodMiniType } from 'zod/mini';
-import { ERRORS } from '../definitions/errors';
-import { API_STORE_BUDGET_MS, IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { API_STORE_BUDGET_MS, IDEMPOTENCY, MAX_BODY_BYTES, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#contract/limits';
 import { routeOfRequest } from '../definitions/routes';
-import { bearerKeyFrom, hashApiKey } from '../rules/api-keys';
+import { bearerKeyFrom } from '../rules/api-keys';
 import { isWellFormedIdempotencyKey } from '../rules/idempotency';
 import { authenticateRequest, type Caller } from '../use-cases/authentication';
 import { keyBytesWindow, type StoredBytesQuota } from '../use-cases/stored-bytes';
-import { releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
+import { idempotentRequestOf, isRepeat, releaseIdempotentRequest, type IdempotencyInput, type IdempotentRequest } from '../use-cases/idempotency';
 import { StoreUnavailable, isStoreFault } from '../store/settled-write';
 import { withinTimeBudget } from '../store/time-budget';
 import type { RouteContext, RouteMiddleware, RouteRequest } from './route-context';
 import { STANDARD_HEADERS, header } from './headers';
 import { HttpError } from './http-error';
-import { describeIssue } from './describe-issue';
+import { describeIssue } from '#contract/describe-issue';
 import { requestTelemetry } from './request-telemetry';
 import { telemetryMiddlewares } from '../telemetry/middleware';
-
-/**
- * Builds a route's Lambda handler: authentication and rate counting, body checks and parsing,
- * then the route's own function, all wrapped so that every outcome (errors included) leaves as
- * JSON with the contract's headers, and is logged and counted. Routes only see validated input.
- */
 
 export interface JsonResponse {
   statusCode: number;
@@ -32,7 +26,6 @@ export interface JsonResponse {
   headers?: Record<string, string>;
 }
 
-/** A response body that is JSON text already, sent as it is. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
@@ -75,15 +68,13 @@ function envelope(): RouteMiddleware {
           body: JSON.stringify({ error: error.message }),
         };
       } else if (isStoreFault(error)) {
-        // The store could not be reached or did not answer within the budget, not a bug: 503, not
-        // 500, so that clients and alarms can tell, and clients know when to try again.
+        // Not a bug: 503, so that clients and alarms can tell it from a 500.
         request.response = {
           statusCode: 503,
           headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
           body: JSON.stringify({ error: ERRORS.storeUnavailable }),
         };
       } else {
-        // requestTelemetry logs it with the request's line.
         request.response = { statusCode: 500, body: JSON.stringify({ error: ERRORS.internal }) };
       }
       decorate(request);
@@ -105,10 +96,7 @@ function bodyGuard(): RouteMiddleware {
   };
 }
 
-/**
- * The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked;
- * undefined without one. Other routes ignore the header.
- */
+/** The Idempotency-Key of a request to a route that takes one (routes.ts `idempotent`), checked. */
 function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | undefined {
   const route = routeOfRequest(event.httpMethod, event.resource);
   const key = header(event, IDEMPOTENCY.header);
@@ -117,23 +105,14 @@ function idempotencyInputOf(event: APIGatewayProxyEvent): IdempotencyInput | und
   return { route: `${route.method} ${route.path}`, id: event.pathParameters?.id ?? '', key, ...(event.body ? { body: event.body } : {}) };
 }
 
-/**
- * An answer that did no work (a 5xx, a 429) must not be replayed: its repeat is to do the work.
- * Unless the store stopped answering after the request may have written (a claim's view): its
- * repeat must find that work, not do it again.
- */
+/** An answer that did no work (a 5xx, a 429) is not replayed, unless the store failed after it may have written. */
 const didNoWork = (error: unknown): boolean =>
   error instanceof StoreUnavailable ? !error.mayHaveWritten : !(error instanceof HttpError) || error.statusCode >= 500 || error.statusCode === 429;
 
 /** Best effort: a record left behind only makes a repeat wait out IDEMPOTENCY.inFlightMs. */
-const releaseQuietly = (keyHash: string, idempotent: IdempotentRequest): Promise<void> =>
-  releaseIdempotentRequest(keyHash, idempotent).catch(() => undefined);
+const releaseQuietly = (idempotent: IdempotentRequest): Promise<void> => releaseIdempotentRequest(idempotent).catch(() => undefined);
 
-/**
- * Bearer key → one conditional UpdateItem that authenticates and counts the request (and records
- * an idempotent one, and its bytes for `storedBytes`). With `fullKeyOnly`, a reveal-only key is
- * refused (403) after its request is counted.
- */
+/** One conditional UpdateItem authenticates and counts the request; then an idempotent request records itself. */
 function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'storedBytes'>): RouteMiddleware {
   const { fullKeyOnly, storedBytes } = options;
   return {
@@ -148,7 +127,7 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
       // A body over the limit is refused (413) without being counted.
       const length = bodyByteLength(request.event);
       const bytes = storedBytes && length <= MAX_BODY_BYTES ? length : 0;
-      const result = await authenticateRequest(key, now, idempotency, bytes);
+      const result = await authenticateRequest(key, now, bytes);
       if (result.outcome === 'unknown') throw new HttpError(401, ERRORS.invalidApiKey);
       if (result.outcome === 'expired') throw new HttpError(401, ERRORS.expiredApiKey);
 
@@ -158,27 +137,22 @@ function authentication(options: Pick<RouteOptions<unknown>, 'fullKeyOnly' | 'st
         'x-ratelimit-remaining': String(window.remaining),
         'x-ratelimit-reset': String(window.resetAt),
       };
-      if (result.outcome === 'limited') {
-        if (result.idempotent) await releaseQuietly(hashApiKey(key), result.idempotent);
-        throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
-      }
-      if (result.idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
-      if (fullKeyOnly && result.caller.stored.revealOnly) {
-        // Refused before any work: a repeat with the same Idempotency-Key is refused alike.
-        if (result.idempotent) await releaseQuietly(result.caller.keyHash, result.idempotent);
-        throw new HttpError(403, ERRORS.revealOnlyKey);
-      }
-      request.context.caller = result.caller;
-      if (result.idempotent) request.context.idempotent = result.idempotent;
+      if (result.outcome === 'limited') throw new HttpError(429, ERRORS.rateLimited, { 'retry-after': retryAfterSeconds(window.retryAt, now) });
+      if (fullKeyOnly && result.caller.stored.revealOnly) throw new HttpError(403, ERRORS.revealOnlyKey);
+      const { caller } = result;
+      request.context.caller = caller;
+      const idempotent = idempotency && (await idempotentRequestOf(key, caller.keyHash, idempotency, now));
+      if (idempotent?.standing.kind === 'reused') throw new HttpError(422, ERRORS.idempotencyKeyReused);
+      if (idempotent) request.context.idempotent = idempotent;
       if (storedBytes && bytes > 0) {
-        // A 429 here does no work: onError releases the idempotency record.
-        const day = await keyBytesWindow(result.caller.keyHash, result.caller.byteSlots, now, bytes, storedBytes);
+        // A repeat's bytes go back unchecked; a 429 here releases the idempotency record (onError).
+        const day = await keyBytesWindow(caller.keyHash, caller.byteSlots, now, bytes, storedBytes, isRepeat(idempotent));
         if (day.limited) throw new HttpError(429, ERRORS.storedBytesPerKeyLimited, { 'retry-after': retryAfterSeconds(day.retryAt, now) });
       }
     },
     onError: async (request) => {
-      const { caller, idempotent } = request.context;
-      if (caller && idempotent && didNoWork(request.error)) await releaseQuietly(caller.keyHash, idempotent);
+      const { idempotent } = request.context;
+      if (idempotent && didNoWork(request.error)) await releaseQuietly(idempotent);
     },
   };
 }
@@ -191,21 +165,14 @@ export const retryAfterSeconds = (at: number, now: number): string => String(Mat
 
 const JSON_BODY_PARSER = '@middy/http-json-body-parser';
 
-/**
- * Middy's parser names itself as the cause of what it throws: a 422 for text that is no JSON,
- * and for JSON holding a `__proto__` key (or a `constructor` with a `prototype`).
- */
+/** Middy's parser names itself as the cause of what it throws (no JSON, or a `__proto__` key). */
 const isJsonBodyParserError = (error: unknown): boolean =>
   error instanceof Error && (error.cause as { package?: unknown } | undefined)?.package === JSON_BODY_PARSER;
 
-/**
- * Presence, JSON syntax (middy's parser, which replaces event.body with what it parsed), object
- * shape, then the zod schema; every refusal is one of the contract's 400s.
- */
+/** Presence, JSON syntax, object shape, then the zod schema; every refusal is one of the contract's 400s. */
 function jsonBody<TBody>(schema: ZodMiniType<TBody>, required: boolean): RouteMiddleware[] {
   const presence: RouteMiddleware = {
     before: (request) => {
-      // bodyGuard has measured it already; a non-empty body string is a body.
       if (request.event.body) return;
       if (required) throw new HttpError(400, ERRORS.bodyRequired);
       // An optional body left out (POST /keys without one) is an empty object.
@@ -240,6 +207,7 @@ interface RouteOptions<TBody> {
   storedBytes?: StoredBytesQuota;
 }
 
+/** Builds a route's Lambda handler: authentication, body checks, then the route; every outcome leaves as JSON. */
 function buildRoute<TBody>(
   authenticate: boolean,
   options: RouteOptions<TBody>,
@@ -260,8 +228,7 @@ function buildRoute<TBody>(
       body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
     };
   });
-  // The budget starts with the function, before authentication spends any of it: every DynamoDB
-  // call draws on what is left (store/time-budget.ts).
+  // The budget starts with the function: every DynamoDB call draws on what is left (store/time-budget.ts).
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
     withinTimeBudget(API_STORE_BUDGET_MS, () => routeHandler(event, context as RouteContext));
 }

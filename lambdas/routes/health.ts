@@ -1,6 +1,6 @@
-import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../definitions/limits';
+import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#contract/limits';
 import { publicRoute } from '../http/route';
-import type { HealthResponse } from '../http/schemas';
+import type { HealthResponse } from '#contract/schemas';
 import { dataStoreHealth } from '../use-cases/health';
 
 export const handler = publicRoute({}, async () => {

@@ -1,4 +1,4 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { createAccessOf } from '../config/create-access';
 import { readFunctionSettings } from '../config/environment';
 import { createApiKey } from '../use-cases/keys';
@@ -7,8 +7,8 @@ import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import { HttpError } from '../http/http-error';
 import { publicRoute, retryAfterSeconds } from '../http/route';
-import { createKeyBody } from '../http/request-bodies/keys';
-import type { CreateKeyResponse } from '../http/schemas';
+import { createKeyBody } from '#contract/request-bodies/keys';
+import type { CreateKeyResponse } from '#contract/schemas';
 
 const config = readFunctionSettings('keys-create');
 const createAccess = createAccessOf(config);
@@ -35,6 +35,7 @@ export const handler = publicRoute({ body: { schema: createKeyBody, required: fa
     signInToken: createAccess.mode === 'signed-in' ? signInTokenOf(header(event, 'authorization')) : undefined,
   });
   if (result.outcome === 'refused') throw new HttpError(401, ERRORS.invalidSignInToken(result.reason));
+  if (result.outcome === 'not-allowed') throw new HttpError(403, ERRORS.accountNotAllowed(result.reason));
   if (result.outcome === 'issuer-unavailable') throw new HttpError(503, ERRORS.issuerUnavailable);
   if (result.outcome === 'limited') {
     throw new HttpError(429, ERRORS.keyCreationLimited, { 'retry-after': retryAfterSeconds(result.retryAt, now) });

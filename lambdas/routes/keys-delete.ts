@@ -1,7 +1,7 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import type { DeleteResponse } from '../http/schemas';
+import type { DeleteResponse } from '#contract/schemas';
 import { deleteKey } from '../store/key-store';
 
 export const handler = authenticatedRoute({}, async ({ caller }) => {

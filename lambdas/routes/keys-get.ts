@@ -1,5 +1,5 @@
 import { authenticatedRoute } from '../http/route';
-import type { GetKeyResponse } from '../http/schemas';
+import type { GetKeyResponse } from '#contract/schemas';
 
 export const handler = authenticatedRoute({}, ({ caller }) =>
   Promise.resolve({

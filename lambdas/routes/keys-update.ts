@@ -1,10 +1,10 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { readFunctionSettings } from '../config/environment';
 import { checkWebhookUrl } from '../webhooks/rules/webhook-url';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import { updateKeyBody } from '../http/request-bodies/keys';
-import type { UpdateKeyResponse } from '../http/schemas';
+import { updateKeyBody } from '#contract/request-bodies/keys';
+import type { UpdateKeyResponse } from '#contract/schemas';
 import { setWebhook } from '../store/key-store';
 
 const config = readFunctionSettings('keys-update');

@@ -1,8 +1,8 @@
 import { readFunctionSettings } from '../config/environment';
 import { createRequest } from '../use-cases/requests';
 import { authenticatedRoute } from '../http/route';
-import { createRequestBody } from '../http/request-bodies/create-request';
-import type { CreateRequestResponse } from '../http/schemas';
+import { createRequestBody } from '#contract/request-bodies/create-request';
+import type { CreateRequestResponse } from '#contract/schemas';
 
 const config = readFunctionSettings('requests-create');
 

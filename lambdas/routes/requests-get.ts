@@ -1,8 +1,8 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { requestForSender } from '../use-cases/requests';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import type { RequestDetailsResponse } from '../http/schemas';
+import type { RequestDetailsResponse } from '#contract/schemas';
 
 /** Any key: the request's id is the sender's capability. */
 export const handler = authenticatedRoute({}, async ({ event, now }) => {

@@ -1,8 +1,8 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { requestStatus } from '../use-cases/requests';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import type { RequestStatusResponse } from '../http/schemas';
+import type { RequestStatusResponse } from '#contract/schemas';
 
 /** The requester's key only: any other gets the 404 of an unknown id. */
 export const handler = authenticatedRoute({}, async ({ event, caller, now }) => {

@@ -1,5 +1,5 @@
-import { ERRORS } from '../definitions/errors';
-import { GATE } from '../definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { GATE } from '#contract/limits';
 import { STILL_IN_FLIGHT, claim, isGateRefusal } from '../use-cases/secrets';
 import { claimedSecretJson } from '../http/claimed-secret-json';
 import { header } from '../http/headers';

@@ -1,8 +1,8 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { STILL_IN_FLIGHT, revoke } from '../use-cases/secrets';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute, stillInFlight } from '../http/route';
-import type { DeleteResponse } from '../http/schemas';
+import type { DeleteResponse } from '#contract/schemas';
 
 export const handler = authenticatedRoute({ fullKeyOnly: true }, async ({ event, caller, now, idempotent }) => {
   const revoked = await revoke(event.pathParameters?.id ?? '', caller.keyHash, now, idempotent);

@@ -1,8 +1,8 @@
-import { ERRORS } from '../definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { secretStatus } from '../use-cases/receipts';
 import { HttpError } from '../http/http-error';
 import { authenticatedRoute } from '../http/route';
-import type { SecretStatusResponse } from '../http/schemas';
+import type { SecretStatusResponse } from '#contract/schemas';
 
 export const handler = authenticatedRoute({}, async ({ event, caller, now }) => {
   const receipt = await secretStatus(event.pathParameters?.id ?? '', caller.keyHash, now);

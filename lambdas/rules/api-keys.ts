@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { API_KEY_PATTERN, API_KEY_PREFIX, API_KEY_RANDOM_LENGTH, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RANDOM_LENGTH } from '../definitions/limits';
+import { API_KEY_PATTERN, API_KEY_PREFIX, API_KEY_RANDOM_LENGTH, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RANDOM_LENGTH } from '#contract/limits';
 import { randomAlphanumeric } from './random';
 
 export const generateApiKey = (): string => API_KEY_PREFIX + randomAlphanumeric(API_KEY_RANDOM_LENGTH);

@@ -1,22 +1,21 @@
 import { createHash, createHmac } from 'node:crypto';
-import { IDEMPOTENCY, SECRET_ID_BYTES } from '../definitions/limits';
+import { IDEMPOTENCY, SECRET_ID_BYTES } from '#contract/limits';
 
 /**
  * Requests that carry an Idempotency-Key (IETF httpapi draft). The first request of a scope
- * (API key, route, id, Idempotency-Key) records itself in its key's item with the rate-limit
- * count it makes anyway (store/key-store), and does its work under names derived from that
- * record, so that a repeat finds the work instead of doing it again: a claim's view under
+ * (API key, route, id, Idempotency-Key) records itself on its scope's item (store/idempotency-store,
+ * docs/decisions/idempotency.md), and does its work under names derived from that record, so that a repeat finds the work instead of doing it again: a claim's view under
  * claimTokenOf, a create's secret under replayableSecretId. Nothing here is stored in clear:
  * the scope is a digest, the body only its digest.
  */
 
 export const isWellFormedIdempotencyKey = (value: string): boolean => IDEMPOTENCY.pattern.test(value);
 
-/** A first request, as its key's item keeps it for IDEMPOTENCY.recordMs. */
+/** A first request, as its scope's item keeps it for IDEMPOTENCY.recordMs. */
 export interface IdempotencyRecord {
   /** When the first request began (ms): the names of its work derive from it. */
   at: number;
-  /** The first request's write token (its rate-limit count's): the first knows its own record by it. */
+  /** The first request's write token: the first knows its own record by it. */
   by: string;
   /** POST /secrets: the digest of the first's body. */
   body?: string;
@@ -30,8 +29,6 @@ export interface IdempotencyRecord {
 export type Standing =
   /** It is the first (its own record). */
   | { kind: 'first' }
-  /** The scope's record lapsed: the request is new, and must record itself in place of it. */
-  | { kind: 'lapsed' }
   /** POST /secrets with another body than the first's. */
   | { kind: 'reused' }
   /** A repeat of the first; until IDEMPOTENCY.inFlightMs the first may still be at work. */
@@ -39,22 +36,19 @@ export type Standing =
 
 const digest = (...parts: readonly string[]): string => createHash('sha256').update(parts.join('\n'), 'utf8').digest('base64url');
 
-/** The scope's name in the key's item: 128 bits of a digest of route, id and Idempotency-Key (the item is the key's). */
+/** The scope's name under its key: 128 bits of a digest of route, id and Idempotency-Key. */
 export const idempotencyScope = (route: string, id: string, idempotencyKey: string): string =>
   digest('scope', route, id, idempotencyKey).slice(0, 22);
 
 /** A digest of a request body: a repeat must send the same bytes. */
 export const bodyDigest = (body: string): string => digest('body', body);
 
+/** Where a request stands by the record that stood when it recorded itself (a lapsed one is replaced then). */
 export function standingOf(record: IdempotencyRecord, token: string, now: number, body: string | undefined): Standing {
   if (record.by === token) return { kind: 'first' };
-  if (now - record.at > IDEMPOTENCY.recordMs) return { kind: 'lapsed' };
   if (record.body !== body) return { kind: 'reused' };
   return { kind: 'repeat', mayBeInFlight: now - record.at < IDEMPOTENCY.inFlightMs };
 }
-
-/** True while a record may still be needed: a lapsed one is pruned once the key's item holds many. */
-export const isLiveRecord = (record: IdempotencyRecord, now: number): boolean => now - record.at <= IDEMPOTENCY.recordMs;
 
 /** The claim token of the first claim of a scope, which its repeats look for in the secret's head. */
 export const claimTokenOf = (scope: string, at: number): string => digest('claim', scope, String(at)).slice(0, 22);

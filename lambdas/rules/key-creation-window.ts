@@ -1,4 +1,4 @@
-import { KEY_CREATION_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 
 /** POST /keys attempts of one client address within the last KEY_CREATION_LIMIT window. */
 export interface KeyCreationWindow {

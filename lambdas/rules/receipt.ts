@@ -1,16 +1,5 @@
-import { RECEIPT_LIFETIME_MS, type ReceiptState } from '../definitions/limits';
-import type { RequestState } from '../definitions/requests';
-
-/** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
-export interface Receipt {
-  state: ReceiptState;
-  views: number;
-  remaining: number;
-  created: number;
-  expires: number;
-  /** When each view was taken (ms), oldest first. */
-  viewed: number[];
-}
+import { RECEIPT_LIFETIME_MS, type ReceiptState } from '#contract/limits';
+import type { RequestState } from '#contract/requests';
 
 /** What a head item holds that its receipt is made of. */
 export interface ReceiptFacts {
@@ -23,20 +12,21 @@ export interface ReceiptFacts {
   burnedAt?: number;
 }
 
-/**
- * The state of a secret whose head is still stored. A used or burned head waits for the stream
- * consumer to delete it; an expired one for DynamoDB TTL, which may lag by days.
- */
+/** What a secret's creator learns of it: the body of GET /secrets/{id}/status (contract, "Receipts"). */
+export interface Receipt extends Omit<ReceiptFacts, 'viewed' | 'burnedAt'> {
+  state: ReceiptState;
+  /** When each view was taken (ms), oldest first. */
+  viewed: number[];
+}
+
+/** The state of a secret whose head is still stored (TTL may lag by days). */
 export function stateOfHead(head: ReceiptFacts, now: number): ReceiptState {
   if (head.burnedAt !== undefined) return 'burned';
   if (head.remaining <= 0) return 'used';
   return head.expires <= now ? 'expired' : 'active';
 }
 
-/**
- * The final state of a secret whose head was deleted: with views left, only DynamoDB TTL (an
- * expired secret) or its owner's revocation deletes a head.
- */
+/** The final state of a secret whose head was deleted with views left: expired or revoked. */
 export function stateOfRemovedHead(head: ReceiptFacts, deletedByTtl: boolean): ReceiptState {
   if (head.burnedAt !== undefined) return 'burned';
   if (head.remaining <= 0) return 'used';

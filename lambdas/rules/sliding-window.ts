@@ -1,20 +1,12 @@
-import { RATE_LIMIT } from '../definitions/limits';
+import { RATE_LIMIT } from '#contract/limits';
 
-/**
- * The per-key sliding window. Requests are counted in slots of RATE_LIMIT.slotMs held in a map
- * on the key's item ({ "<slot index>": count }), so that authenticating and counting is a
- * single UpdateItem. A slot is counted until it lies wholly outside the window, so every request
- * of the last 60 s is counted (and one up to 5 s older may be): the limit is never exceeded.
- */
+/** The per-key sliding window: slots in a map on the key's item, so that authenticating and counting is one UpdateItem. */
 
 export type SlotCounts = Readonly<Record<string, number>>;
 
 const SLOTS_IN_WINDOW = Math.ceil(RATE_LIMIT.windowMs / RATE_LIMIT.slotMs) + 1;
 
-/**
- * Largest map an item may hold before the fast path refuses to add to it: the slots of a full
- * window plus the one just leaving it, which every update removes.
- */
+/** Largest map the fast path adds to: a full window and the slot leaving it, which every update removes. */
 export const MAX_TRACKED_SLOTS = SLOTS_IN_WINDOW + 1;
 
 export const slotIndex = (now: number): number => Math.floor(now / RATE_LIMIT.slotMs);
@@ -37,10 +29,7 @@ export interface WindowState {
   limited: boolean;
   /** Ms timestamp at which the count next drops, at most 60 s ahead (x-ratelimit-reset). */
   resetAt: number;
-  /**
-   * When limited: the first moment a request will be admitted again (retry-after). A request
-   * counts for up to 65 s, so this may lie a few seconds beyond resetAt's 60 s cap.
-   */
+  /** When limited: the first moment a request will be admitted again (retry-after), maybe past resetAt. */
   retryAt: number;
 }
 
@@ -53,8 +42,7 @@ export function windowState(slots: SlotCounts, now: number, limit: number = RATE
   const limited = count > limit;
   const leavesWindowAt = (slot: number): number => (slot + SLOTS_IN_WINDOW) * RATE_LIMIT.slotMs;
 
-  // Walk the slots oldest first until enough have left the window: one for a free request, or
-  // as many as it takes to get back under the limit for a limited one.
+  // Oldest first, until enough slots have left the window to get back under the limit.
   let resetAt = leavesWindowAt(slotIndex(now));
   let left = count;
   for (const entry of live) {

@@ -1,10 +1,4 @@
-/**
- * The WHATWG parser forgives what a typo or an injection leaves behind: it strips leading and
- * trailing spaces and control characters, drops tabs and newlines anywhere, and reads
- * `https:example.com` or `https:///x` as `https://example.com/` and `https://x/`. A URL the
- * service takes (a webhook, a setting) is refused instead, so that what was given is what is used:
- * whitespace and control characters anywhere, and any authority that is not spelled out after `//`.
- */
+/** The WHATWG parser forgives stray whitespace and `https:x`; a URL we take must be what the parser reads. */
 const WHITESPACE_OR_CONTROL = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/u;
 const SPELLED_OUT_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i;
 

@@ -1,11 +1,6 @@
-import { STORED_BYTES_LIMIT } from '../definitions/limits';
+import { STORED_BYTES_LIMIT } from '#contract/limits';
 
-/**
- * The sliding day of bytes sent to POST /secrets and POST /requests/{id}, per key and per address: a map of hour slots
- * ({ "<hour index>": bytes }) on one item, added to in the write that counts the request. A slot
- * counts until it lies wholly outside the day, so every byte of the last 24 hours is counted (and
- * some up to an hour older may be): the limit is never exceeded.
- */
+/** The sliding day of bytes stored, per key and per address: a map of hour slots on one item. */
 
 export type ByteSlots = Readonly<Record<string, number>>;
 

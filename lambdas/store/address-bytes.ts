@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { STORED_BYTES_LIMIT } from '../definitions/limits';
+import { STORED_BYTES_LIMIT } from '#contract/limits';
 import { ADDRESS_BYTE_SLOT_PREFIX, KEYS_TABLE, KEY_ATTRIBUTES as A, addressBytesPk } from '../definitions/tables';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } from '../rules/stored-bytes-window';
 import { DONE_EITHER_WAY, dynamo, epochSeconds, sendConditional, tableName } from './dynamo';

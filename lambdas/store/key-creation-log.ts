@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CREATION_LOG_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { KEY_CREATION_LIMIT } from '../definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
 import { epochSeconds, sendConditional, tableName } from './dynamo';

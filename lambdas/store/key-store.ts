@@ -1,9 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_SETTLING_ATTRIBUTES, NEW_KEY_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { REVEAL_ONLY } from '../definitions/create-access';
-import { EXPIRED_KEY_RETENTION_MS, IDEMPOTENCY } from '../definitions/limits';
+import { REVEAL_ONLY } from '#contract/create-access';
+import { EXPIRED_KEY_RETENTION_MS } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
-import { isLiveRecord, type IdempotencyRecord } from '../rules/idempotency';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
 import { batchGetAll } from './batches';
@@ -18,7 +17,7 @@ import {
   WHETHER_IT_HELD,
   type ConditionalOutcome,
 } from './dynamo';
-import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
+import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
 /** An API key as stored: never the key itself, only its SHA-256. */
@@ -48,30 +47,14 @@ export interface KeyItem {
   rl: SlotCounts;
   /** The write token of the request counted last: its repeat finds it and counts nothing. */
   counted?: string;
-  /** Records of recent requests with an Idempotency-Key, by scope (rules/idempotency). */
-  idem?: Record<string, IdempotencyRecord>;
   /** Bytes sent to POST /secrets and POST /requests/{id} per hour slot; see rules/stored-bytes-window. Absent on keys minted before it. */
   sb?: ByteSlots;
   /** The write token of the request whose bytes were taken back last: its repeat takes nothing more. */
   uncounted?: string;
 }
 
-/** A request with an Idempotency-Key: the scope it records itself under, and its body's digest (POST). */
-export interface IdempotencyScope {
-  name: string;
-  body?: string;
-}
-
-/** What the count write found under the request's scope: its own record, or the first's. */
-export interface ScopeRecord {
-  token: string;
-  record: IdempotencyRecord | undefined;
-}
-
 export type Authentication =
-  | { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots; scope?: ScopeRecord }
-  | { outcome: 'unknown' }
-  | { outcome: 'expired' };
+  { outcome: 'authenticated'; key: StoredKey; slots: SlotCounts; byteSlots: ByteSlots } | { outcome: 'unknown' } | { outcome: 'expired' };
 
 const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
   keyHash,
@@ -104,7 +87,6 @@ export async function putKey(key: StoredKey): Promise<void> {
     ...(key.revealOnly ? { access: REVEAL_ONLY } : {}),
     ...(key.subject ? { subject: key.subject } : {}),
     rl: {},
-    idem: {},
     sb: {},
   };
   await settledWrite<void>({
@@ -135,14 +117,8 @@ export async function putKey(key: StoredKey): Promise<void> {
  * write records the request's token in `counted`, so that a repeat of it (see
  * docs/retried-writes.md) finds the request counted and reads the item instead of counting again.
  */
-export const authenticateAndCount = (keyHash: string, now: number, scope?: IdempotencyScope, bytes = 0): Promise<Authentication> =>
-  countOnce(keyHash, now, newWriteToken(), 3, { scope, bytes });
-
-/** What a request adds to its count write: its idempotency scope, and for a route that stores its body, its bytes. */
-interface Counted {
-  scope: IdempotencyScope | undefined;
-  bytes: number;
-}
+export const authenticateAndCount = (keyHash: string, now: number, bytes = 0): Promise<Authentication> =>
+  countOnce(keyHash, now, newWriteToken(), 3, bytes);
 
 /** Stored bodies (POST /secrets, POST /requests/{id}): the bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
 interface ByteCounting {
@@ -179,54 +155,33 @@ const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
 
 const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
 
-const authenticated = (item: KeyItem, keyHash: string, now: number, token: string, scope: IdempotencyScope | undefined): Authentication =>
+const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
   item.expires <= now
     ? { outcome: 'expired' }
-    : {
-        outcome: 'authenticated',
-        key: toStoredKey(item, keyHash),
-        slots: item.rl,
-        byteSlots: item.sb ?? {},
-        ...(scope ? { scope: { token, record: item.idem?.[scope.name] } } : {}),
-      };
+    : { outcome: 'authenticated', key: toStoredKey(item, keyHash), slots: item.rl, byteSlots: item.sb ?? {} };
 
-/** A count that found the slot map over-full (or, with a scope, the records' map full): the item as it was, to prune. */
+/** A count that found the slot map over-full: the item as it was, to prune. */
 interface OverFull {
   overFull: KeyItem;
 }
 
+/**
+ * A count is sent once: a repeat after a lost answer would count the request again whenever
+ * another request was counted in between (`counted` holds the last one's token only), so a
+ * count the settling read cannot confirm answers StoreUnavailable (503) instead. A request is
+ * then counted at most SDK_MAX_ATTEMPTS times, the attempts of its one write (docs/api.md).
+ */
+const COUNT_SENDS = 1;
+
 /** Whether this request's count is in the key item, and so what it answered. */
 const settleCount =
-  (keyHash: string, now: number, token: string, scope: IdempotencyScope | undefined) =>
+  (keyHash: string, now: number, token: string) =>
   async (signal: AbortSignal | undefined): Promise<Settled<Authentication>> => {
     const item = await readKeyForSettling(keyHash, signal);
     // No key: the count's condition fails however often it is sent.
     if (!item) return { outcome: 'unknown' };
-    return item.counted === token ? authenticated(item, keyHash, now, token, scope) : NOT_APPLIED;
+    return item.counted === token ? authenticated(item, keyHash, now) : NOT_APPLIED;
   };
-
-/**
- * With an Idempotency-Key, the count also records the request under its scope unless a record is
- * there already (the first's, which the caller reads back): no call of its own. The condition
- * wants room in the records' map, which keys made before it existed lack: see pruneRecords.
- */
-interface Recording {
-  update: string;
-  condition: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
-
-function recordingOf(scope: IdempotencyScope | undefined, now: number, token: string): Recording {
-  if (!scope) return { update: '', condition: '', names: {}, values: {} };
-  const record: IdempotencyRecord = { at: now, by: token, ...(scope.body !== undefined ? { body: scope.body } : {}) };
-  return {
-    update: `, ${A.idempotency}.#scope = if_not_exists(${A.idempotency}.#scope, :record)`,
-    condition: ` AND size(${A.idempotency}) < :maxRecords`,
-    names: { '#scope': scope.name },
-    values: { ':record': record, ':maxRecords': IDEMPOTENCY.maxRecords },
-  };
-}
 
 /**
  * The request's own count in its hour's slot, as the fast path and the byte map's rewrite both
@@ -243,46 +198,38 @@ function requestCount(now: number, token: string) {
 }
 
 /** A slow path's count: the key as counted, or undefined (start over) unless the refusal was its own repeat. */
-function countedOrStartOver(
-  keyHash: string,
-  now: number,
-  token: string,
-  scope: IdempotencyScope | undefined,
-): ConditionalOutcome<KeyItem, Authentication | undefined> {
+function countedOrStartOver(keyHash: string, now: number, token: string): ConditionalOutcome<KeyItem, Authentication | undefined> {
   return {
-    applied: (item) => authenticated(item as KeyItem, keyHash, now, token, scope),
-    refused: (latest) => (latest?.counted === token ? authenticated(latest, keyHash, now, token, scope) : undefined),
+    applied: (item) => authenticated(item as KeyItem, keyHash, now),
+    refused: (latest) => (latest?.counted === token ? authenticated(latest, keyHash, now) : undefined),
   };
 }
 
-const hasRoomForRecords = (item: KeyItem): boolean => item.idem !== undefined && Object.keys(item.idem).length < IDEMPOTENCY.maxRecords;
-
-async function countOnce(keyHash: string, now: number, token: string, attempts: number, counting: Counted): Promise<Authentication> {
-  const { scope, bytes } = counting;
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
   const pk = keyItemPk(keyHash);
-  const recording = recordingOf(scope, now, token);
   const count = requestCount(now, token);
   const byBytes = byteCounting(bytes, now);
   const counted = await settledWrite<Authentication | OverFull>({
-    settle: settleCount(keyHash, now, token, scope),
+    settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: { pk },
-          UpdateExpression: `SET ${count.set}${recording.update}${byBytes.set} REMOVE ${count.remove}${byBytes.remove}`,
-          ConditionExpression: `${count.condition}${recording.condition}${byBytes.condition}`,
-          ExpressionAttributeNames: { ...count.names, ...recording.names, ...byBytes.names },
-          ExpressionAttributeValues: { ...count.values, ...recording.values, ...byBytes.values },
+          UpdateExpression: `SET ${count.set}${byBytes.set} REMOVE ${count.remove}${byBytes.remove}`,
+          ConditionExpression: `${count.condition}${byBytes.condition}`,
+          ExpressionAttributeNames: { ...count.names, ...byBytes.names },
+          ExpressionAttributeValues: { ...count.values, ...byBytes.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
         {
-          applied: (item: KeyItem | undefined) => authenticated(item as KeyItem, keyHash, now, token, scope),
+          applied: (item: KeyItem | undefined) => authenticated(item as KeyItem, keyHash, now),
           refused: (old: KeyItem | undefined) => {
             if (!old) return { outcome: 'unknown' };
-            if (old.counted === token) return authenticated(old, keyHash, now, token, scope);
+            if (old.counted === token) return authenticated(old, keyHash, now);
             if (old.expires <= now) return { outcome: 'expired' };
             return { overFull: old };
           },
@@ -291,13 +238,9 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
   });
   if (!('overFull' in counted)) return counted;
   if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-  if (scope && !hasRoomForRecords(counted.overFull)) {
-    await pruneRecords(keyHash, counted.overFull, now);
-    return countOnce(keyHash, now, token, attempts - 1, counting);
-  }
   if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS)
-    return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
-  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, counting);
+    return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, bytes);
+  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, bytes);
 }
 
 /**
@@ -311,184 +254,58 @@ async function rewriteBytesAndCount(
   now: number,
   token: string,
   attempts: number,
-  counting: Counted,
+  bytes: number,
 ): Promise<Authentication> {
-  const { scope, bytes } = counting;
-  const recording = recordingOf(scope, now, token);
   const count = requestCount(now, token);
   const rewrite = byteRewrite(old, bytes, now);
   const rewritten = await settledWrite<Authentication | undefined>({
-    settle: settleCount(keyHash, now, token, scope),
+    settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${count.set}${recording.update}${rewrite.set} REMOVE ${count.remove}`,
-          ConditionExpression: `${count.condition}${recording.condition}${rewrite.condition}`,
-          ExpressionAttributeNames: { ...count.names, ...recording.names },
-          ExpressionAttributeValues: { ...count.values, ...recording.values, ...rewrite.values },
+          UpdateExpression: `SET ${count.set}${rewrite.set} REMOVE ${count.remove}`,
+          ConditionExpression: `${count.condition}${rewrite.condition}`,
+          ExpressionAttributeNames: count.names,
+          ExpressionAttributeValues: { ...count.values, ...rewrite.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
-        countedOrStartOver(keyHash, now, token, scope),
+        countedOrStartOver(keyHash, now, token),
       ),
   });
-  return rewritten ?? countOnce(keyHash, now, token, attempts, counting);
+  return rewritten ?? countOnce(keyHash, now, token, attempts, bytes);
 }
 
-/**
- * Rewrites a key's idempotency records without the lapsed ones (the newest half of the live ones
- * at most: a key cannot make that many requests in a record's lifetime unless refused), or
- * creates the map on a key made before it existed. Locked on the item's last count: a request
- * counted in between may have added a record, and the next count attempt sees the map as it is.
- */
-async function pruneRecords(keyHash: string, old: KeyItem, now: number): Promise<void> {
-  const live = Object.entries(old.idem ?? {})
-    .filter(([, record]) => isLiveRecord(record, now))
-    .sort(([, a], [, b]) => b.at - a.at)
-    .slice(0, IDEMPOTENCY.maxRecords / 2);
-  // The same rewrite again, under the same lock, changes nothing.
-  await settledWrite<void>({
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${A.idempotency} = :records`,
-          ConditionExpression: old.counted === undefined ? `${KEY_EXISTS} AND attribute_not_exists(${A.counted})` : `${A.counted} = :counted`,
-          ExpressionAttributeValues: { ':records': Object.fromEntries(live), ...(old.counted !== undefined ? { ':counted': old.counted } : {}) },
-        }),
-        abortSignal,
-        DONE_EITHER_WAY,
-      ),
-    settle: repeatIt,
-  });
-}
-
-async function pruneAndCount(
-  keyHash: string,
-  old: KeyItem,
-  now: number,
-  token: string,
-  attempts: number,
-  counting: Counted,
-): Promise<Authentication> {
-  const { scope, bytes } = counting;
-  const recording = recordingOf(scope, now, token);
+async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
   const rewrite = byteRewrite(old, bytes, now);
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
   const pruned = await settledWrite<Authentication | undefined>({
-    settle: settleCount(keyHash, now, token, scope),
+    settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${recording.update}${rewrite.set}`,
+          UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${rewrite.set}`,
           // While the map is over-full every fast-path update fails, so only another prune can
           // have changed it: "still over-full" is an exact optimistic lock.
-          ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${recording.condition}${rewrite.condition}`,
-          ...(scope ? { ExpressionAttributeNames: recording.names } : {}),
-          ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...recording.values, ...rewrite.values },
+          ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${rewrite.condition}`,
+          ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
-        countedOrStartOver(keyHash, now, token, scope),
+        countedOrStartOver(keyHash, now, token),
       ),
   });
-  return pruned ?? countOnce(keyHash, now, token, attempts, counting);
-}
-
-const recordNames = (scope: string): Record<string, string> => ({ '#scope': scope, '#by': 'by' });
-
-/**
- * Forgets the first request's record after an answer that did no work (a 5xx, a 429), so that a
- * repeat is a first request and does it. Only the request that wrote the record removes it.
- */
-export async function releaseIdempotencyRecord(keyHash: string, scope: string, token: string): Promise<void> {
-  // Removing what is gone changes nothing.
-  await settledWrite<void>({
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `REMOVE ${A.idempotency}.#scope`,
-          ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-          ExpressionAttributeNames: recordNames(scope),
-          ExpressionAttributeValues: { ':token': token },
-        }),
-        abortSignal,
-        DONE_EITHER_WAY,
-      ),
-    settle: repeatIt,
-  });
-}
-
-/**
- * Notes on the first request's record the answer its repeat could not read from the table (and,
- * for a wrong passphrase proof, the attempts that answer said were left).
- */
-export async function settleIdempotencyRecord(keyHash: string, scope: string, token: string, status: number, attemptsLeft?: number): Promise<void> {
-  // Setting the same values again changes nothing.
-  await settledWrite<void>({
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression:
-            `SET ${A.idempotency}.#scope.#status = :status` +
-            (attemptsLeft === undefined ? '' : `, ${A.idempotency}.#scope.#attemptsLeft = :attemptsLeft`),
-          ConditionExpression: `${A.idempotency}.#scope.#by = :token`,
-          ExpressionAttributeNames: {
-            ...recordNames(scope),
-            '#status': 'status',
-            ...(attemptsLeft === undefined ? {} : { '#attemptsLeft': 'attemptsLeft' }),
-          },
-          ExpressionAttributeValues: {
-            ':token': token,
-            ':status': status,
-            ...(attemptsLeft === undefined ? {} : { ':attemptsLeft': attemptsLeft }),
-          },
-        }),
-        abortSignal,
-        DONE_EITHER_WAY,
-      ),
-    settle: repeatIt,
-  });
-}
-
-/**
- * Puts a new first request's record in place of a lapsed one of the same scope; false if another
- * request replaced it first (that one is the first now).
- */
-export async function replaceIdempotencyRecord(keyHash: string, scope: string, lapsedBy: string, record: IdempotencyRecord): Promise<boolean> {
-  return settledWrite<boolean>({
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${A.idempotency}.#scope = :record`,
-          ConditionExpression: `${A.idempotency}.#scope.#by = :lapsedBy`,
-          ExpressionAttributeNames: recordNames(scope),
-          ExpressionAttributeValues: { ':record': record, ':lapsedBy': lapsedBy },
-        }),
-        abortSignal,
-        WHETHER_IT_HELD,
-      ),
-    // The new record's writer is this request's token.
-    settle: async (signal) => {
-      const by = (await readKeyForSettling(keyHash, signal))?.idem?.[scope]?.by;
-      return by === record.by ? true : by === lapsedBy ? NOT_APPLIED : false;
-    },
-  });
+  return pruned ?? countOnce(keyHash, now, token, attempts, bytes);
 }
 
 /**

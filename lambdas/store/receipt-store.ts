@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { RECEIPT_LIFETIME_MS } from '../definitions/limits';
+import { RECEIPT_LIFETIME_MS } from '#contract/limits';
 import { RECEIPT_READ_ATTRIBUTES, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '../definitions/tables';
 import type { Receipt, ReceiptFacts } from '../rules/receipt';
 import { batchGetAll } from './batches';

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '../definitions/limits';
+import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { FULFILMENT_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
+import { holds, renderCondition, type Condition } from './condition';
 import { dynamo, epochSeconds, isConditionFailure, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { deleteChunks, splitIntoChunks, storedData, writeChunks } from './secret-store';
@@ -150,13 +151,16 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
 
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
+  const open = openAt(now);
   /** What the item says this fulfilment answers, when its update did not (or could not) apply. */
   const outcomeOf = (item: Record<string, unknown> | undefined): FulfilOutcome => {
     if (item?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
-    const expires = item?.[A.expires];
-    if (probe && item?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now) return NOT_FULFILLED_YET;
+    if (probe && holds(open, item)) return NOT_FULFILLED_YET;
     return item?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
   };
+  /** Only the few attributes that decide (never the answer's data), so that a refusal takes as long whatever the request holds. */
+  const readRequest = (signal: AbortSignal | undefined) =>
+    readForSettling<Record<string, unknown>>(table, key, FULFILMENT_SETTLING_ATTRIBUTES, signal);
   let outcome: FulfilOutcome;
   try {
     outcome = await settledWrite<FulfilOutcome>({
@@ -168,20 +172,17 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
             ...(probe
               ? probeUpdate()
               : answerUpdate(answer, now, fulfilToken, inline ? undefined : { count: chunks.length, chunkId }, keyed?.as !== 'repeat')),
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
           abortSignal,
-          { applied: () => 'fulfilled', refused: (old: Record<string, unknown> | undefined) => outcomeOf(old) },
+          { applied: () => 'fulfilled', refused: async () => outcomeOf(await readRequest(abortSignal)) },
         ),
       // A probe writes nothing: it is asked again. An answer is settled by its token, else by
-      // whether the update's condition would still hold (then it is sent again).
+      // whether the request is still open (then it is sent again).
       settle: probe
         ? repeatIt
         : async (signal) => {
-            const item = await readForSettling<Record<string, unknown>>(table, key, FULFILMENT_SETTLING_ATTRIBUTES, signal);
-            const expires = item?.[A.expires];
-            const stillOpen = item?.[A.requestState] === OPEN && typeof expires === 'number' && expires > now;
-            return item?.[A.fulfilToken] !== fulfilToken && stillOpen ? NOT_APPLIED : outcomeOf(item);
+            const item = await readRequest(signal);
+            return item?.[A.fulfilToken] !== fulfilToken && holds(open, item) ? NOT_APPLIED : outcomeOf(item);
           },
     });
   } catch (error) {
@@ -214,24 +215,34 @@ function answerUpdate(
     ...(answer.filename !== undefined ? [`${A.filename} = :filename`] : []),
     ...(answer.mimetype !== undefined ? [`${A.mimetype} = :mimetype`] : []),
   ];
+  const condition: Condition = ownRepeat ? { any: [openAt(now), { path: A.fulfilToken, op: '=', value: fulfilToken }] } : openAt(now);
   return {
     UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: `(${A.requestState} = :open AND ${A.expires} > :now)` + (ownRepeat ? ` OR ${A.fulfilToken} = :token` : ''),
-    ExpressionAttributeNames: { '#type': A.type, '#ttl': A.ttl, ...(chunked ? {} : { '#data': A.data }) },
-    ExpressionAttributeValues: {
-      ':open': OPEN,
-      ':fulfilled': FULFILLED,
-      ':token': fulfilToken,
-      ':now': now,
-      ':nowSeconds': epochSeconds(now),
-      ':one': 1,
-      ':type': answer.type,
-      ...(chunked ? { ':chunks': chunked.count, ':chunkId': chunked.chunkId } : { ':data': storedData(answer.data) }),
-      ...(answer.filename !== undefined ? { ':filename': answer.filename } : {}),
-      ...(answer.mimetype !== undefined ? { ':mimetype': answer.mimetype } : {}),
-    },
+    ...renderCondition(
+      condition,
+      { '#type': A.type, '#ttl': A.ttl, ...(chunked ? {} : { '#data': A.data }) },
+      {
+        ':fulfilled': FULFILLED,
+        ':token': fulfilToken,
+        ':now': now,
+        ':nowSeconds': epochSeconds(now),
+        ':one': 1,
+        ':type': answer.type,
+        ...(chunked ? { ':chunks': chunked.count, ':chunkId': chunked.chunkId } : { ':data': storedData(answer.data) }),
+        ...(answer.filename !== undefined ? { ':filename': answer.filename } : {}),
+        ...(answer.mimetype !== undefined ? { ':mimetype': answer.mimetype } : {}),
+      },
+    ),
   };
 }
+
+/** A request that an answer may fulfil: open, and not expired. */
+const openAt = (now: number): Condition => ({
+  all: [
+    { path: A.requestState, op: '=', value: OPEN },
+    { path: A.expires, op: '>', value: now },
+  ],
+});
 
 /**
  * Reads the request back through a condition that never holds, writing nothing: the fulfil

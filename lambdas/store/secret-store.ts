@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isCanonicalBase64 } from '../rules/base64';
+import { isCanonicalBase64 } from '#contract/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '../definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '#contract/limits';
 import {
   CLAIM_ATTRIBUTE_PREFIX,
   KEYED_CLAIM_ATTRIBUTE_PREFIX,
@@ -11,7 +11,10 @@ import {
   secretChunkKey,
 } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
+import { holds, renderCondition, type Condition } from './condition';
 import { countWrongProof } from './gate-attempts';
+import { putReceipt } from './receipt-store';
+import { receiptOf } from '../rules/receipt';
 import {
   DONE_EITHER_WAY,
   WHETHER_IT_HELD,
@@ -355,6 +358,7 @@ async function claimAs(
   const gate = proof?.gate;
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
+  const condition = claimable(now, caller, claim, gate, takeView);
   const outcome = await settledWrite<ClaimUpdateOutcome>({
     withinMs: CLAIM_RETRY_WINDOW_MS,
     write: (abortSignal) =>
@@ -368,23 +372,7 @@ async function claimAs(
           UpdateExpression:
             `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, ` +
             `${A.viewed} = list_append(if_not_exists(${A.viewed}, :noViews), :thisView), #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-          // Without takeView the condition never holds: the update only reads the head back.
-          ConditionExpression:
-            `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
-            // An answer to a request (`reader`) is claimed by its requester's key only.
-            `(attribute_not_exists(${A.reader}) OR ${A.reader} = :caller) AND ` +
-            (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
-            (takeView ? '' : ' AND attribute_exists(#claim)'),
-          ExpressionAttributeNames: { '#claim': claim },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':zero': 0,
-            ':now': now,
-            ':caller': caller,
-            ':noViews': [],
-            ':thisView': [now],
-            ...(gate === undefined ? {} : { ':gate': gate }),
-          },
+          ...renderCondition(condition, { '#claim': claim }, { ':one': 1, ':now': now, ':noViews': [], ':thisView': [now] }),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -396,14 +384,7 @@ async function claimAs(
       const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
       // Not applied while the update's condition holds: sent again. Otherwise the item says what
       // it answered (this claim's own view) or would answer (gone, used up, expired, the gate).
-      const conditionHolds =
-        item !== undefined &&
-        typeof item[claim] !== 'number' &&
-        isLive(item, now) &&
-        takeView &&
-        (item.reader === undefined || item.reader === caller) &&
-        (item.gate === undefined || item.gate === gate);
-      return conditionHolds ? NOT_APPLIED : { refusedBy: item };
+      return item !== undefined && holds(condition, item) ? NOT_APPLIED : { refusedBy: item };
     },
   }).catch(viewMayBeTaken);
   let head: HeadItem;
@@ -464,6 +445,27 @@ function viewMayBeTaken(error: unknown): never {
  * settling read found instead, after a lost answer), from which the claim's answer is read.
  */
 type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
+
+/**
+ * What a claim's update wants of the head: a view left, not expired, not taken by this claim yet,
+ * no other key's answer to a request (`reader`), and no gate or the right proof. Without
+ * `takeView` it never holds (the update only reads the head back).
+ */
+const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => ({
+  all: [
+    { path: A.remaining, op: '>', value: 0 },
+    { path: A.expires, op: '>', value: now },
+    { path: claim, op: 'absent' },
+    {
+      any: [
+        { path: A.reader, op: 'absent' },
+        { path: A.reader, op: '=', value: caller },
+      ],
+    },
+    { any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])] },
+    ...(takeView ? [] : [{ path: claim, op: 'exists' as const }]),
+  ],
+});
 
 /** A head that a claim with the right proof could take a view of. */
 const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
@@ -526,46 +528,58 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
   }
 }
 
+/** Whose revocation deletes a head: its owner's, while it is live. */
+const revocableBy = (owner: string, now: number): Condition => ({
+  all: [
+    { path: A.owner, op: '=', value: owner },
+    { path: A.remaining, op: '>', value: 0 },
+    { path: A.expires, op: '>', value: now },
+  ],
+});
+
+/** A revocation that finds no head left: every chunk the secret may have had goes, since the head that counted them is gone. */
+const HEAD_GONE = (id: string) => ({ chunks: MAX_CHUNKS_PER_SECRET, chunkId: id });
+
 /**
- * Deletes a live secret if `owner` created it; false for any other (unknown, expired, foreign).
- * A repeat that finds no head at all is taken for the revocation it repeats (see
- * docs/retried-writes.md for the double fault it misreads), and so is a settling read that finds
- * none after a lost answer: it answers true and deletes every chunk the secret may have had, since
- * the head that counted them is gone. So does the client's repeat of a keyed revocation
- * (`repeated`), a request of its own.
+ * Deletes a live secret if `owner` created it, and keeps its receipt at once, so that a status
+ * read after the answer finds `revoked` (the stream consumer writes the same receipt again); false
+ * for any other (unknown, expired, foreign). A refusal reads nothing back: its time tells a
+ * stranger neither whether nor how large a secret is there. A repeat that finds no head at all
+ * (a small read) is taken for the revocation it repeats (see docs/retried-writes.md for the
+ * double fault it misreads), and so is a settling read that finds none after a lost answer: it
+ * answers true and deletes every chunk the secret may have had. So does the client's repeat of a
+ * keyed revocation (`repeated`), a request of its own.
  */
 export async function revokeSecret(id: string, owner: string, now: number, repeated = false): Promise<boolean> {
-  const key = { pk: id, sk: SECRET_HEAD_SK };
-  const revoked = await settledWrite<{ chunks: number; chunkId: string } | false>({
+  const revoked = await settledWrite<{ chunks: number; chunkId: string; head?: HeadItem } | false>({
     write: async (abortSignal) => {
       try {
         const { Attributes } = await dynamo.send(
           new DeleteCommand({
             TableName: tableName(SECRETS_TABLE),
-            Key: key,
-            ConditionExpression: '#owner = :owner AND remaining > :zero AND expires > :now',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': now },
+            Key: { pk: id, sk: SECRET_HEAD_SK },
+            ...renderCondition(revocableBy(owner, now)),
             ReturnValues: 'ALL_OLD',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
           { abortSignal },
         );
-        return { chunks: (Attributes as HeadItem).chunks ?? 0, chunkId: (Attributes as HeadItem).chunkId ?? id };
+        const head = Attributes as HeadItem;
+        return { chunks: head.chunks ?? 0, chunkId: head.chunkId ?? id, head };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        if (!(repeated || isRetriedConditionFailure(error)) || itemOfConditionFailure(error) !== undefined) return false;
-        // The head that named an answer's chunk id is gone: the stream consumer deletes those from its last image.
-        return { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id };
+        if (!(repeated || isRetriedConditionFailure(error))) return false;
+        return (await readHeadForSettling(id, abortSignal)) === undefined ? HEAD_GONE(id) : false;
       }
     },
-    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? { chunks: MAX_CHUNKS_PER_SECRET, chunkId: id } : NOT_APPLIED),
+    settle: async (signal) => ((await readHeadForSettling(id, signal)) === undefined ? HEAD_GONE(id) : NOT_APPLIED),
   });
   if (revoked === false) return false;
-  const { chunks, chunkId } = revoked;
-  // The head was the commit point: the secret is revoked, whatever happens to its chunks. They go
-  // after it; if the store does not answer, the stream consumer deletes them from the head's last
-  // image (revokedChunksOf). A 503 here would send the client's retry to a 404.
+  const { chunks, chunkId, head } = revoked;
+  // The head was the commit point: the secret is revoked, whatever happens to its receipt and
+  // chunks. If the store does not answer, the stream consumer writes the one and deletes the
+  // others from the head's last image (revokedChunksOf). A 503 here would send the client's retry
+  // to a 404.
+  if (head) await putReceipt(id, owner, receiptOf(head, 'revoked')).catch(leftToTheStreamConsumer);
   if (chunks > 0) await deleteChunks(chunkId, chunks).catch(leftToTheStreamConsumer);
   return true;
 }
@@ -601,7 +615,7 @@ export const revocationSoFar = (id: string, owner: string, now: number): Promise
         if (!isConditionFailure(error)) throw error;
         const head = itemOfConditionFailure<HeadItem>(error);
         if (head === undefined) return true;
-        return head.owner === owner && head.remaining > 0 && head.expires > now ? NOT_REVOKED_YET : false;
+        return holds(revocableBy(owner, now), head) ? NOT_REVOKED_YET : false;
       }
     },
     // It deletes nothing: asking again is safe.

@@ -2,7 +2,6 @@ import { apiKeyHint, hashApiKey } from '../rules/api-keys';
 import { windowState, type WindowState } from '../rules/sliding-window';
 import type { ByteSlots } from '../rules/stored-bytes-window';
 import { authenticateAndCount, type StoredKey } from '../store/key-store';
-import { idempotentRequestOf, scopeOf, type IdempotencyInput, type IdempotentRequest } from './idempotency';
 
 /** The key a request was authenticated with: only its hash and hint, never the key itself. */
 export interface Caller {
@@ -17,26 +16,18 @@ export type RequestAuthentication =
   | { outcome: 'unknown' }
   | { outcome: 'expired' }
   /** The key is live but has used up its window: the request was counted, and is refused. */
-  | { outcome: 'limited'; window: WindowState; idempotent?: IdempotentRequest }
-  | { outcome: 'authenticated'; window: WindowState; caller: Caller; idempotent?: IdempotentRequest };
+  | { outcome: 'limited'; window: WindowState }
+  | { outcome: 'authenticated'; window: WindowState; caller: Caller };
 
 /**
  * Checks a well-formed API key and counts this request in its sliding window (and, for POST
- * /secrets, its bytes), in one write, which also records a request with an Idempotency-Key
- * (use-cases/idempotency).
+ * /secrets, its bytes), in one write.
  */
-export async function authenticateRequest(apiKey: string, now: number, idempotency?: IdempotencyInput, bytes = 0): Promise<RequestAuthentication> {
+export async function authenticateRequest(apiKey: string, now: number, bytes = 0): Promise<RequestAuthentication> {
   const keyHash = hashApiKey(apiKey);
-  const scope = idempotency ? scopeOf(idempotency) : undefined;
-  const result = await authenticateAndCount(keyHash, now, scope, bytes);
+  const result = await authenticateAndCount(keyHash, now, bytes);
   if (result.outcome !== 'authenticated') return result;
-  const idempotent = scope && result.scope ? { idempotent: await idempotentRequestOf(apiKey, scope, result.scope, now) } : {};
   const window = windowState(result.slots, now);
-  if (window.limited) return { outcome: 'limited', window, ...idempotent };
-  return {
-    outcome: 'authenticated',
-    window,
-    caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key, byteSlots: result.byteSlots },
-    ...idempotent,
-  };
+  if (window.limited) return { outcome: 'limited', window };
+  return { outcome: 'authenticated', window, caller: { keyHash, hint: apiKeyHint(apiKey), stored: result.key, byteSlots: result.byteSlots } };
 }

@@ -1,4 +1,4 @@
-import { SLOW_STORE_MS } from '../definitions/limits';
+import { SLOW_STORE_MS } from '#contract/limits';
 import { pingKeysTable } from '../store/key-store';
 import { logger } from '../telemetry/powertools';
 

@@ -1,16 +1,8 @@
-import { hashApiKey } from '../rules/api-keys';
-import {
-  bodyDigest,
-  claimTokenOf,
-  idempotencyScope,
-  replayableSecretId,
-  standingOf,
-  type IdempotencyRecord,
-  type Standing,
-} from '../rules/idempotency';
-import { releaseIdempotencyRecord, replaceIdempotencyRecord, type IdempotencyScope, type ScopeRecord } from '../store/key-store';
+import { bodyDigest, claimTokenOf, idempotencyScope, replayableSecretId, standingOf, type Standing } from '../rules/idempotency';
+import { noteAnswer, recordRequest, releaseRecord } from '../store/idempotency-store';
+import { newWriteToken } from '../store/write-token';
 
-/** What a request with an Idempotency-Key says about itself, before it is counted. */
+/** What a request with an Idempotency-Key says about itself. */
 export interface IdempotencyInput {
   /** The route's template: the same key on another route is another scope. */
   route: string;
@@ -24,11 +16,11 @@ export interface IdempotencyInput {
 /** An authenticated request with an Idempotency-Key, and where it stands (rules/idempotency). */
 export interface IdempotentRequest {
   scope: string;
-  /** The hash of the API key whose item holds the record. */
+  /** The hash of the API key the record is kept under. */
   keyHash: string;
   /** This request's write token: the first request's own record carries it. */
   token: string;
-  standing: Exclude<Standing, { kind: 'lapsed' }>;
+  standing: Standing;
   /** The first's answer where the table cannot tell it (a revocation that found nothing). */
   status?: number;
   /** With status 403 (a wrong passphrase proof): the attempts the first's answer said were left. */
@@ -40,45 +32,42 @@ export interface IdempotentRequest {
   secretId: string;
 }
 
-export const scopeOf = (input: IdempotencyInput): IdempotencyScope => ({
-  name: idempotencyScope(input.route, input.id, input.key),
-  ...(input.body !== undefined ? { body: bodyDigest(input.body) } : {}),
-});
-
 /**
- * Where the counted request stands, from the record the count found under its scope. A lapsed
- * record is replaced by this request's: it is a first request again, under new names.
+ * Records an authenticated request under its scope, in a write of its own after the key's count
+ * (docs/decisions/idempotency.md), and answers where it stands: the first, or a repeat of the
+ * record that stood (a lapsed record is replaced by the same write, so it is a first again).
  */
-export async function idempotentRequestOf(apiKey: string, scope: IdempotencyScope, found: ScopeRecord, now: number): Promise<IdempotentRequest> {
-  const { token } = found;
-  let record: IdempotencyRecord = found.record ?? { at: now, by: token };
-  let standing = standingOf(record, token, now, scope.body);
-  if (standing.kind === 'lapsed') {
-    const fresh: IdempotencyRecord = { at: now, by: token, ...(scope.body !== undefined ? { body: scope.body } : {}) };
-    if (!(await replaceIdempotencyRecord(hashApiKey(apiKey), scope.name, record.by, fresh))) {
-      throw new Error('a lapsed idempotency record was replaced by a concurrent request');
-    }
-    record = fresh;
-    standing = { kind: 'first' };
-  }
+export async function idempotentRequestOf(apiKey: string, keyHash: string, input: IdempotencyInput, now: number): Promise<IdempotentRequest> {
+  const scope = idempotencyScope(input.route, input.id, input.key);
+  const body = input.body === undefined ? undefined : bodyDigest(input.body);
+  const token = newWriteToken();
+  const record = await recordRequest(keyHash, scope, { at: now, by: token, ...(body !== undefined ? { body } : {}) });
   return {
-    scope: scope.name,
-    keyHash: hashApiKey(apiKey),
+    scope,
+    keyHash,
     token,
-    standing,
+    standing: standingOf(record, token, now, body),
     ...(record.status !== undefined ? { status: record.status } : {}),
     ...(record.attemptsLeft !== undefined ? { attemptsLeft: record.attemptsLeft } : {}),
     startedAt: record.at,
-    claimToken: claimTokenOf(scope.name, record.at),
-    secretId: replayableSecretId(apiKey, scope.name, record.at),
+    claimToken: claimTokenOf(scope, record.at),
+    secretId: replayableSecretId(apiKey, scope, record.at),
   };
 }
 
 /** After an answer that did no work (5xx, 429): a repeat is to do it, as a first request. */
-export async function releaseIdempotentRequest(keyHash: string, request: IdempotentRequest): Promise<void> {
-  if (request.standing.kind === 'first') await releaseIdempotencyRecord(keyHash, request.scope, request.token);
+export async function releaseIdempotentRequest(request: IdempotentRequest): Promise<void> {
+  if (request.standing.kind === 'first') await releaseRecord(request.keyHash, request.scope, request.token);
+}
+
+/** Notes the first's answer on its record where its repeat could not read it from the table. */
+export async function noteFirstAnswer(request: IdempotentRequest, status: number, attemptsLeft?: number): Promise<void> {
+  if (request.standing.kind === 'first') await noteAnswer(request.keyHash, request.scope, request.token, status, attemptsLeft);
 }
 
 /** Whether the request may do its work now: a first, or a repeat whose first is surely over. */
 export const mayDoTheWork = (request: IdempotentRequest): boolean =>
   request.standing.kind === 'first' || (request.standing.kind === 'repeat' && !request.standing.mayBeInFlight);
+
+/** A repeat is answered from its first's work: it costs no byte quota (the key's count took its bytes, which go back). */
+export const isRepeat = (request: IdempotentRequest | undefined): boolean => request?.standing.kind === 'repeat';

@@ -1,6 +1,6 @@
 import type { CreateAccess } from '../config/create-access';
 import { verifySignInToken } from '../identity/sign-in-tokens';
-import { KEY_LIFETIME_MS } from '../definitions/limits';
+import { KEY_LIFETIME_MS } from '#contract/limits';
 import { recordKeyCreationAttempt } from '../store/key-creation-log';
 import { putKey, type StoredKey } from '../store/key-store';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sha256Hex } from '../rules/api-keys';
@@ -11,6 +11,8 @@ export type KeyCreation =
   | { outcome: 'limited'; retryAt: number }
   /** createAccess=signed-in: the token is not one the deployment accepts; nothing was written. */
   | { outcome: 'refused'; reason: string }
+  /** createAccess=signed-in: a valid token of an account the deployment does not let in; nothing was written. */
+  | { outcome: 'not-allowed'; reason: string }
   /** createAccess=signed-in: the issuer's keys could not be fetched; nothing was written. */
   | { outcome: 'issuer-unavailable' };
 
@@ -31,6 +33,7 @@ async function holderOf(
   const verdict = await verifySignInToken(signInToken, createAccess);
   if (verdict.outcome === 'unavailable') return { outcome: 'issuer-unavailable' };
   if (verdict.outcome === 'invalid') return { outcome: 'refused', reason: verdict.reason };
+  if (verdict.outcome === 'not-allowed') return verdict;
   return { subject: signInSubjectHash(verdict.issuer, verdict.subject) };
 }
 

@@ -1,4 +1,4 @@
-import { SECRET_ID_PATTERN } from '../definitions/limits';
+import { SECRET_ID_PATTERN } from '#contract/limits';
 import { OPEN_REQUEST, receiptAnswersAt, receiptOf, stateOfHead, type Receipt } from '../rules/receipt';
 import { readHeadAndReceipt } from '../store/receipt-store';
 

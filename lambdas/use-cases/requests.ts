@@ -1,5 +1,5 @@
-import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '../definitions/limits';
-import { REQUEST_PAGE_PREFIX, type RequestState } from '../definitions/requests';
+import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl } from '#contract/limits';
+import { REQUEST_PAGE_PREFIX, type RequestState } from '#contract/requests';
 import { randomUrlSafeId } from '../rules/random';
 import {
   NOT_FULFILLED_YET,
@@ -10,9 +10,8 @@ import {
   type FulfilOutcome,
   type StoredRequest,
 } from '../store/request-store';
-import { settleIdempotencyRecord } from '../store/key-store';
 import { hasReceipt } from '../store/receipt-store';
-import { mayDoTheWork, type IdempotentRequest } from './idempotency';
+import { mayDoTheWork, noteFirstAnswer, type IdempotentRequest } from './idempotency';
 import { STILL_IN_FLIGHT } from './secrets';
 
 /**
@@ -85,9 +84,7 @@ export async function fulfil(
   const outcome = await fulfilRequest(id, answer, now, keyed);
   if (outcome === NOT_FULFILLED_YET) return STILL_IN_FLIGHT;
   if (!idempotent) return outcome;
-  if (first && outcome !== 'fulfilled') {
-    await settleIdempotencyRecord(idempotent.keyHash, idempotent.scope, idempotent.token, outcome === 'already-fulfilled' ? 409 : 404);
-  }
+  if (outcome !== 'fulfilled') await noteFirstAnswer(idempotent, outcome === 'already-fulfilled' ? 409 : 404);
   if (!first && outcome === 'not-found' && (await hasReceipt(id))) return 'fulfilled';
   return outcome;
 }

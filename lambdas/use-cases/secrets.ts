@@ -1,4 +1,4 @@
-import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '../definitions/limits';
+import { SECRET_ID_BYTES, SECRET_ID_PATTERN, SECRET_TTLS, type SecretTtl, type SecretType } from '#contract/limits';
 import {
   NOT_CLAIMED_YET,
   NOT_REVOKED_YET,
@@ -12,11 +12,10 @@ import {
   type GateRefusal,
   isGateRefusal,
 } from '../store/secret-store';
-import { settleIdempotencyRecord } from '../store/key-store';
 import { hasReceipt } from '../store/receipt-store';
 import { gateOfProof } from '../rules/gate';
 import { randomUrlSafeId } from '../rules/random';
-import { mayDoTheWork, type IdempotentRequest } from './idempotency';
+import { mayDoTheWork, noteFirstAnswer, type IdempotentRequest } from './idempotency';
 
 export { isGateRefusal } from '../store/secret-store';
 export type { ClaimedSecret, GateRefusal };
@@ -111,9 +110,8 @@ export async function claim(
   if (idempotent.status === 403) return { refusal: 'wrong-proof', attemptsLeft: idempotent.attemptsLeft ?? 0 };
   const claimed = await claimSecretAs(id, now, caller, idempotent.claimToken, mayDoTheWork(idempotent), sent);
   if (claimed === NOT_CLAIMED_YET) return STILL_IN_FLIGHT;
-  if (claimed !== undefined && isGateRefusal(claimed) && claimed.refusal === 'wrong-proof' && idempotent.standing.kind === 'first') {
-    await settleIdempotencyRecord(idempotent.keyHash, idempotent.scope, idempotent.token, 403, claimed.attemptsLeft);
-  }
+  if (claimed !== undefined && isGateRefusal(claimed) && claimed.refusal === 'wrong-proof')
+    await noteFirstAnswer(idempotent, 403, claimed.attemptsLeft);
   return claimed;
 }
 
@@ -127,7 +125,7 @@ export async function revoke(id: string, owner: string, now: number, idempotent?
   if (!idempotent) return revokeSecret(id, owner, now);
   if (idempotent.standing.kind === 'first') {
     const revoked = await revokeSecret(id, owner, now);
-    if (!revoked) await settleIdempotencyRecord(owner, idempotent.scope, idempotent.token, 404);
+    if (!revoked) await noteFirstAnswer(idempotent, 404);
     return revoked;
   }
   if (idempotent.status === 404) return false;

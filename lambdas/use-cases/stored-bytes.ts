@@ -1,4 +1,4 @@
-import { MIB, STORED_BYTES_LIMIT } from '../definitions/limits';
+import { MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { sha256Hex } from '../rules/api-keys';
 import { byteWindow, type ByteSlots, type ByteWindow } from '../rules/stored-bytes-window';
 import { countAddressBytes, uncountAddressBytes } from '../store/address-bytes';
@@ -32,11 +32,21 @@ export interface StoredBytesQuota {
   storedMiBPerAddressPerDay: number;
 }
 
-/** The key's day after this request's bytes were counted; when limited, they are taken back. */
-export async function keyBytesWindow(keyHash: string, slots: ByteSlots, now: number, bytes: number, quota: StoredBytesQuota): Promise<ByteWindow> {
+/**
+ * The key's day after this request's bytes were counted; when limited, they are taken back, and
+ * so are a keyed repeat's (`repeat`), which stores nothing and is never limited.
+ */
+export async function keyBytesWindow(
+  keyHash: string,
+  slots: ByteSlots,
+  now: number,
+  bytes: number,
+  quota: StoredBytesQuota,
+  repeat = false,
+): Promise<ByteWindow> {
   const window = byteWindow(slots, now, quota.storedMiBPerKeyPerDay * MIB, bytes);
-  if (window.limited) await quietly(() => uncountKeyBytes(keyHash, now, bytes));
-  return window;
+  if (window.limited || repeat) await quietly(() => uncountKeyBytes(keyHash, now, bytes));
+  return repeat ? { ...window, limited: false } : window;
 }
 
 /** Counts a large body against its client address; a small one is not counted (no third call within the budget). */

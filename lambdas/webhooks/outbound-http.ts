@@ -51,7 +51,7 @@ export async function postWebhook(request: WebhookRequest, options: PostWebhookO
 
     outgoing.on('error', (error) => finish(outcomeOfError(error)));
     outgoing.on('response', (response) => {
-      const outcome = outcomeOfStatus(response.statusCode ?? 0);
+      const outcome = outcomeOfStatus(response.statusCode ?? 0, response.headers['retry-after']);
       answered = outcome;
       let room = options.maxResponseBytes;
       response.on('data', (chunk: Buffer) => {

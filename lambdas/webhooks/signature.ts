@@ -1,6 +1,8 @@
 /**
  * Webhook signatures: `x-svc-signature: t=<ms>,v1=<hex>`, where hex is the HMAC-SHA256, keyed
- * with the UTF-8 bytes of the whole signing secret (`whsec_...`), of `<t>.<raw body>`.
+ * with the UTF-8 bytes of the whole signing secret (`whsec_...`), of `<t>.<raw body>`. Beside it,
+ * the Standard Webhooks signature (standardWebhookSignature), which that scheme's own libraries
+ * verify; receivers using one of them need nothing from this file.
  *
  * This file imports nothing but `node:crypto`, so a receiver can copy it into its own code as is.
  * Verify the raw body exactly as received, before any JSON parsing:
@@ -34,6 +36,18 @@ export function signatureHeader(rawBody: string, secret: string, timestampMs: nu
   if (secret === '') throw new RangeError('the signing secret must not be empty');
   const t = String(timestampMs);
   return `t=${t},v1=${hmac(t, rawBody, secret).toString('hex')}`;
+}
+
+/**
+ * `webhook-signature` of the Standard Webhooks specification: `v1,<base64 HMAC-SHA256 of
+ * "<id>.<timestamp s>.<raw body>">`, keyed with the base64-decoded part of the secret after
+ * `whsec_`. Our secrets' 32 alphanumeric characters are such base64 (24 bytes), so both
+ * signatures come from the one `webhookSecret`.
+ */
+export function standardWebhookSignature(eventId: string, rawBody: string, secret: string, timestampSeconds: number): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  if (key.length === 0) throw new RangeError('the signing secret must not be empty');
+  return `v1,${createHmac('sha256', key).update(`${eventId}.${timestampSeconds}.${rawBody}`, 'utf8').digest('base64')}`;
 }
 
 type ParsedHeader = { timestamp: string; signatures: Buffer[] };

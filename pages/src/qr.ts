@@ -1,11 +1,6 @@
 import { encode } from 'uqr';
 
-/**
- * A QR code of `text` drawn as SVG inside `target`: uqr computes the modules, the page draws
- * them as one path with DOM calls (no markup string, which the Trusted Types policy would refuse,
- * and no image request). Colours come from site.css: dark on light in both themes, as scanners
- * expect, with the four-module quiet zone the standard asks for.
- */
+/** A QR code of `text` as SVG drawn with DOM calls (Trusted Types refuses markup strings); colours from site.css. */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const QUIET_ZONE = 4;

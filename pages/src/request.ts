@@ -1,17 +1,12 @@
-import { API_BASE_PATH, SECRET_DEFAULTS, SECRET_TTLS, type SecretTtl } from '../../lambdas/definitions/limits';
-import { REQUEST_RECEIVE_SUFFIX } from '../../lambdas/definitions/requests';
-import { InputError, LinkError, OnetimeClient, SecretGoneError, safeName, type AnswerContent, type Received } from '../../client/src/index';
-import { copy, element, say, show } from './dom';
-import { durationLabel } from './duration';
-import { onLanguageChange, setText, startLanguage } from './i18n/page-language';
+import { API_BASE_PATH } from '../../contract/limits';
+import { REQUEST_RECEIVE_SUFFIX } from '../../contract/requests';
+import { InputError, LinkError, OnetimeClient, SecretGoneError, type AnswerContent, type Received } from '../../client/src/index';
+import { copy, element, say, show, showSecret } from './dom';
+import { chosenTtl, fillTtlChoices } from './duration';
+import { setText, startLanguage } from './i18n/page-language';
 import { describeFailure, withKeyForOneAction } from './service';
 
-/**
- * A secret request's three pages (docs/pages.md): `/request` (the requester asks and gets two
- * links), `/r/<id>#<fingerprint>` (the sender answers, after the public key is checked against
- * the fingerprint) and `/r/<id>/receive#<private key>.<API key>` (the requester reads the answer).
- * Fragments never leave the browser; loading a page claims nothing.
- */
+/** A secret request's three pages (docs/pages.md); fragments never leave the browser, loading one claims nothing. */
 
 const status = element('status', HTMLElement);
 const error = element('error', HTMLElement);
@@ -34,11 +29,9 @@ function ask(): void {
   const requestLink = element('request-link', HTMLInputElement);
   const receiveLink = element('receive-link', HTMLInputElement);
   const copyStatus = element('asked-copy-status', HTMLElement);
-  for (const [value, ms] of Object.entries(SECRET_TTLS) as [SecretTtl, number][]) {
-    const option = new Option('', value, value === SECRET_DEFAULTS.ttl, value === SECRET_DEFAULTS.ttl);
-    ttl.add(option);
-    onLanguageChange(() => (option.text = durationLabel(ms)));
-  }
+  fillTtlChoices(ttl);
+  // The status line above the form: the links that replace the form then move nothing below them.
+  form.before(status);
   element('copy-request-link', HTMLButtonElement).addEventListener('click', () => void copy(requestLink.value, copyStatus, requestLink));
   element('copy-receive-link', HTMLButtonElement).addEventListener('click', () => void copy(receiveLink.value, copyStatus, receiveLink));
   form.addEventListener('submit', (event) => {
@@ -48,8 +41,7 @@ function ask(): void {
       say(error, undefined);
       say(status, { key: 'request.working' });
       try {
-        const chosen = Object.hasOwn(SECRET_TTLS, ttl.value) ? (ttl.value as SecretTtl) : SECRET_DEFAULTS.ttl;
-        const requested = await new OnetimeClient({ baseUrl }).request({ ttl: chosen, ...(note.value !== '' ? { note: note.value } : {}) });
+        const requested = await new OnetimeClient({ baseUrl }).request({ ttl: chosenTtl(ttl), ...(note.value !== '' ? { note: note.value } : {}) });
         requestLink.value = requested.requestLink;
         receiveLink.value = requested.receiveLink;
         show(form, false);
@@ -162,25 +154,9 @@ function receive(): void {
 
   const showAnswer = (received: Received): void => {
     if (received.state !== 'fulfilled') return;
-    const content = received.content;
-    if (content.type === 'text') {
-      element('secret-text', HTMLElement).textContent = content.text;
-      show(element('text-result', HTMLElement));
-      // The reveal button that had focus is gone: the answer takes it, as on the reveal page.
-      element('secret-text', HTMLElement).focus();
-      element('copy-text', HTMLButtonElement).addEventListener('click', () => void copy(content.text, element('copy-status', HTMLElement)));
-      setText(state, { key: 'receive.revealedText' });
-    } else {
-      const name = safeName(content.name, content.mimetype);
-      const anchor = element('secret-file', HTMLAnchorElement);
-      // Octet-stream, as the reveal page does: the sender's media type could open on this origin.
-      anchor.href = URL.createObjectURL(new Blob([content.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
-      anchor.download = name;
-      setText(anchor, { key: 'reveal.download', params: { name, size: { bytes: content.bytes.length } } });
-      show(element('file-result', HTMLElement));
-      anchor.focus();
-      setText(state, { key: 'receive.revealedFile' });
-    }
+    // The reveal button that had focus is gone: the answer takes it, as on the reveal page.
+    showSecret(received.content);
+    setText(state, { key: received.content.type === 'text' ? 'receive.revealedText' : 'receive.revealedFile' });
   };
 
   check.addEventListener('click', () => void refresh());

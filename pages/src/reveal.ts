@@ -1,16 +1,11 @@
-import { GATE } from '../../lambdas/definitions/limits';
-import { LinkError, PassphraseError, SecretGoneError, parseLink, safeName, type Revealed } from '../../client/src/index';
-import { copy, element, say, show } from './dom';
+import { GATE } from '../../contract/limits';
+import { LinkError, PassphraseError, SecretGoneError, parseLink, type Revealed } from '../../client/src/index';
+import { element, say, show, showSecret } from './dom';
 import type { Phrase } from './i18n/format';
 import { setText, startLanguage } from './i18n/page-language';
 import { describeFailure, withKeyForOneAction } from './service';
 
-/**
- * `{site_url}/<id>#<k>`. Loading this page sends nothing to the service: link previews and mail
- * scanners fetch it, and must not use up a view. Only a click on "Reveal" claims the secret.
- * A gated link (`#p.<k>`) asks for the passphrase first: "Reveal" without one sends nothing, so
- * a scanner that presses every button uses neither a view nor a passphrase attempt.
- */
+/** `{site_url}/<id>#<k>`: loading it sends nothing (link previews must not use a view); only "Reveal" claims. */
 
 const ready = element('ready', HTMLFormElement);
 const revealButton = element('reveal', HTMLButtonElement);
@@ -20,12 +15,6 @@ const passphrase = element('passphrase', HTMLInputElement);
 const attempts = element('attempts', HTMLElement);
 const burned = element('burned', HTMLElement);
 const status = element('status', HTMLElement);
-const textResult = element('text-result', HTMLElement);
-const secretText = element('secret-text', HTMLElement);
-const copyText = element('copy-text', HTMLButtonElement);
-const copyStatus = element('copy-status', HTMLElement);
-const fileResult = element('file-result', HTMLElement);
-const secretFile = element('secret-file', HTMLAnchorElement);
 const remaining = element('remaining', HTMLElement);
 const gone = element('gone', HTMLElement);
 const error = element('error', HTMLElement);
@@ -44,24 +33,8 @@ function checkLink(): { problem: Phrase } | { gated: boolean } {
 }
 
 function showRevealed(revealed: Revealed): void {
-  if (revealed.type === 'text') {
-    secretText.textContent = revealed.text;
-    show(textResult);
-    copyText.addEventListener('click', () => void copy(revealed.text, copyStatus));
-    say(status, { key: 'reveal.revealedText' });
-    secretText.focus();
-  } else {
-    const name = safeName(revealed.name, revealed.mimetype);
-    // Always octet-stream: a blob of the sender's media type (text/html, say) would open on this
-    // origin. The library's bytes are never in a SharedArrayBuffer, which Blob would refuse.
-    const bytes = revealed.bytes as Uint8Array<ArrayBuffer>;
-    secretFile.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-    secretFile.download = name;
-    setText(secretFile, { key: 'reveal.download', params: { name, size: { bytes: revealed.bytes.length } } });
-    show(fileResult);
-    say(status, { key: 'reveal.revealedFile' });
-    secretFile.focus();
-  }
+  say(status, { key: revealed.type === 'text' ? 'reveal.revealedText' : 'reveal.revealedFile' });
+  showSecret(revealed);
   setText(remaining, revealed.remaining === 0 ? { key: 'reveal.lastView' } : { key: 'reveal.remaining', params: { count: revealed.remaining } });
 }
 

@@ -4,12 +4,7 @@ import type { Phrase } from './i18n/format';
 import { setAttribute, setText } from './i18n/page-language';
 import { describeFailure, withStoredSessionKey } from './service';
 
-/**
- * The share page's list of the links made in this browser session, each with its state (the
- * service's receipt) and a Revoke button. Only ids and states are kept, in sessionStorage, never
- * a link's key. States are asked again whenever the page is shown again (the sender comes back
- * from the chat the link went to), and a state that changed is announced to screen readers.
- */
+/** The share page's list of this session's links with their states; only ids and states are kept, never a key. */
 
 /** What the list keeps of a link; `state` undefined until the service has been asked. */
 interface SentLink {
@@ -119,10 +114,6 @@ function update(link: SentLink, state: ShownState, remaining?: number): void {
   }
 }
 
-/**
- * Asks the service for the state of every link whose state can still change: final states
- * (used, revoked, expired, burned) are not asked again.
- */
 let refreshing: Promise<void> | undefined;
 
 /** One check at a time: a page shown twice in a row (pageshow, then visibilitychange) asks once. */
@@ -131,6 +122,7 @@ function refreshStates(): Promise<void> {
   return refreshing;
 }
 
+/** Asks the service for the state of every link whose state can still change. */
 async function askStates(): Promise<void> {
   // `gone` too: a secret just used or revoked answers 404 for the moment before its receipt is written.
   const open = links.filter((link) => link.state === undefined || link.state === 'active' || link.state === 'gone');

@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from '../../lambdas/definitions/limits';
+import { API_BASE_PATH } from '../../contract/limits';
 import {
   LinkError,
   NetworkError,
@@ -10,12 +10,7 @@ import {
 } from '../../client/src/index';
 import type { Phrase } from './i18n/format';
 
-/**
- * The pages' side of the service: the API on this same origin, and the API key a person never
- * has to see. A browser session mints one key (POST /keys) and keeps it in sessionStorage, so
- * that sharing several secrets costs one key of the address's hourly allowance; a reveal without
- * one mints a key for that reveal alone and revokes it once done.
- */
+/** The pages' side of the service: a browser session mints one API key and keeps it in sessionStorage. */
 
 const baseUrl = `${location.origin}${API_BASE_PATH}`;
 const STORED_KEY = 'onetime.apiKey';
@@ -63,10 +58,7 @@ export async function keepSignedInKey(idToken: string): Promise<void> {
   storeKey((await client().createKey({ signInToken: idToken })).key);
 }
 
-/**
- * The action's result with the session's key; undefined when there is none, or when the service
- * refused it (it is then forgotten, and nothing was done with it).
- */
+/** The action's result with the session's key; undefined when there is none or the service refused it. */
 async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> {
   const stored = storedKey();
   if (stored === undefined) return undefined;
@@ -79,10 +71,7 @@ async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): 
   }
 }
 
-/**
- * Runs `action` with the session's key, never minting one: what only the key that created a
- * secret may do (its receipt, its revocation). undefined when the session has no key (any more).
- */
+/** Runs `action` with the session's key, never minting one: for what only a secret's creator may do. */
 export const withStoredSessionKey = <T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> => withStoredKey(action);
 
 /** Runs `action` with the session's key, minted (and kept for the session) when there is none. */

@@ -1,8 +1,8 @@
-import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, SECRET_TTLS, VIEWS_RANGE, type SecretTtl } from '../../lambdas/definitions/limits';
+import { GATE, MAX_BODY_BYTES, SECRET_DEFAULTS, VIEWS_RANGE } from '../../contract/limits';
 import type { FileContent, Shared } from '../../client/src/index';
 import { copy, element, say, show } from './dom';
-import { durationLabel } from './duration';
-import { onLanguageChange, setAttribute, setText, startLanguage } from './i18n/page-language';
+import { chosenTtl, fillTtlChoices } from './duration';
+import { setAttribute, setText, startLanguage } from './i18n/page-language';
 import { drawQrCode } from './qr';
 import type { Phrase } from './i18n/format';
 import { addSentLink, startSentLinks } from './sent-links';
@@ -44,11 +44,7 @@ const signInError = element('sign-in-error', HTMLElement);
 const ABOUT_MAX_CONTENT_BYTES = Math.floor((MAX_BODY_BYTES * 3) / 4);
 
 function fillChoices(): void {
-  for (const [value, ms] of Object.entries(SECRET_TTLS) as [SecretTtl, number][]) {
-    const option = new Option('', value, value === SECRET_DEFAULTS.ttl, value === SECRET_DEFAULTS.ttl);
-    ttl.add(option);
-    onLanguageChange(() => (option.text = durationLabel(ms)));
-  }
+  fillTtlChoices(ttl);
   for (let count = VIEWS_RANGE.min; count <= VIEWS_RANGE.max; count++) {
     const isDefault = count === SECRET_DEFAULTS.views;
     const option = new Option('', String(count), isDefault, isDefault);
@@ -71,8 +67,6 @@ async function content(): Promise<string | FileContent | undefined> {
   if (chosen) return { name: chosen.name, bytes: new Uint8Array(await chosen.arrayBuffer()), ...(chosen.type ? { mimetype: chosen.type } : {}) };
   return text.value === '' ? undefined : text.value;
 }
-
-const isSecretTtl = (value: string): value is SecretTtl => Object.hasOwn(SECRET_TTLS, value);
 
 function showShared(shared: Shared, viewCount: number, gated: boolean): void {
   link.value = shared.link;
@@ -104,7 +98,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   // Empty: no passphrase. Otherwise taken as typed, spaces included.
   const gated = passphrase.value !== '';
   const options = {
-    ttl: isSecretTtl(ttl.value) ? ttl.value : SECRET_DEFAULTS.ttl,
+    ttl: chosenTtl(ttl),
     views: viewCount,
     ...(gated ? { passphrase: passphrase.value } : {}),
   };
@@ -147,11 +141,7 @@ async function onSignIn(signIn: SignIn): Promise<void> {
   }
 }
 
-/**
- * A `signed-in` deployment (config.json): the page creates only with a key from signing in. Back
- * from the provider, the code becomes a full key; without a key, the sign-in step replaces the
- * form. The form waits for this, so that no key that can only reveal is minted meanwhile.
- */
+/** A `signed-in` deployment creates only with a key from signing in; the form waits, so no reveal-only key is minted. */
 async function prepareCreating(): Promise<void> {
   submit.disabled = true;
   try {

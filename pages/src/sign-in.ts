@@ -1,13 +1,8 @@
 import * as oauth from 'oauth4webapi';
-import type { PagesConfig } from '../../lambdas/config/settings';
-import { PAGES_CONFIG_FILE } from '../../lambdas/definitions/site';
+import type { PagesConfig } from '../../contract/site';
+import { PAGES_CONFIG_FILE } from '../../contract/site';
 
-/**
- * The share page's sign-in on a `signed-in` deployment (config.json says so): the authorization
- * code flow with PKCE against the deployment's OpenID provider, with oauth4webapi (never a
- * hand-written OAuth client). The ID token it ends with is spent at once on POST /keys for a full
- * key (service.ts); the token itself is not kept. The reveal page never signs in.
- */
+/** The share page's sign-in on a `signed-in` deployment: code flow with PKCE (oauth4webapi); the ID token is not kept. */
 
 export type SignIn = NonNullable<PagesConfig['signIn']>;
 
@@ -71,11 +66,7 @@ export const isSignInReturn = (): boolean => {
   return parameters.has('state') && (parameters.has('code') || parameters.has('error'));
 };
 
-/**
- * Completes a sign-in this page started: checks the provider's answer (state, issuer), exchanges
- * the code with the PKCE verifier and checks the ID token's claims (nonce, audience, expiry); the
- * service checks its signature. The address bar is cleaned of the code either way.
- */
+/** Completes a sign-in this page started, checking state, issuer and claims; the address bar is cleaned either way. */
 export async function finishSignIn(signIn: SignIn): Promise<string> {
   const returned = new URL(location.href);
   history.replaceState(null, '', redirectUri());

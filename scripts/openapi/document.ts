@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
-import { API_KEY_FORMAT_DESCRIPTION } from '#lambdas/definitions/errors';
+import { API_KEY_FORMAT_DESCRIPTION } from '#contract/errors';
 import {
   API_BASE_PATH,
   GATE,
@@ -10,12 +10,14 @@ import {
   SLOW_STORE_MS,
   STORED_BYTES_LIMIT,
   WEBHOOK_EVENTS,
-} from '#lambdas/definitions/limits';
-import { TOKEN_CLOCK_SKEW_SECONDS } from '#lambdas/definitions/create-access';
-import { REQUEST_PUBLIC_KEY_PATTERN } from '#lambdas/definitions/requests';
+  WEBHOOK_TEST_EVENT,
+} from '#contract/limits';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '#contract/create-access';
+import { REQUEST_PUBLIC_KEY_PATTERN } from '#contract/requests';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
-import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
+import { secretEventSchema, webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
+import PACKAGE from '../../package.json';
 import {
   claimSecretResponse,
   createKeyBody,
@@ -36,7 +38,8 @@ import {
   secretId,
   updateKeyBody,
   updateKeyResponse,
-} from '#lambdas/http/schemas';
+  webhookTestResponse,
+} from '#contract/schemas';
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and
@@ -68,7 +71,7 @@ function zodJsonSchema(schema: ZodMiniType, io: 'input' | 'output', override?: O
 }
 
 /**
- * Standard base64 exactly as isStandardBase64 (lambdas/rules/base64.ts) accepts it: the alphabet,
+ * Standard base64 exactly as isStandardBase64 (contract/base64.ts) accepts it: the alphabet,
  * whole quanta of 4, up to two `=` at the end, not empty. The handlers check it otherwise: this
  * pattern over a 5 MiB body took 39–50 ms. test/unit/openapi/stated-patterns.test.ts pins the two
  * to the same answers.
@@ -87,7 +90,7 @@ function patternOf(schema: ZodMiniType, property?: string): string {
  * What a field's refinement checks, or what the resource was made with, stated as the pattern or
  * format it amounts to, so that a generated client or a gateway can check it as well; by property
  * name, for strings that state neither. A P-256 key's pattern is the first of its checks
- * (lambdas/rules/p256.ts), the curve equation the rest.
+ * (contract/p256.ts), the curve equation the rest.
  */
 const STATED: Record<string, JsonSchema> = {
   data: { pattern: STANDARD_BASE64_PATTERN },
@@ -112,7 +115,7 @@ function webhookOrNone(node: JsonSchema): void {
 const MADE_ID = { pattern: patternOf(secretId) };
 const STATED_BY_SCHEMA = new Map<unknown, (node: JsonSchema) => void>([
   [updateKeyBody.shape.webhook, webhookOrNone],
-  [webhookPayloadSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
+  [secretEventSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
 ]);
 
 const withStatedChecks: Override = (context) => {
@@ -172,6 +175,8 @@ interface Outcome {
   schema?: ZodMiniType;
   /** Headers of this outcome alone, always sent with it. */
   headers?: HeaderName[];
+  /** `retry-after` on a 409: sent where waiting helps, so not with one that retrying cannot fix. 429 and 503 always send it. */
+  retryAfter?: 'always' | 'sometimes';
 }
 
 interface RouteDocument {
@@ -197,6 +202,7 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'KeyDetails', schema: getKeyResponse, io: 'output' },
   { name: 'Updated', schema: updateKeyResponse, io: 'output' },
   { name: 'Deleted', schema: deleteResponse, io: 'output' },
+  { name: 'WebhookTestQueued', schema: webhookTestResponse, io: 'output' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
   { name: 'SecretStatus', schema: secretStatusResponse, io: 'output' },
@@ -240,12 +246,15 @@ const REQUEST_NOT_FOUND = error("No such request, it expired, or (status) it is 
 const STORED_BYTES_REFUSED = error(
   `Over ${RATE_LIMIT.requests} requests per minute for this API key, or past a daily byte quota of the bodies of POST /secrets and POST /requests/{id} together in a sliding day: per key (${STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay} MiB by default) or, for bodies over ${STORED_BYTES_LIMIT.addressCountedAbove / 1024} KiB, per client address (${STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay} MiB by default). The refused body's bytes are not counted.`,
 );
-const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer.');
+const REQUEST_FULFILLED = error('The request was fulfilled already: a request takes one answer. No `retry-after`: waiting changes nothing.');
 
 /** The answers a route with an Idempotency-Key adds (docs/api.md, "Idempotent requests"). */
 const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
   400: error(`A malformed body or field, or a malformed ${IDEMPOTENCY.header} (16 to 64 characters of A-Z, a-z, 0-9, _ and -).`),
-  409: error(`An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`),
+  409: {
+    description: `An earlier request with this ${IDEMPOTENCY.header} is still being handled: nothing was done; repeat it after \`retry-after\`.`,
+    retryAfter: 'always',
+  },
 };
 
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
@@ -269,6 +278,9 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
       401: error(
         `Only on a \`signed-in\` deployment, sent \`Authorization\`: not a bearer JWT its OpenID Connect issuer signed for its audience, live within ${TOKEN_CLOCK_SKEW_SECONDS} s of clock skew (\`invalid sign-in token: <why>\`: expired, another audience, another issuer, a signature that does not verify, an algorithm not accepted, malformed). No key is created and the address's allowance is not used.`,
       ),
+      403: error(
+        "Only on a `signed-in` deployment: a valid token of an account its allow-list leaves out (`sign-in account not allowed: <why>`: the email's domain, an unverified email, no allowed group). No key is created.",
+      ),
       429: error('Too many keys created from this client address (20 per hour by default).'),
       503: error(
         "The data store could not be reached, or (on a `signed-in` deployment) the issuer's signing keys could not be fetched; `retry-after` says when to try again. No key was created.",
@@ -285,6 +297,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     request: { schema: updateKeyBody, required: true },
     outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
+  },
+  'keys-webhook-test': {
+    summary: "Send a `webhook.test` event to the calling key's webhook.",
+    authenticated: true,
+    outcomes: {
+      202: { description: 'Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schema: webhookTestResponse },
+      400: error('The key has no webhook.'),
+      403: REVEAL_ONLY_REFUSED,
+    },
   },
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
@@ -361,7 +382,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     outcomes: {
       201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
       404: REQUEST_NOT_FOUND,
-      409: REQUEST_FULFILLED,
+      409: {
+        description: `The request was fulfilled already (no \`retry-after\`: a request takes one answer), or an earlier request with this ${IDEMPOTENCY.header} is still being handled (nothing was done; repeat it after \`retry-after\`).`,
+        retryAfter: 'sometimes',
+      },
       429: STORED_BYTES_REFUSED,
     },
   },
@@ -381,6 +405,8 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
   'keys-update':
     'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
+  'keys-webhook-test':
+    'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
   'keys-delete': 'The key stops working at once: its next request gets 401.',
   'secrets-create':
     '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
@@ -404,7 +430,7 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
 const tagOf = (path: string): string => path.split('/')[1] ?? path;
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
-function headersOf(status: number, authenticated: boolean, own: HeaderName[] = []): Record<string, unknown> {
+function headersOf(status: number, authenticated: boolean, outcome: Outcome): Record<string, unknown> {
   const names: { name: HeaderName; required: boolean }[] = [
     { name: 'x-request-id', required: true },
     { name: 'cache-control', required: true },
@@ -415,8 +441,8 @@ function headersOf(status: number, authenticated: boolean, own: HeaderName[] = [
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429 || status === 409 || status === 503) names.push({ name: 'retry-after', required: true });
-  names.push(...own.map((name) => ({ name, required: true })));
+  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'retry-after', required: outcome.retryAfter !== 'sometimes' });
+  names.push(...(outcome.headers ?? []).map((name) => ({ name, required: true })));
   return Object.fromEntries(
     names.map(({ name, required }) => [spelled(name), required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required }]),
   );
@@ -432,14 +458,28 @@ const PROOF_PARAMETER = {
   schema: { type: 'string', pattern: GATE.digestPattern.source, maxLength: GATE.digestLength },
 };
 
+/** A header of the Standard Webhooks specification, which every delivery carries beside ours. */
+const standardHeader = (name: string, description: string, schema: { pattern: string; maxLength: number }) => ({
+  name,
+  in: 'header',
+  required: true,
+  description: `Standard Webhooks: ${description}`,
+  schema: { type: 'string', ...schema },
+});
+
 /** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
 function webhooks() {
   return Object.fromEntries(
-    WEBHOOK_EVENTS.map((event) => [
+    [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].map((event) => [
       event,
       {
         post: {
-          summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          operationId: `webhook-${event.replace('.', '-')}`,
+          summary:
+            event === WEBHOOK_TEST_EVENT
+              ? `\`${event}\`, sent by POST /keys/webhook/test (docs/webhooks.md).`
+              : `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          security: [{ webhookSignature: [] }],
           parameters: [
             {
               name: WEBHOOK_HEADERS.signature,
@@ -455,6 +495,12 @@ function webhooks() {
               description: 'Same id on every attempt of one event.',
               schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
             },
+            standardHeader(WEBHOOK_HEADERS.standardId, `the same as ${WEBHOOK_HEADERS.eventId}.`, { pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 }),
+            standardHeader(WEBHOOK_HEADERS.standardTimestamp, 'Unix seconds of this attempt.', { pattern: '^\\d+$', maxLength: 12 }),
+            standardHeader(WEBHOOK_HEADERS.standardSignature, '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.', {
+              pattern: '^v1,[A-Za-z0-9+/]{43}=$',
+              maxLength: 47,
+            }),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
@@ -503,7 +549,7 @@ function operation(name: RouteName) {
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated, outcome.headers),
+        headers: headersOf(Number(status), document.authenticated, outcome),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
@@ -542,6 +588,7 @@ export function openApiDocument() {
     info: {
       title: 'One-time secrets',
       version: '1',
+      license: { name: PACKAGE.license, identifier: PACKAGE.license },
       description:
         'Self-hosted one-time-secret service. Secrets are encrypted by the client (see docs/client.md); the service stores ' +
         'and returns ciphertext. Every error is `{"error": "<message>"}`; an unknown route is 404 and an unsupported method ' +
@@ -563,7 +610,16 @@ export function openApiDocument() {
       { name: 'requests', description: 'Secret requests: ask someone to send you a secret, encrypted to your key.' },
     ],
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: `API key: ${API_KEY_FORMAT_DESCRIPTION}.` },
+        // What a webhook's receiver checks: the service's signature, not a key of the receiver's.
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: WEBHOOK_HEADERS.signature,
+          description: "The service's HMAC-SHA256 signature of the body, made with the key's webhook signing secret (docs/webhooks.md).",
+        },
+      },
       headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [spelled(name as HeaderName), { ...header, required: true }])),
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
     },

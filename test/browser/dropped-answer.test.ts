@@ -1,5 +1,5 @@
 import { OnetimeClient, parseLink } from '../../client/src';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { startDroppedAnswerProxy, type DroppedAnswerProxy } from '../support/dropped-answer-proxy';
 import { startPagesUnderTest, type PagesUnderTest } from '../support/browser';
 

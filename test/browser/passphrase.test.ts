@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import vectors from '../../client/test-vectors-v2.json';
 import { OnetimeClient, parseLink } from '../../client/src';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import type { PagesUnderTest } from '../support/browser';
 import { pagesUnderTestForThisFile } from './support/pages-for-this-file';
 

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import vectors from '../../client/request-test-vectors.json';
 import { api, createKey } from '../support/api';
 import type { PagesUnderTest } from '../support/browser';

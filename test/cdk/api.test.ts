@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { API_BASE_PATH } from '#contract/limits';
 import { DEFAULT_THROTTLE } from '#lambdas/definitions/deployment';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, findDependencyCycle, getAttTarget, resource, resourcesOfType, templateJson } from './support/template';

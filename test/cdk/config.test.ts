@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
 import { SETTINGS } from '#lambdas/config/settings';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
@@ -24,9 +24,12 @@ const deliveryEnvironment = (context: Record<string, unknown>): unknown => {
   return at(resource(template, pipelineOf(template).deliveryId).Properties, 'Environment', 'Variables');
 };
 
-/** SQS's ceiling on a message's visibility, counted from its receipt: the last retry's delay plus its attempt must fit. */
+/**
+ * SQS's ceiling on a message's visibility, counted from its receipt: the last retry's delay (base ×
+ * 12^(retries−1), up to 10% longer with jitter) plus its attempt must fit.
+ */
 const SQS_MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
-const LARGEST_RETRY_BASE_MS = Math.floor((SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS) / 2 ** (WEBHOOK_RETRIES - 1));
+const LARGEST_RETRY_BASE_MS = Math.floor((SQS_MAX_VISIBILITY_MS - DELIVERY_FUNCTION_TIMEOUT_MS) / (12 ** (WEBHOOK_RETRIES - 1) * 1.1));
 
 describe('context reaches the stack', () => {
   it('siteUrl becomes the SITE_URL of every route function that reads it', () => {
@@ -173,7 +176,7 @@ describe('context: a bad value names the key, what it must be and what was given
     [
       'webhookRetryBaseMs',
       '1e3',
-      'context webhookRetryBaseMs must be an integer from 1 to 10795000 (so that the last retry\'s wait fits SQS\'s 12-hour visibility limit), got "1e3"',
+      'context webhookRetryBaseMs must be an integer from 1 to 272601 (so that the last retry\'s wait fits SQS\'s 12-hour visibility limit), got "1e3"',
     ],
     ['webhookRetryBaseMs', LARGEST_RETRY_BASE_MS + 1, `context webhookRetryBaseMs must be an integer from 1 to ${LARGEST_RETRY_BASE_MS}`],
     ['alarmEmail', 'ops@example', 'context alarmEmail must be an email address such as ops@example.com, got "ops@example"'],

@@ -75,7 +75,12 @@ describe('the dashboard', () => {
 
   it('draws each webhook count summed over its events', () => {
     const drawn = widget('Webhooks').properties.metrics?.map(([line]) => line as { label: string; expression: string });
-    expect(drawn?.map(({ label }) => label)).toEqual([METRICS.webhooksDelivered, METRICS.webhookAttemptsFailed, METRICS.webhooksDeadLettered]);
+    expect(drawn?.map(({ label }) => label)).toEqual([
+      METRICS.webhooksDelivered,
+      METRICS.webhookAttemptsFailed,
+      METRICS.webhooksDeadLettered,
+      METRICS.webhooksGone,
+    ]);
     for (const { label, expression } of drawn ?? []) {
       expect(expression).toBe(`SUM(SEARCH('{${METRICS_NAMESPACE},event,service} service="${stackName}" MetricName="${label}"', 'Sum', 300))`);
     }

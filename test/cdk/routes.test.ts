@@ -1,5 +1,5 @@
 import { SETTINGS, settingRows } from '#lambdas/config/settings';
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { TABLES } from '#lambdas/definitions/tables';
 import { sharedSynthesis } from './support/synth';

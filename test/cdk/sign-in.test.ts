@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { CLI_LOOPBACK_REDIRECT } from '#lambdas/definitions/create-access';
+import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
 import { SETTINGS } from '#lambdas/config/settings';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
@@ -98,6 +98,16 @@ describe("signed-in with the stack's Cognito user pool", () => {
     expect(variables[SETTINGS.oidcAudience.env]).toEqual({ Ref: resourcesOfType(template, 'AWS::Cognito::UserPoolClient')[0]?.[0] });
   });
 
+  it('lets in every account of the pool, which only an administrator adds; or the groups given, from the claim Cognito fills', () => {
+    expect(keysCreateVariables(template)[SETTINGS.oidcAnyAccount.env]).toBe('true');
+    const groups = synthesize({ createAccess: 'signed-in', oidcAllowedGroups: 'onetime' });
+    expect(keysCreateVariables(groups.template)).toMatchObject({
+      [SETTINGS.oidcAllowedGroups.env]: 'onetime',
+      [SETTINGS.oidcGroupsClaim.env]: 'cognito:groups',
+    });
+    expect(keysCreateVariables(groups.template)).not.toHaveProperty(SETTINGS.oidcAnyAccount.env);
+  });
+
   it("lets the share page reach Cognito's issuer and hosted sign-in, and no other origin", () => {
     const csp = pagesCsp(template);
     expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\.[^ ;]+ https:\/\/[^ ;]+\.auth\.[^ ;]+\.amazoncognito\.com;/);
@@ -111,17 +121,37 @@ describe("signed-in with the stack's Cognito user pool", () => {
 
 describe("signed-in with the team's own issuer", () => {
   const issuer = { oidcIssuer: 'https://login.example.com/realms/team', oidcAudience: 'onetime-api', oidcClientId: 'onetime-pages' };
-  const { template } = synthesize({ createAccess: 'signed-in', ...issuer });
+  const { template } = synthesize({ createAccess: 'signed-in', ...issuer, oidcAllowedDomains: 'example.com' });
 
-  it('creates no user pool; POST /keys checks the given issuer and audience, its JWKS from discovery', () => {
+  it('creates no user pool; POST /keys checks the given issuer, audience and accounts, its JWKS from discovery', () => {
     expect(resourcesOfType(template, 'AWS::Cognito::UserPool')).toEqual([]);
     const variables = keysCreateVariables(template);
     expect(variables).toMatchObject({
       [SETTINGS.createAccess.env]: 'signed-in',
       [SETTINGS.oidcIssuer.env]: issuer.oidcIssuer,
       [SETTINGS.oidcAudience.env]: issuer.oidcAudience,
+      [SETTINGS.oidcAllowedDomains.env]: 'example.com',
     });
     expect(variables).not.toHaveProperty(SETTINGS.oidcJwksUri.env);
+  });
+
+  it('fails without an allow-list: every account the issuer vouches for would get a full key', () => {
+    expect(() => synthesize({ createAccess: 'signed-in', ...issuer })).toThrow(
+      /signed-in with oidcIssuer needs oidcAllowedDomains, oidcAllowedGroups or oidcAnyAccount=true/,
+    );
+  });
+
+  it('takes groups from the claim named, or any account when told so explicitly', () => {
+    const groups = synthesize({ createAccess: 'signed-in', ...issuer, oidcAllowedGroups: 'onetime,ops', oidcGroupsClaim: 'roles' });
+    expect(keysCreateVariables(groups.template)).toMatchObject({
+      [SETTINGS.oidcAllowedGroups.env]: 'onetime,ops',
+      [SETTINGS.oidcGroupsClaim.env]: 'roles',
+    });
+    const any = synthesize({ createAccess: 'signed-in', ...issuer, oidcAnyAccount: 'true' });
+    expect(keysCreateVariables(any.template)).toMatchObject({ [SETTINGS.oidcAnyAccount.env]: 'true' });
+    expect(() => synthesize({ createAccess: 'signed-in', ...issuer, oidcAnyAccount: 'true', oidcAllowedDomains: 'example.com' })).toThrow(
+      /oidcAnyAccount=true goes without oidcAllowedDomains and oidcAllowedGroups/,
+    );
   });
 
   it("lets the share page reach the issuer's origin, and no other", () => {
@@ -157,7 +187,12 @@ describe('signed-in with an issuer whose token endpoint is on another origin (Go
     oidcAudience: '1234-abc.apps.googleusercontent.com',
     oidcClientId: '1234-abc.apps.googleusercontent.com',
   };
-  const { template } = synthesize({ createAccess: 'signed-in', ...google, oidcConnectOrigins: 'https://oauth2.googleapis.com' });
+  const { template } = synthesize({
+    createAccess: 'signed-in',
+    ...google,
+    oidcConnectOrigins: 'https://oauth2.googleapis.com',
+    oidcAllowedDomains: 'example.com',
+  });
 
   it("lets the share page reach the issuer's origin and the token endpoint's, and no other", () => {
     expect(pagesCsp(template)).toContain("connect-src 'self' https://accounts.google.com https://oauth2.googleapis.com;");

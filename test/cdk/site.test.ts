@@ -1,8 +1,8 @@
 import { runInNewContext } from 'node:vm';
 import { SETTINGS } from '#lambdas/config/settings';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import { ROUTES } from '#lambdas/definitions/routes';
-import { API_PATH_PREFIX, EDGE_HEADERS, PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS } from '#lambdas/definitions/site';
+import { API_PATH_PREFIX, EDGE_HEADERS, PAGE_CACHE_CONTROL, PAGE_FILES, PAGE_HEADERS } from '#contract/site';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, getAttTarget, isRecord, resource, resourcesOfType, routeFunctionId, templateJson } from './support/template';
 

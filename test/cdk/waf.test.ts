@@ -1,8 +1,8 @@
 import { runInNewContext } from 'node:vm';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { ADDRESS_RATE_LIMIT } from '#lambdas/definitions/limits';
-import { API_PATH_PREFIX, EDGE_HEADERS } from '#lambdas/definitions/site';
+import { ERRORS } from '#contract/errors';
+import { ADDRESS_RATE_LIMIT } from '#contract/limits';
+import { API_PATH_PREFIX, EDGE_HEADERS } from '#contract/site';
 import { COUNTED_MANAGED_RULES, WAF_RULES } from '#lib/waf';
 import { sharedSynthesis, synthesize } from './support/synth';
 import { at, getAttTarget, isRecord, referencedIds, resourcesOfType } from './support/template';

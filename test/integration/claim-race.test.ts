@@ -1,5 +1,5 @@
 import './support/store-access';
-import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '#lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES, SECRET_ID_BYTES } from '#contract/limits';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { base64Of } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';

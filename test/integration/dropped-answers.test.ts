@@ -1,4 +1,4 @@
-import { API_BASE_PATH, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { API_BASE_PATH, IDEMPOTENCY } from '#contract/limits';
 import { OnetimeClient } from '#client/index';
 import { api, createKey } from '../support/api';
 import { startDroppedAnswerProxy, type DroppedAnswerProxy } from '../support/dropped-answer-proxy';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { MAX_BODY_BYTES, RATE_LIMIT, SECRET_TTLS } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { MAX_BODY_BYTES, RATE_LIMIT, SECRET_TTLS } from '#contract/limits';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { STANDARD_HEADERS } from '#lambdas/http/headers';
 import { api, base64Of, createKey, createSecret, freshClientAddress, type ApiResponse } from '../support/api';

@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { MAX_BODY_BYTES } from '#contract/limits';
 import { api, createKey } from '../support/api';
 
 /** Contract, "HTTP behaviour": what every response carries, and what the gateway answers itself. */

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { IDEMPOTENCY } from '#contract/limits';
 import { api, base64Of, createKey, requestPublicKey, type ApiResponse } from '../support/api';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { IDEMPOTENCY, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
-import { idempotencyScope } from '#lambdas/rules/idempotency';
+import { ERRORS } from '#contract/errors';
+import { IDEMPOTENCY, MAX_BODY_BYTES } from '#contract/limits';
+import { bodyDigest, idempotencyScope } from '#lambdas/rules/idempotency';
 import { api, base64Of, createKey, createSecret, dataFilling, type ApiResponse } from '../support/api';
 import { closeStore, countSecretItemsOwnedBy, itemsOfSecret, putIdempotencyRecord } from './support/store';
 
@@ -210,5 +210,40 @@ describe('the header itself', () => {
     const { key } = await createKey();
     const response = await api('GET', '/keys', { key, headers: { [IDEMPOTENCY.header]: 'short' } });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('a lapsed Idempotency-Key reused by concurrent requests', () => {
+  const CONCURRENT = 8;
+  const lapsedMs = IDEMPOTENCY.recordMs + 1_000;
+
+  test('claims: no 5xx, one view taken, every 200 the same view', async () => {
+    const { key } = await createKey();
+    const { id } = await createSecret(key, { data: base64Of(100, 15), views: 3 });
+    const idempotencyKey = freshIdempotencyKey();
+    await putIdempotencyRecord(key, idempotencyScope('GET /secrets/{id}', id, idempotencyKey), lapsedMs);
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () => api('GET', `/secrets/${id}`, { key, headers: withKey(idempotencyKey) })),
+    );
+    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 409).map((answer) => answer.body)).toEqual([]);
+    const viewed = answers.filter((answer) => answer.status === 200);
+    expect(viewed.length).toBeGreaterThan(0);
+    expect(new Set(viewed.map((answer) => answer.raw)).size).toBe(1);
+    expect(await remainingOf(id)).toBe(2);
+  });
+
+  test('creates: no 5xx, one secret, every 201 its id', async () => {
+    const { key } = await createKey();
+    const json = { data: base64Of(1_000, 16) };
+    const idempotencyKey = freshIdempotencyKey();
+    await putIdempotencyRecord(key, idempotencyScope('POST /secrets', '', idempotencyKey), lapsedMs, bodyDigest(JSON.stringify(json)));
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () => api('POST', '/secrets', { key, json, headers: withKey(idempotencyKey) })),
+    );
+    expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 409).map((answer) => answer.body)).toEqual([]);
+    const made = answers.filter((answer) => answer.status === 201);
+    expect(made.length).toBeGreaterThan(0);
+    expect(new Set(made.map((answer) => answer.raw)).size).toBe(1);
+    expect(await countSecretItemsOwnedBy(key)).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import './support/store-access';
 import { KEYS_TABLE, ipItemPk } from '#lambdas/definitions/tables';
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, tableName } from '#lambdas/store/dynamo';

@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { KEY_LIFETIME_MS } from '#contract/limits';
 import { api, createKey, createSecret, freshClientAddress, usedUpClientAddress } from '../support/api';
 import { closeStore, expireKey, storedKeyItem } from './support/store';
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 import { SETTINGS } from '#lambdas/config/settings';
-import { DATA_CHUNK_BYTES } from '#lambdas/definitions/limits';
+import { DATA_CHUNK_BYTES } from '#contract/limits';
 import { LOG_MESSAGES, METRICS } from '#lambdas/definitions/observability';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import { api, base64Of, freshClientAddress, type ApiRequest, type ApiResponse } from '../support/api';

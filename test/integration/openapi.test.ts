@@ -1,5 +1,5 @@
-import { MAX_BODY_BYTES, RATE_LIMIT } from '#lambdas/definitions/limits';
-import { api, createKey, freshClientAddress, usedUpClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
+import { MAX_BODY_BYTES, RATE_LIMIT } from '#contract/limits';
+import { api, createKey, freshClientAddress, requestPublicKey, usedUpClientAddress, type ApiRequest, type ApiResponse } from '../support/api';
 import { undocumented } from '../support/openapi';
 
 /** Real answers of local mode against docs/openapi.json: statuses, headers and bodies. */
@@ -8,7 +8,7 @@ const seen = new Set<string>();
 
 async function expectDocumented(method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> {
   const response = await api(method, path, options);
-  const template = path.replace(/^\/secrets\/[^/]+$/, '/secrets/{id}');
+  const template = path.replace(/^\/(secrets|requests)\/[^/]+$/, '/$1/{id}');
   seen.add(`${method} ${template} ${response.status}`);
   expect(undocumented(method, path, response)).toEqual([]);
   return response;
@@ -57,6 +57,15 @@ test('secrets: create, claim, revoke, and their errors', async () => {
   expect((await expectDocumented('GET', `/secrets/${String(fileSecret.body.id)}`, { key })).status).toBe(200);
 });
 
+test('requests: create, read, fulfil once, and the 409s of a fulfilled request', async () => {
+  const created = await expectDocumented('POST', '/requests', { key, json: { publicKey: requestPublicKey(), ttl: '1h' } });
+  const path = `/requests/${String(created.body.id)}`;
+  expect((await expectDocumented('GET', path, { key })).status).toBe(200);
+  expect((await expectDocumented('POST', path, { key, json: { data: 'aGk=' } })).status).toBe(201);
+  expect((await expectDocumented('POST', path, { key, json: { data: 'aGk=' } })).status).toBe(409);
+  expect((await expectDocumented('GET', path, { key })).status).toBe(409);
+});
+
 test('429: over the per-key rate limit, with retry-after', async () => {
   const limited = (await createKey()).key;
   // One at a time: a hundred at once on one key item overloaded a busy machine's DynamoDB Local
@@ -90,6 +99,9 @@ afterAll(() => {
     'POST /secrets 201',
     'GET /secrets/{id} 200',
     'DELETE /secrets/{id} 200',
+    'POST /requests 201',
+    'GET /requests/{id} 200',
+    'POST /requests/{id} 201',
   ]) {
     expect(seen).toContain(expected);
   }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SETTINGS } from '#lambdas/config/settings';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { GATE, IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { GATE, IDEMPOTENCY } from '#contract/limits';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
 import { verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { api, base64Of, createKey, createSecret, type ApiResponse } from '../support/api';

@@ -1,6 +1,6 @@
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { KEY_ATTRIBUTES } from '#lambdas/definitions/tables';
-import { RATE_LIMIT } from '#lambdas/definitions/limits';
+import { RATE_LIMIT } from '#contract/limits';
 import { api, createKey } from '../support/api';
 import { storedKeyItem } from './support/store';
 

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { testEnv } from '../support/environment';
 
 /**

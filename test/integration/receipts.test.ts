@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { ENV } from '#lambdas/definitions/env';
-import { GATE, RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { GATE, RECEIPT_LIFETIME_MS } from '#contract/limits';
 import { SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { hashApiKey } from '#lambdas/rules/api-keys';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
@@ -85,6 +85,16 @@ describe('GET /secrets/{id}/status', () => {
     expect(receipt.status).toBe(200);
     expect(receipt.body).toMatchObject({ state: 'revoked', views: 3, remaining: 2 });
     expect(receipt.body.viewed).toHaveLength(1);
+  });
+
+  test('revoked, read right after the revocation answered: never 404', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { id } = await createSecret(owner.key, { data: 'aGk=', views: 2 });
+      expect((await api('DELETE', `/secrets/${id}`, { key: owner.key })).status).toBe(200);
+      const receipt = await status(id);
+      expect(receipt.status).toBe(200);
+      expect(receipt.body).toMatchObject({ state: 'revoked', views: 2, remaining: 2, viewed: [] });
+    }
   });
 
   test('burned: the last wrong passphrase', async () => {

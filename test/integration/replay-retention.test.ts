@@ -1,4 +1,4 @@
-import { REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { REPLAY_RETENTION_MS } from '#contract/limits';
 import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { api, base64Of, createKey, createSecret } from '../support/api';
 import { freshIdempotencyHeaders } from '../support/idempotency-key';

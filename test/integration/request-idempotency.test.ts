@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { IDEMPOTENCY } from '#contract/limits';
 import { bodyDigest, idempotencyScope } from '#lambdas/rules/idempotency';
 import { eventually } from '../support/eventually';
 import { api, base64Of, createKey, createRequest, requestPublicKey } from '../support/api';

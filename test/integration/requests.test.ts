@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { REQUEST_NOTE_MAX_LENGTH } from '#lambdas/definitions/requests';
+import { ERRORS } from '#contract/errors';
+import { REQUEST_NOTE_MAX_LENGTH } from '#contract/requests';
 import { api, base64Of, createKey, createRequest, requestPublicKey } from '../support/api';
 import { eventually } from '../support/eventually';
 import { closeStore, expireSecret, itemsOfSecret } from './support/store';

@@ -4,9 +4,8 @@ import { closeStore, itemsOfSecret } from './support/store';
 /**
  * docs/security.md, "what the service keeps": after the last view no request can read a secret,
  * and its ciphertext leaves the table once the stream consumer has seen that view (an inline
- * secret's after the last claim's retry window, docs/decisions/claim-retry-window.md). This
- * measures how long that takes in local mode (the figure in docs/security.md) and fails if the
- * ciphertext stays.
+ * secret's after the last claim's retry window, docs/decisions/consumed-secrets.md). This
+ * measures how long that takes in local mode and fails if the ciphertext stays.
  */
 
 afterAll(closeStore);

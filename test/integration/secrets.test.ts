@@ -1,4 +1,4 @@
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { api, createKey, createSecret, type CreatedKey } from '../support/api';
 import { testEnv } from '../support/environment';
 import { closeStore, countSecretItemsOwnedBy, expireSecret, itemsOfSecret } from './support/store';

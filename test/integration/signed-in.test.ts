@@ -1,6 +1,6 @@
 import { createECDH } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 import { USAGE_HEADERS } from '#local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';
@@ -174,6 +174,14 @@ describe('tokens POST /keys refuses: 401 naming why, and nothing written', () =>
     expect(refused.body).toEqual({ error: ERRORS.invalidSignInToken('send Authorization: Bearer <token>') });
     expect(dynamoDbCalls(refused)).toBe(0);
   });
+});
+
+it("a valid token of an account outside local mode's allowed domain: 403 naming why, and nothing written", async () => {
+  const outsider = { email: 'mallory@example.com', email_verified: true, aud: LOCAL_SIGN_IN.clientId };
+  const refused = await postKeys(await withProviderKey({ ...outsider, iss: issuer, iat: nowSeconds(), exp: nowSeconds() + 600 }));
+  expect(refused.status).toBe(403);
+  expect(refused.body).toEqual({ error: ERRORS.accountNotAllowed('its email domain is not one this deployment allows') });
+  expect(dynamoDbCalls(refused)).toBe(0);
 });
 
 describe('a reveal-only key (POST /keys without a token)', () => {

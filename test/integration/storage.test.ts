@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '#contract/limits';
 import { api, base64Of, createKey, createSecret, dataFilling } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';

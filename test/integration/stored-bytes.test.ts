@@ -1,5 +1,6 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { MIB, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { randomBytes } from 'node:crypto';
+import { ERRORS } from '#contract/errors';
+import { IDEMPOTENCY, MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { testEnv } from '../support/environment';
 import { startLocalServer, type LocalServer } from '../support/local-server';
 import { api, createRequest, dataFilling, freshClientAddress } from '../support/api';
@@ -64,6 +65,20 @@ test('an address: its large bodies across keys are held to its bytes for the day
   const elsewhere = freshClientAddress();
   expect((await post(await keyFrom(elsewhere), 2_000_000, elsewhere)).status).toBe(201);
   expect((await post(keys[2] ?? '', STORED_BYTES_LIMIT.addressCountedAbove - 1_000, address)).status).toBe(201);
+});
+
+test('a keyed create repeated costs no quota: every repeat answers its id, past what the day would hold twice over', async () => {
+  const address = freshClientAddress();
+  const key = await keyFrom(address);
+  const headers = { [IDEMPOTENCY.header]: randomBytes(16).toString('base64url') };
+  const json = { data: dataFilling(1_200_000) };
+  // 9 × 1.2 MB, were they all counted, would pass both the key's 5 MiB and the address's 10 MiB.
+  const answers = [];
+  for (let i = 0; i < 9; i++) answers.push(await api('POST', '/secrets', { key, json, headers, baseUrl: server.baseUrl, localAddress: address }));
+  expect(answers.map((answer) => answer.status)).toEqual(Array(9).fill(201));
+  expect(new Set(answers.map((answer) => answer.raw)).size).toBe(1);
+  // Only the first counted: 3 more 1.2 MB fit the key's day.
+  for (let i = 0; i < 3; i++) expect((await post(key, 1_200_000, address)).status).toBe(201);
 });
 
 /** An open request of a key from an address of its own: answering it is what is counted. */

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { testEnv } from '../support/environment';
 
 /**

@@ -1,3 +1,4 @@
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
 import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
@@ -7,9 +8,11 @@ import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Someone else's verifier on our deliveries: Stripe's official Node library checks the same
- * scheme (`t=…,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`), so a receiver that already uses it
- * can verify ours unchanged. Real deliveries from local mode, not signatures made by the test.
+ * Someone else's verifiers on our deliveries: Stripe's official Node library checks our
+ * `x-svc-signature` scheme (`t=…,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`), and the
+ * `standardwebhooks` package the Standard Webhooks headers sent beside it, so a receiver that
+ * already uses either can verify ours unchanged. Real deliveries from local mode, not signatures
+ * made by the test.
  */
 
 const DELIVERY_WAIT_MS = 15_000;
@@ -48,6 +51,26 @@ test('stripe.webhooks.constructEvent verifies real deliveries and refuses a wron
       { event: 'secret.expired', timestamp: expect.any(Number), data: { id } },
     ]),
   );
+});
+
+test('the standardwebhooks package verifies real deliveries, and refuses a wrong secret and a stale timestamp', async () => {
+  const { key, webhookSecret } = await createKey({ webhook: receiver.url('/standard') }, server.baseUrl);
+  const { id } = await createSecret(key, { data: 'c3RhbmRhcmQ=' }, server.baseUrl);
+
+  const [delivery] = await receiver.waitFor('/standard', 1, DELIVERY_WAIT_MS);
+  const headers = delivery!.headers as Record<string, string>;
+  expect(headers['webhook-id']).toBe(headers[WEBHOOK_HEADERS.eventId]);
+  expect(new Webhook(webhookSecret).verify(delivery!.body, headers)).toEqual({
+    event: 'secret.created',
+    timestamp: expect.any(Number),
+    data: { id },
+  });
+  expect(() => new Webhook(`whsec_${'A'.repeat(32)}`).verify(delivery!.body, headers)).toThrow(WebhookVerificationError);
+  // Ten minutes later the same delivery is a replay: its timestamp is past the 5-minute tolerance.
+  const tenMinutesOn = Date.now() + 600_000;
+  jest.spyOn(Date, 'now').mockReturnValue(tenMinutesOn);
+  expect(() => new Webhook(webhookSecret).verify(delivery!.body, headers)).toThrow('Message timestamp too old');
+  jest.restoreAllMocks();
 });
 
 test('the caveat: Stripe reads t as seconds, so it cannot refuse a stale millisecond timestamp; ours does', () => {

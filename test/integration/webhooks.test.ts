@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '../support/eventually';
 import { SETTINGS } from '#lambdas/config/settings';
-import { ERRORS } from '#lambdas/definitions/errors';
+import { ERRORS } from '#contract/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
-import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
+import { signatureHeader, standardWebhookSignature, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';
 import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress } from '../support/api';
 import type { LocalServer } from '../support/local-server';
@@ -14,6 +14,8 @@ import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { validate, type Schema } from '../support/json-schema';
 import { OPENAPI_PATH } from '#scripts/openapi';
+import { Webhook } from 'standardwebhooks';
+import { onetime } from './support/cli';
 
 /**
  * The webhook pipeline end to end in local mode: DynamoDB Local's stream → fan-out → local queue
@@ -21,7 +23,8 @@ import { OPENAPI_PATH } from '#scripts/openapi';
  * webhooks allowed and its own tables, next to the shared one (which keeps the flag off).
  */
 
-const RETRY_BASE_MS = 1_000;
+/** The schedule scaled down: nominal waits of 0.1, 1.2 and 14.4 s, which SQS rounds up to whole seconds. */
+const RETRY_BASE_MS = 100;
 const DELIVERY_WAIT_MS = 15_000;
 /** After a sentinel event has arrived, how long an event queued before it may still be on its way. */
 const SETTLE_MS = 500;
@@ -152,9 +155,9 @@ test('a receiver failing twice gets the event three times, with the same event i
     expect(verifyWebhookSignature(attempt.request.rawBody, attempt.signature, owner.webhookSecret)).toBe(true);
   }
   const [first, second, third] = attempts.map((attempt) => attempt.request.receivedAt) as [number, number, number];
-  // base × 2^(n−1) after the failed attempt: 1 s, then 2 s (SQS counts whole seconds).
-  expect(second - first).toBeGreaterThanOrEqual(RETRY_BASE_MS * 0.9);
-  expect(third - second).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS * 0.9);
+  // base × 12^(n−1) after the failed attempt, ±10%: 0.1 s, then 1.2 s, in whole seconds 1 s and 2 s.
+  expect(second - first).toBeGreaterThanOrEqual(900);
+  expect(third - second).toBeGreaterThanOrEqual(1_800);
   expect(third - second).toBeGreaterThan(second - first);
 
   await drainPipeline();
@@ -166,13 +169,37 @@ test('an always-failing receiver gets exactly 4 attempts, then the event is in t
   receiver.answer(owner.path, () => ({ status: 500 }));
   await createSecret(owner.key, { data: 'ZG93bg==' }, baseUrl);
 
-  const attempts = (await receiver.waitFor(owner.path, WEBHOOK_ATTEMPTS, 20_000)).map(delivered);
+  // Waits of 1, 2 and 13 to 16 s.
+  const attempts = (await receiver.waitFor(owner.path, WEBHOOK_ATTEMPTS, 40_000)).map(delivered);
   const eventId = attempts[0]?.eventId;
   expect(new Set(attempts.map((attempt) => attempt.eventId))).toEqual(new Set([eventId]));
 
   const deadLetter = await findDeadLetter(eventId ?? '', 10_000);
   expect(deadLetter).toMatchObject({ eventId, event: { event: 'secret.created' } });
   expect(receiver.received(owner.path)).toHaveLength(WEBHOOK_ATTEMPTS);
+});
+
+test("a 503's Retry-After sets the wait before the next attempt, within the schedule's bounds", async () => {
+  const owner = await subscribedKey('busy');
+  receiver.answer(owner.path, (attempt) => (attempt === 1 ? { status: 503, headers: { 'retry-after': '4' } } : { status: 204 }));
+  await createSecret(owner.key, { data: 'YnVzeQ==' }, baseUrl);
+
+  const [first, second] = (await receiver.waitFor(owner.path, 2, DELIVERY_WAIT_MS)).map((request) => request.receivedAt) as [number, number];
+  // Not the schedule's 1 s: the 4 s the receiver asked for (within 0.1 to 14.4 s).
+  expect(second - first).toBeGreaterThanOrEqual(3_800);
+});
+
+test('a 410 Gone ends the retries of that event, and it is not dead-lettered', async () => {
+  const owner = await subscribedKey('gone');
+  receiver.answer(owner.path, () => ({ status: 410 }));
+  await createSecret(owner.key, { data: 'Z29uZQ==' }, baseUrl);
+
+  const [attempt] = (await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS)).map(delivered);
+  // Past the first retry's wait (1 s), and as long again.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await drainPipeline();
+  expect(receiver.received(owner.path)).toHaveLength(1);
+  await expect(findDeadLetter(attempt?.eventId ?? '', 2_000)).rejects.toThrow('did not reach the dead-letter queue');
 });
 
 test('a receiver slower than the 10 s timeout has failed, and the event is retried', async () => {
@@ -207,6 +234,44 @@ test('after PATCH /keys {"webhook": ""} nothing more arrives', async () => {
 
   await drainPipeline();
   expect(receiver.received(owner.path)).toHaveLength(1);
+});
+
+describe('POST /keys/webhook/test', () => {
+  test('queues a webhook.test event, delivered signed both ways under the eventId it answers', async () => {
+    const owner = await subscribedKey('test-event');
+    const queued = await api('POST', '/keys/webhook/test', { key: owner.key, baseUrl });
+    expect(queued.status).toBe(202);
+    const { eventId } = queued.body as { eventId: string };
+    expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+
+    const [event] = (await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS)).map(delivered);
+    expect(event?.payload).toEqual({ event: 'webhook.test', timestamp: expect.any(Number), data: {} });
+    expect(event?.eventId).toBe(eventId);
+    expect(undocumentedInEvent(event!)).toEqual([]);
+    expect(verifyWebhookSignature(event!.request.rawBody, event!.signature, owner.webhookSecret)).toBe(true);
+    expect(new Webhook(owner.webhookSecret).verify(event!.request.body, event!.request.headers as Record<string, string>)).toEqual(event?.payload);
+  });
+
+  test('answers 400 naming the problem when the key has no webhook, and queues nothing', async () => {
+    const { key } = await createKey(undefined, baseUrl);
+    const refused = await api('POST', '/keys/webhook/test', { key, baseUrl });
+    expect(refused).toMatchObject({ status: 400, body: { error: ERRORS.noWebhook } });
+  });
+
+  test('onetime webhook test does it from the CLI, and the event is retried like any other', async () => {
+    const owner = await subscribedKey('cli-test-event');
+    receiver.answer(owner.path, (attempt) => ({ status: attempt === 1 ? 500 : 204 }));
+    const result = await onetime(['webhook', 'test'], { apiKey: owner.key, env: { ONETIME_API_URL: baseUrl } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const printed = /^queued (evt_[0-9a-f]{32})\n$/.exec(result.stdout.toString());
+    expect(printed).not.toBeNull();
+
+    const attempts = (await receiver.waitFor(owner.path, 2, DELIVERY_WAIT_MS)).map(delivered);
+    expect(attempts.map((attempt) => [attempt.eventId, attempt.payload.event])).toEqual([
+      [printed?.[1], 'webhook.test'],
+      [printed?.[1], 'webhook.test'],
+    ]);
+  });
 });
 
 test('without WEBHOOK_ALLOW_LOOPBACK a loopback webhook is refused with 400', async () => {
@@ -245,8 +310,8 @@ describe('the receiver examples in docs/webhooks', () => {
   const EXAMPLES = path.resolve(__dirname, '../../docs/webhooks');
   /** Node runs the Node example (npm's Node 24 in npm test), python3 the Python one; Go is not on these machines. */
   const receivers = [
-    ['Node', 'node', path.join(EXAMPLES, 'receiver.mjs')],
-    ['Python', 'python3', path.join(EXAMPLES, 'receiver.py')],
+    ['Node', 'node', path.join(EXAMPLES, 'receiver.mjs'), { standardToo: false }],
+    ['Python', 'python3', path.join(EXAMPLES, 'receiver.py'), { standardToo: true }],
   ] as const;
 
   /** Starts an example on a free port with `secret`; resolves once it says where it listens. */
@@ -260,29 +325,49 @@ describe('the receiver examples in docs/webhooks', () => {
     return { url: `http://127.0.0.1:${port}/hook`, output: () => output, stop: () => child.kill() };
   }
 
-  test.each(receivers)('the %s receiver verifies real deliveries and refuses forged, stale and seconds-based ones', async (_name, command, file) => {
-    const { key, webhookSecret } = await createKey(undefined, baseUrl);
-    const example = await startExample(command, file, webhookSecret);
-    try {
-      expect((await api('PATCH', '/keys', { key, baseUrl, json: { webhook: example.url } })).status).toBe(200);
-      const { id } = await createSecret(key, { data: 'ZXhhbXBsZQ==', views: 2 }, baseUrl);
-      expect((await claim(key, id)).status).toBe(200);
-      expect((await claim(key, id)).status).toBe(200);
-      await eventually(() => {
-        const verified = example.output().match(/^verified \S+/gm) ?? [];
-        expect(verified.sort()).toEqual(['verified secret.created', 'verified secret.expired', 'verified secret.viewed']);
-      }, DELIVERY_WAIT_MS);
+  test.each(receivers)(
+    'the %s receiver verifies real deliveries and refuses forged, stale and seconds-based ones',
+    async (_name, command, file, { standardToo }) => {
+      const { key, webhookSecret } = await createKey(undefined, baseUrl);
+      const example = await startExample(command, file, webhookSecret);
+      try {
+        expect((await api('PATCH', '/keys', { key, baseUrl, json: { webhook: example.url } })).status).toBe(200);
+        const { id } = await createSecret(key, { data: 'ZXhhbXBsZQ==', views: 2 }, baseUrl);
+        expect((await claim(key, id)).status).toBe(200);
+        expect((await claim(key, id)).status).toBe(200);
+        await eventually(() => {
+          const verified = example.output().match(/^verified \S+/gm) ?? [];
+          expect(verified.sort()).toEqual(['verified secret.created', 'verified secret.expired', 'verified secret.viewed']);
+        }, DELIVERY_WAIT_MS);
 
-      const body = JSON.stringify({ event: 'secret.viewed', timestamp: Date.now(), data: { id } });
-      const post = (signature: string) =>
-        fetch(example.url, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_HEADERS.signature]: signature }, body });
-      expect((await post(signatureHeader(body, webhookSecret, Date.now()))).status).toBe(200);
-      expect((await post(signatureHeader(body, `${webhookSecret}x`, Date.now()))).status).toBe(401);
-      expect((await post(signatureHeader(body, webhookSecret, Date.now() - 301_000))).status).toBe(401);
-      expect((await post(signatureHeader(body, webhookSecret, Math.floor(Date.now() / 1000)))).status).toBe(401);
-      expect((await post('t=1,v1=zz')).status).toBe(401);
-    } finally {
-      example.stop();
-    }
-  });
+        const body = JSON.stringify({ event: 'secret.viewed', timestamp: Date.now(), data: { id } });
+        const post = (signature: string) =>
+          fetch(example.url, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_HEADERS.signature]: signature }, body });
+        expect((await post(signatureHeader(body, webhookSecret, Date.now()))).status).toBe(200);
+        expect((await post(signatureHeader(body, `${webhookSecret}x`, Date.now()))).status).toBe(401);
+        expect((await post(signatureHeader(body, webhookSecret, Date.now() - 301_000))).status).toBe(401);
+        expect((await post(signatureHeader(body, webhookSecret, Math.floor(Date.now() / 1000)))).status).toBe(401);
+        expect((await post('t=1,v1=zz')).status).toBe(401);
+        if (!standardToo) return;
+        // The Standard Webhooks headers alone: seconds, not milliseconds.
+        const postStandard = (secret: string, seconds: number) =>
+          fetch(example.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              [WEBHOOK_HEADERS.standardId]: 'evt_example',
+              [WEBHOOK_HEADERS.standardTimestamp]: String(seconds),
+              [WEBHOOK_HEADERS.standardSignature]: standardWebhookSignature('evt_example', body, secret, seconds),
+            },
+            body,
+          });
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        expect((await postStandard(webhookSecret, nowSeconds)).status).toBe(200);
+        expect((await postStandard(`whsec_${'A'.repeat(32)}`, nowSeconds)).status).toBe(401);
+        expect((await postStandard(webhookSecret, nowSeconds - 301)).status).toBe(401);
+      } finally {
+        example.stop();
+      }
+    },
+  );
 });

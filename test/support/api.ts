@@ -83,7 +83,7 @@ export const freshClientAddress = (): string => loopbackAddress(100);
  * An address for a test that uses up its hour of key creations on the shared server, from a range
  * freshClientAddress() never draws from. With one range for both, one of a run's many fresh
  * addresses could land on a used-up one, and once did: a round-trip test's POST /keys got 429
- * (docs/testing.md, "Tests that failed once, and their causes").
+ * (docs/testing.md, "Known flakes").
  */
 export const usedUpClientAddress = (): string => loopbackAddress(200);
 

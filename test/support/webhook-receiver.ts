@@ -17,8 +17,8 @@ export interface ReceivedRequest {
   receivedAt: number;
 }
 
-/** How to answer the n-th request (1-based) to a path: a status, optionally after a delay. */
-export type Answer = (attempt: number) => { status: number; delayMs?: number };
+/** How to answer the n-th request (1-based) to a path: a status, optionally after a delay and with headers. */
+export type Answer = (attempt: number) => { status: number; delayMs?: number; headers?: Record<string, string> };
 
 export interface WebhookReceiver {
   /** http://127.0.0.1:<port> */
@@ -61,11 +61,11 @@ export async function startWebhookReceiver(statusOf: (path: string) => number = 
       arrivals.push(received);
       for (const wake of waiters) wake();
       const answer: Answer = answers.get(path) ?? (() => ({ status: statusOf(path) }));
-      const { status, delayMs = 0 } = answer(list.length);
+      const { status, delayMs = 0, headers = {} } = answer(list.length);
       pendingResponses.add(response);
       setTimeout(() => {
         pendingResponses.delete(response);
-        if (!response.destroyed) response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+        if (!response.destroyed) response.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
       }, delayMs);
     });
   });

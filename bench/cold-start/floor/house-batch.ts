@@ -1,20 +1,24 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { SQSEvent } from 'aws-lambda';
 import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
 import { logger } from '#lambdas/telemetry/powertools';
-import { handler as floorHandler } from './dynamodb-and-sqs';
-import type { FloorEvent } from './calls';
+import { sqs } from '#lambdas/webhooks/queue/sqs';
+import { floorCalls, type FloorEvent } from './calls';
 
-/**
- * The house floor of a pipeline function: its floor (the same SDK clients and calls) as the one
- * record of a batch that Powertools' batch processor hands out, inside middy with the telemetry
- * middlewares, and one log line, as the fan-out and the delivery function run theirs.
- */
+/** A pipeline function's house floor: its calls (SQS client built at load) as one record of Powertools' batch processor, inside middy. */
+const sqsCall = (queueUrl: string | undefined) => (command: string) => {
+  if (command !== 'SendMessageCommand' && command !== 'SendMessageBatchCommand')
+    return Promise.reject(new Error(`the house floor makes no ${command}`));
+  return sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: '{}' }));
+};
+
 export const handler = middy<SQSEvent & { floor: FloorEvent }>()
   .use(telemetryMiddlewares())
   .handler(async (event, context) => {
-    const response = await processPartialResponse(event, () => floorHandler(event.floor), new BatchProcessor(EventType.SQS), { context });
-    logger.info('cold-start floor batch');
+    const record = () => floorCalls(event.floor, sqsCall(event.floor.sqsQueueUrl));
+    const response = await processPartialResponse(event, record, new BatchProcessor(EventType.SQS), { context });
+    logger.info('house floor batch');
     return response;
   });

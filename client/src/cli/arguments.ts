@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { secretId } from '../../../lambdas/http/schemas';
+import { secretId } from '../../../contract/schemas';
 import { InputError } from '../errors';
 
 /** Every option of every command; each command says which of them it takes (commands.ts). */

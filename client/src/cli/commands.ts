@@ -1,5 +1,6 @@
-import { SECRET_TTLS, type SecretTtl } from '../../../lambdas/definitions/limits';
-import { ERRORS } from '../../../lambdas/definitions/errors';
+import { SECRET_TTLS, type SecretTtl } from '../../../contract/limits';
+import { ERRORS } from '../../../contract/errors';
+import type { CreateKeyResponse } from '../../../contract/schemas';
 import { OnetimeClient, type SecretStatus } from '../client';
 import { InputError } from '../errors';
 import { safeName } from '../filename';
@@ -35,7 +36,8 @@ export interface Command {
   run(invocation: Invocation): Promise<void>;
 }
 
-export const MINTED_KEY_NOTE = 'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which allows 20 per address per hour';
+/** No number: each deployment sets its own per-address limit, and says so itself when it is reached (429). */
+export const MINTED_KEY_NOTE = 'note: no API key set (ONETIME_API_KEY); used a one-off key from POST /keys, which the service limits per address';
 
 export function clientFor({ settings, io }: Invocation, apiKey = settings.apiKey): OnetimeClient {
   return new OnetimeClient({ baseUrl: settings.apiUrl, ...(apiKey ? { apiKey } : {}), fetch: fetchWithProgress(io.stderr) });
@@ -142,17 +144,18 @@ const status: Command = {
   },
 };
 
+/** A new key; signed in (onetime login) to this service, one that may create. */
+export async function mintKey(client: OnetimeClient, apiUrl: string, webhook?: string): Promise<CreateKeyResponse> {
+  const signIn = await storedSignIn(apiUrl);
+  return client.createKey({ ...(webhook === undefined ? {} : { webhook }), ...(signIn ? { signInToken: signIn.idToken } : {}) });
+}
+
 const keyCreate: Command = {
   options: ['webhook'],
   positionals: { min: 0, max: 0, names: '' },
   async run(invocation) {
     const { values, io, settings } = invocation;
-    // Signed in (onetime login) to this service: a key that creates.
-    const signIn = await storedSignIn(settings.apiUrl);
-    const created = await clientFor(invocation).createKey({
-      ...(values.webhook === undefined ? {} : { webhook: values.webhook }),
-      ...(signIn ? { signInToken: signIn.idToken } : {}),
-    });
+    const created = await mintKey(clientFor(invocation), settings.apiUrl, values.webhook);
     print(io, created.key);
     io.stderr.write(`webhook secret: ${created.webhookSecret}\n`);
   },
@@ -201,6 +204,14 @@ const keyRevoke: Command = {
   },
 };
 
+const webhookTest: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    print(invocation.io, `queued ${await clientFor(invocation, requireApiKey(invocation.settings)).testWebhook()}`);
+  },
+};
+
 const webhookVerify: Command = {
   options: ['secret', 'signature'],
   positionals: { min: 0, max: 0, names: '' },
@@ -228,5 +239,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'key show': keyShow,
   'key webhook': keyWebhook,
   'key revoke': keyRevoke,
+  'webhook test': webhookTest,
   'webhook verify': webhookVerify,
 };

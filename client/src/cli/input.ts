@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import mime from 'mime';
-import { MAX_BODY_BYTES } from '../../../lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '../../../contract/limits';
 import { OCTET_STREAM, type FileContent } from '../client';
 import { InputError, PayloadTooLargeError } from '../errors';
 import { decodeUtf8 } from '../utf8';

@@ -3,6 +3,7 @@ import { InputError } from '../errors';
 import { GLOBAL_OPTIONS, parse, type OptionName } from './arguments';
 import { COMMANDS, type Command, type Io } from './commands';
 import { EXIT, describeFailure } from './exit-codes';
+import { MCP_COMMANDS } from '../mcp/server';
 import { REQUEST_COMMANDS } from './request-commands';
 import { readSettings } from './settings';
 import { USAGE } from './usage';
@@ -13,7 +14,7 @@ import { USAGE } from './usage';
 function findCommand(positionals: string[]): { command: Command; name: string; rest: string[] } {
   for (const words of [2, 1]) {
     const name = positionals.slice(0, words).join(' ');
-    const command = COMMANDS[name] ?? REQUEST_COMMANDS[name];
+    const command = COMMANDS[name] ?? REQUEST_COMMANDS[name] ?? MCP_COMMANDS[name];
     if (command) return { command, name, rest: positionals.slice(words) };
   }
   throw new InputError(`unknown command: ${positionals.slice(0, 2).join(' ')} (onetime --help lists them)`);

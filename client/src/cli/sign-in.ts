@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { homedir } from 'node:os';
 import path from 'node:path';
 import * as oauth from 'oauth4webapi';
-import { CLI_LOOPBACK_PORT, CLI_LOOPBACK_REDIRECT } from '../../../lambdas/definitions/create-access';
+import { CLI_LOOPBACK_PORT, CLI_LOOPBACK_REDIRECT } from '../../../contract/create-access';
 import { InputError } from '../errors';
 
 /**

@@ -1,4 +1,4 @@
-import { SECRET_TTLS, VIEWS_RANGE } from '../../../lambdas/definitions/limits';
+import { SECRET_TTLS, VIEWS_RANGE } from '../../../contract/limits';
 
 export const USAGE = `Usage: onetime <command> [options]
 
@@ -24,6 +24,9 @@ export const USAGE = `Usage: onetime <command> [options]
                       answered, read the answer (once) as reveal does
   fulfil LINK [FILE]  answer a request: encrypt FILE, or standard input as text,
                       to the requester (after checking the link's fingerprint)
+  mcp                 serve MCP tools over stdio for assistants: share, reveal and
+                      receive secrets from file to file, never showing them
+                      (state: $ONETIME_STATE_DIR, default ~/.local/state/onetime)
   login [--browser]   on a service where creating needs signing in: sign in (a
                       code to confirm in a browser, or with --browser or where
                       the provider has no such codes, a link that comes back to
@@ -36,13 +39,14 @@ export const USAGE = `Usage: onetime <command> [options]
   key show            print the API key's details as JSON
   key webhook URL|""  set or remove the API key's webhook
   key revoke          revoke the API key
+  webhook test        send a webhook.test event to the API key's webhook
   webhook verify --secret WHSEC --signature HEADER
                       check a webhook delivery read from standard input
 
 Settings (flags override the environment):
   --api-url URL       ONETIME_API_URL, default http://localhost:3000/api/v1
   --api-key KEY       ONETIME_API_KEY; without one, share and reveal create a
-                      one-off key (POST /keys allows 20 per address per hour)
+                      one-off key (POST /keys, limited per address)
 
 Exit codes: 0 success, 1 usage or input error, 2 the secret does not exist or is
 gone (also: deleted after the last wrong passphrase), 3 other service error (a

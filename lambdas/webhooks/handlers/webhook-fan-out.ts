@@ -27,7 +27,7 @@ import { webhookJobsOf } from '../fan-out';
  * consumedSecretOf) holds up only its own record, never the other records' jobs. A deletion due
  * later than that (a keyed last view's, kept for its repeat) is sent to the consumed-secrets
  * queue with its delay, and this function, which that queue's mapping invokes too, deletes the
- * secret when it comes back (docs/decisions/replay-retention.md).
+ * secret when it comes back (docs/decisions/consumed-secrets.md).
  */
 
 const untilTime = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { WEBHOOK_URL_MAX_LENGTH } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { WEBHOOK_URL_MAX_LENGTH } from '#contract/limits';
 import { isSpelledOutUrl } from '#lambdas/rules/spelled-out-url';
 
 /**

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#contract/limits';
 import { KEYED_CLAIM_ATTRIBUTE_PREFIX, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import type { ConsumedSecret } from '#lambdas/store/secret-store';
 import { isHeadChange, numberOf, stringOf } from './records';

@@ -1,13 +1,8 @@
 import type english from './messages/en.json';
 
 /**
- * Messages and their formatting, free of the DOM so that tests can run them in Node.
- *
- * A message is a string with `{name}` placeholders, or, where a number changes the words, an
- * object of plural forms chosen by Intl.PluralRules for its `{count}` (English: one, other;
- * Polish: one, few, many, other; Japanese and Chinese: other alone). Hand-written rather than
- * ICU MessageFormat (intl-messageformat and its parser would add about 15 kB to every page's
- * bundle): the pages need named placeholders and plural forms, and Intl does the rest.
+ * Messages (`{name}` placeholders, plural forms by Intl.PluralRules), free of the DOM so that tests run them in Node.
+ * Hand-written: ICU MessageFormat would add about 15 kB to every page for what Intl mostly does.
  */
 
 export type PluralForms = Readonly<Partial<Record<Intl.LDMLPluralRule, string>>> & { readonly other: string };

@@ -1,7 +1,4 @@
-/**
- * The pages' languages: a BCP 47 tag each (the document's `lang`, Intl's locale, the catalogue's
- * file name in messages/) and its name in itself, as the language switch lists it.
- */
+/** The pages' languages: a BCP 47 tag each and its name in itself, as the language switch lists it. */
 export const LANGUAGES = {
   en: 'English',
   de: 'Deutsch',
@@ -22,12 +19,7 @@ export const REFERENCE_LANGUAGE = 'en' satisfies Language;
 
 export const isLanguage = (tag: string): tag is Language => Object.hasOwn(LANGUAGES, tag);
 
-/**
- * The language a browser's preferred `tags` (navigator.languages, best first) ask for: the first
- * tag that names one of ours, exactly or by its primary language (`de-AT` → `de`, any Portuguese →
- * Brazilian, any Chinese → Simplified, which a reader of Traditional characters reads better
- * than a fallback to English). English when none does.
- */
+/** The first of the browser's preferred `tags` that names one of ours, exactly or by primary language; else English. */
 export function preferredLanguage(tags: readonly string[]): Language {
   const byPrimary = new Map<string, Language>(Object.keys(LANGUAGES).map((tag) => [primary(tag), tag as Language]));
   for (const tag of tags) {

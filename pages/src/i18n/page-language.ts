@@ -2,12 +2,7 @@ import english from './messages/en.json';
 import { formatMessage, type Catalogue, type MessageKey, type Phrase } from './format';
 import { LANGUAGES, REFERENCE_LANGUAGE, isLanguage, preferredLanguage, type Language } from './languages';
 
-/**
- * The page's language: chosen from the browser's preferred languages, or from the switch (then
- * remembered in localStorage), set as the document's `lang`. Every text the pages show goes
- * through here as a Phrase (a message key and its values), so that switching language rewrites
- * what is already on the page, an error or a result as much as a label.
- */
+/** The page's language; every text goes through here as a Phrase, so that a switch rewrites what is shown. */
 
 const STORED_LANGUAGE = 'onetime.language';
 
@@ -101,10 +96,7 @@ function fillSwitch(select: HTMLSelectElement, chosen: Language): void {
   });
 }
 
-/**
- * Binds the page's static texts (`data-i18n="key"`, which the build fills in English) and its
- * language switch, then shows the page in the remembered or preferred language.
- */
+/** Binds the page's static texts (`data-i18n`) and its switch, then shows the remembered or preferred language. */
 export function startLanguage(): Promise<void> {
   for (const target of document.querySelectorAll<HTMLElement>('[data-i18n]')) texts.set(target, { key: target.dataset.i18n as MessageKey });
   const remembered = stored();
@@ -114,5 +106,8 @@ export function startLanguage(): Promise<void> {
     fillSwitch(select, chosen);
     if (select.parentElement) select.parentElement.hidden = false;
   }
-  return use(chosen);
+  // Unseen (site.css) until another language's words are in, so that the page does not move.
+  const root = document.documentElement;
+  root.classList.toggle('translating', chosen !== REFERENCE_LANGUAGE);
+  return use(chosen).finally(() => root.classList.remove('translating'));
 }

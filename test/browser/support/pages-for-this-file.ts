@@ -1,4 +1,4 @@
-import { startedForThisFile } from '#test/hooks/for-this-file';
+import { startedForThisFile } from '#test/support/for-this-file';
 import { startPagesUnderTest, type PagesUnderTest } from '#test/support/browser';
 
 /** Local mode and Chromium take well over a minute to start on a busy machine (startPagesUnderTest). */

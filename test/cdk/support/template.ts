@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { API_BASE_PATH } from '#lambdas/definitions/limits';
+import { API_BASE_PATH } from '#contract/limits';
 import type { RouteDefinition } from '#lambdas/definitions/routes';
 import type { TableDefinition } from '#lambdas/definitions/tables';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vectors from '../../../client/test-vectors-v2.json';
-import { GATE } from '#lambdas/definitions/limits';
+import { GATE } from '#contract/limits';
 import { api, createKey, createSecret } from '#test/support/api';
 import { testEnv } from '#test/support/environment';
 import { onetime, type CliResult } from '../support/cli';

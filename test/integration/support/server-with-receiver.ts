@@ -4,7 +4,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { testEnv } from '#test/support/environment';
 import { startLocalServer, type LocalServer } from '#test/support/local-server';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
-import { startedForThisFile } from '#test/hooks/for-this-file';
+import { startedForThisFile } from '#test/support/for-this-file';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
 
 /**

@@ -9,12 +9,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '#local/dynamodb-local';
 import { hashApiKey, sha256Hex } from '#lambdas/rules/api-keys';
-import { MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { MAX_CHUNKS_PER_SECRET } from '#contract/limits';
 import {
   ADDRESS_BYTE_SLOT_PREFIX,
   SECRET_HEAD_SK,
   SECRET_RECEIPT_SK,
   addressBytesPk,
+  idempotencyRecordPk,
   ipItemPk,
   keyItemPk,
   secretChunkKey,
@@ -154,9 +155,8 @@ export async function putIdempotencyRecord(key: string, scope: string, ageMs: nu
   await store().send(
     new UpdateCommand({
       TableName: testEnv('keysTable'),
-      Key: { pk: keyItemPk(hashApiKey(key)) },
-      UpdateExpression: 'SET idem.#scope = :record',
-      ExpressionAttributeNames: { '#scope': scope },
+      Key: { pk: idempotencyRecordPk(hashApiKey(key), scope) },
+      UpdateExpression: 'SET idem = :record',
       ExpressionAttributeValues: { ':record': { at: Date.now() - ageMs, by: 'another-request', ...(body !== undefined ? { body } : {}) } },
     }),
   );

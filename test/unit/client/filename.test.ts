@@ -1,7 +1,7 @@
 import { toBase64Url } from '#client/base64';
 import { importKey, seal } from '#client/envelope';
 import { MAX_FILENAME_BYTES, fitFilename } from '#client/filename';
-import { FILENAME_MAX_LENGTH } from '#lambdas/definitions/limits';
+import { FILENAME_MAX_LENGTH } from '#contract/limits';
 
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
 

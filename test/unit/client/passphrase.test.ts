@@ -6,7 +6,7 @@ import { AAD_V2, importKey, open, sealWithIv } from '#client/envelope';
 import { PassphraseError, SecretGoneError } from '#client/errors';
 import { parseLink } from '#client/link';
 import { PBKDF2_ITERATIONS, derivePassphraseKeys, gateOf, stretch } from '#client/passphrase';
-import { GATE } from '#lambdas/definitions/limits';
+import { GATE } from '#contract/limits';
 import { renderPassphraseVectors } from '#scripts/passphrase-vectors';
 import { failureOf, fakeFetch, type Scripted } from './fake-fetch';
 

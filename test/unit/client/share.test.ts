@@ -1,6 +1,6 @@
 import { OnetimeClient } from '#client/client';
 import { PayloadTooLargeError } from '#client/errors';
-import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { MAX_BODY_BYTES } from '#contract/limits';
 import { failureOf, fakeFetch, type Scripted } from './fake-fetch';
 
 const BASE = 'http://localhost:3000/api/v1';

@@ -1,5 +1,5 @@
-import { ERRORS } from '#lambdas/definitions/errors';
-import { IDEMPOTENCY } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { IDEMPOTENCY } from '#contract/limits';
 import REQUEST_VECTORS from '../../../client/request-test-vectors.json';
 import { OnetimeClient } from '#client/client';
 import { connectionRefused, failureOf, fakeFetch, type Scripted } from './fake-fetch';

@@ -1,5 +1,6 @@
 import { readFunctionSettings } from '#lambdas/config/environment';
-import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#lambdas/definitions/limits';
+import { DEFAULT_GROUPS_CLAIM } from '#contract/create-access';
+import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
 
 /** The functions' environment: what the stack sets on AWS and `npm start` sets locally, each function reading its own. */
@@ -26,6 +27,10 @@ describe('route functions', () => {
       oidcIssuer: undefined,
       oidcAudience: undefined,
       oidcJwksUri: undefined,
+      oidcAllowedDomains: undefined,
+      oidcAllowedGroups: undefined,
+      oidcGroupsClaim: DEFAULT_GROUPS_CLAIM,
+      oidcAnyAccount: false,
     });
     expect(secretsCreate(SITE)).toEqual({ siteUrl: 'https://secrets.example.com', originSecret: undefined, ...DEFAULT_STORED_BYTES });
     expect(keysCreate({ KEYS_PER_IP_PER_HOUR: '', WEBHOOK_ALLOW_LOOPBACK: '', ORIGIN_SECRET: '' })).toEqual(keysCreate({}));

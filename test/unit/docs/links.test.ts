@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * The repository stands on its own: no tracked file links or cites a path outside it (the
  * contract lives in docs/, not in a folder beside a checkout), and every relative link of the
- * Markdown documents leads to a file that exists.
+ * Markdown documents leads to a file that exists, and to a heading of it where it names one.
  */
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -27,6 +27,24 @@ function linksOf(text: string): string[] {
 
 const isRelative = (target: string) => !/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(target);
 
+/**
+ * The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as
+ * hyphens (github-slugger's rule for the ASCII headings these docs write; a dependency for one
+ * line of a test would weigh more than the line).
+ */
+function anchorsOf(text: string): Set<string> {
+  const prose = text.replace(/^```[\s\S]*?^```/gm, '');
+  const headings = [...prose.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => match[1] ?? '');
+  return new Set(
+    headings.map((heading) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
+}
+
 test('no tracked file cites a path outside the repository', () => {
   const citing = texts.flatMap((file) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
@@ -35,20 +53,26 @@ test('no tracked file cites a path outside the repository', () => {
   expect(citing).toEqual([]);
 });
 
-test('no Markdown link climbs out of the repository, and every relative one leads to a file', () => {
+test('no Markdown link climbs out of the repository, and every relative one leads to a file and heading', () => {
   const broken = markdown.flatMap((file) =>
     linksOf(readFileSync(path.join(ROOT, file), 'utf8'))
       .filter(isRelative)
       .flatMap((target) => {
         const resolved = path.resolve(ROOT, path.dirname(file), decodeURIComponent(target.split('#')[0] ?? ''));
         if (path.relative(ROOT, resolved).startsWith('..')) return [`${file}: ${target} leaves the repository`];
-        return existsSync(resolved) ? [] : [`${file}: ${target} does not exist`];
+        if (!existsSync(resolved)) return [`${file}: ${target} does not exist`];
+        const anchor = target.split('#')[1];
+        if (anchor === undefined || !resolved.endsWith('.md')) return [];
+        return anchorsOf(readFileSync(resolved, 'utf8')).has(anchor) ? [] : [`${file}: ${target} names no heading`];
       }),
   );
   expect(broken).toEqual([]);
 });
 
 test('the checks can fail', () => {
+  expect(anchorsOf('# 5. Passphrase (envelope version 2)\n## Who may create: open or signed-in')).toEqual(
+    new Set(['5-passphrase-envelope-version-2', 'who-may-create-open-or-signed-in']),
+  );
   expect(linksOf('see [the spec](../../elsewhere/spec.md) and ![a](b.png)\n```\n[x](in-code)\n```')).toEqual(['../../elsewhere/spec.md', 'b.png']);
   expect(OUTSIDE.some((pattern) => pattern.test(`[c](${['..', 'shared'].join('/')}/spec/contract.md)`))).toBe(true);
   expect(OUTSIDE.some((pattern) => pattern.test(`read ${['', 'work', 'x'].join('/')}`))).toBe(true);

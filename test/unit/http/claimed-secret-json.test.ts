@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SECRET_TYPES } from '#lambdas/definitions/limits';
+import { SECRET_TYPES } from '#contract/limits';
 import { claimedSecretJson } from '#lambdas/http/claimed-secret-json';
 
 describe('claimedSecretJson', () => {

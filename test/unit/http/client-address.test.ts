@@ -1,4 +1,4 @@
-import { EDGE_HEADERS } from '#lambdas/definitions/site';
+import { EDGE_HEADERS } from '#contract/site';
 import { clientAddress, viewerAddress } from '#lambdas/http/client-address';
 import { apiEvent } from '../support/events';
 

@@ -1,7 +1,7 @@
 import type { ZodMiniType } from 'zod/mini';
-import { ERROR_MESSAGE_MAX_LENGTH, ERRORS } from '#lambdas/definitions/errors';
-import { describeIssue } from '#lambdas/http/describe-issue';
-import { createKeyBody, createSecretBody, updateKeyBody } from '#lambdas/http/schemas';
+import { ERROR_MESSAGE_MAX_LENGTH, ERRORS } from '#contract/errors';
+import { describeIssue } from '#contract/describe-issue';
+import { createKeyBody, createSecretBody, updateKeyBody } from '#contract/schemas';
 
 /** The message a client would get for `body`, or the parsed value when it is valid. */
 function outcome<T>(schema: ZodMiniType<T>, body: unknown): { ok: true; value: T } | { ok: false; message: string } {

@@ -1,8 +1,8 @@
 import '../support/env';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { slotIndex } from '#lambdas/rules/sliding-window';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { MAX_BODY_BYTES } from '#contract/limits';
 import { handler as health } from '#lambdas/routes/health';
 import { handler as keysCreate } from '#lambdas/routes/keys-create';
 import { handler as keysGet } from '#lambdas/routes/keys-get';

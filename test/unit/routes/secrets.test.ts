@@ -1,8 +1,8 @@
 import '../support/env';
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { DATA_CHUNK_BYTES, MAX_BODY_BYTES, SECRET_TTLS, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '#contract/limits';
 import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { handler as secretsClaim } from '#lambdas/routes/secrets-claim';
 import { handler as secretsCreate } from '#lambdas/routes/secrets-create';

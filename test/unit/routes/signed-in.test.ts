@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { REVEAL_ONLY } from '#lambdas/definitions/create-access';
+import { ERRORS } from '#contract/errors';
+import { REVEAL_ONLY } from '#contract/create-access';
 import { signInSubjectHash } from '#lambdas/rules/sign-in-subject';
 import { expectErrorBody } from '../support/assertions';
 import { mockDocumentClient, sentCommands } from '../support/dynamo';
@@ -18,6 +18,9 @@ import { apiKeyFixture, keyItem, serveKeyItem, type KeyItemState } from '../supp
  */
 
 const AUDIENCE = 'onetime-pages';
+/** The accounts this deployment lets in: the team's email domain (OIDC_ALLOWED_DOMAINS). */
+const TEAM_DOMAIN = 'example.com';
+const TEAM_EMAIL = { email: `test-user@${TEAM_DOMAIN}`, email_verified: true };
 const ddb = mockDocumentClient();
 
 interface SigningKey {
@@ -55,6 +58,7 @@ beforeAll(async () => {
   process.env.CREATE_ACCESS = 'signed-in';
   process.env.OIDC_ISSUER = issuer;
   process.env.OIDC_AUDIENCE = AUDIENCE;
+  process.env.OIDC_ALLOWED_DOMAINS = TEAM_DOMAIN;
   keysCreate = (await import('#lambdas/routes/keys-create')).handler;
 });
 
@@ -62,6 +66,7 @@ afterAll(async () => {
   delete process.env.CREATE_ACCESS;
   delete process.env.OIDC_ISSUER;
   delete process.env.OIDC_AUDIENCE;
+  delete process.env.OIDC_ALLOWED_DOMAINS;
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -77,27 +82,35 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 interface TokenOptions {
   key?: SigningKey;
+  /** The header's typ; unset: none, as Cognito's ID tokens have. */
+  typ?: string;
   iss?: string;
-  aud?: string;
+  aud?: string | string[];
   sub?: string;
+  iat?: number;
   exp?: number;
   nbf?: number;
+  /** Other claims: azp, email, groups. */
+  claims?: Record<string, unknown>;
 }
 
 function token({
   key = published,
+  typ,
   iss = issuer,
   aud = AUDIENCE,
   sub = 'test-user',
+  iat = nowSeconds(),
   exp = nowSeconds() + 300,
   nbf,
+  claims = TEAM_EMAIL,
 }: TokenOptions = {}): Promise<string> {
-  const jwt = new SignJWT({})
-    .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid })
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: key.jwk.kid, ...(typ === undefined ? {} : { typ }) })
     .setIssuer(iss)
     .setAudience(aud)
     .setSubject(sub)
-    .setIssuedAt()
+    .setIssuedAt(iat)
     .setExpirationTime(exp);
   if (nbf !== undefined) jwt.setNotBefore(nbf);
   return jwt.sign(key.privateKey);
@@ -116,6 +129,13 @@ describe('POST /keys, signed-in', () => {
     expect(item?.subject).toBe(signInSubjectHash(issuer, 'alice'));
     expect(JSON.stringify(item)).not.toContain('alice');
     expect(item).not.toHaveProperty('access');
+  });
+
+  test.each([
+    ['typ JWT', { typ: 'JWT' }],
+    ['several audiences with azp ours', { aud: [AUDIENCE, 'someone-else'], claims: { ...TEAM_EMAIL, azp: AUDIENCE } }],
+  ] as [string, TokenOptions][])('an ID token with %s is accepted', async (_, options) => {
+    expect((await createKey(bearer(await token(options)))).statusCode).toBe(201);
   });
 
   test('a token that expired less than 60 s ago is still accepted (clock skew)', async () => {
@@ -160,6 +180,17 @@ describe('POST /keys, signed-in', () => {
       'signature algorithm not accepted',
     ],
     ['not a JWT at all', async () => 'svc_' + 'a'.repeat(32), 'malformed token'],
+    // OpenID Connect Core 3.1.3.7: what makes a token this client's ID token.
+    [
+      'for several audiences, ours among them, without azp',
+      () => token({ aud: [AUDIENCE, 'someone-else'] }),
+      'token names several audiences and no authorized party',
+    ],
+    ['authorized for another client (azp)', () => token({ claims: { ...TEAM_EMAIL, azp: 'someone-else' } }), 'token was issued to another client'],
+    ['that is an access token (typ at+jwt)', () => token({ typ: 'at+jwt' }), 'token is not an ID token'],
+    ['with an empty subject', () => token({ sub: '' }), 'token claim sub is missing or invalid'],
+    ['issued in the future', () => token({ iat: nowSeconds() + 600 }), 'token is issued in the future'],
+    ['issued over a day ago', () => token({ iat: nowSeconds() - 2 * 86_400 }), 'token was issued too long ago'],
   ];
 
   test.each(refusals)('a token %s: 401 saying so, and no DynamoDB call', async (_, make, reason) => {
@@ -174,6 +205,42 @@ describe('POST /keys, signed-in', () => {
     expect(response.statusCode).toBe(401);
     expectErrorBody(response, ERRORS.invalidSignInToken('send Authorization: Bearer <token>'));
     expect(sentCommands(ddb)).toEqual([]);
+  });
+
+  test.each([
+    ['another domain', { email: 'someone@gmail.com', email_verified: true }, 'its email domain is not one this deployment allows'],
+    ['a subdomain of ours', { email: `someone@evil.${TEAM_DOMAIN}`, email_verified: true }, 'its email domain is not one this deployment allows'],
+    ['an unverified email', { email: `someone@${TEAM_DOMAIN}`, email_verified: false }, 'its email is missing or not verified'],
+    ['no email', {}, 'its email is missing or not verified'],
+  ])('an account with %s: 403 saying so, and no DynamoDB call', async (_, claims, reason) => {
+    const response = await createKey(bearer(await token({ claims })));
+    expect(response.statusCode).toBe(403);
+    expectErrorBody(response, ERRORS.accountNotAllowed(reason));
+    expect(sentCommands(ddb)).toEqual([]);
+  });
+
+  test('an email domain in another case is the same domain', async () => {
+    expect((await createKey(bearer(await token({ claims: { email: 'Test@EXAMPLE.com', email_verified: true } })))).statusCode).toBe(201);
+  });
+
+  test.each([
+    ['in no allowed group', ['staff']],
+    ['without the claim', undefined],
+  ])('groups allowed (OIDC_ALLOWED_GROUPS, in the claim OIDC_GROUPS_CLAIM names): an account %s gets 403', async (_, groups) => {
+    const before = { ...process.env };
+    Object.assign(process.env, { OIDC_ALLOWED_DOMAINS: '', OIDC_ALLOWED_GROUPS: 'onetime,ops', OIDC_GROUPS_CLAIM: 'cognito:groups' });
+    try {
+      // A handler of its own, for its environment; it reaches no DynamoDB, which this one's mock would not see.
+      await jest.isolateModulesAsync(async () => {
+        const { handler } = await import('#lambdas/routes/keys-create');
+        const claims = groups === undefined ? {} : { 'cognito:groups': groups };
+        const response = await invoke(handler, apiEvent({ method: 'POST', path: '/keys', headers: bearer(await token({ claims })) }));
+        expect(response.statusCode).toBe(403);
+        expectErrorBody(response, ERRORS.accountNotAllowed('it is in none of the groups this deployment allows'));
+      });
+    } finally {
+      process.env = before;
+    }
   });
 
   test("the issuer's JWKS unreachable: 503 saying so, and no DynamoDB call", async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import * as nodeRules from '#lambdas/rules/base64';
-import { MAX_BODY_BYTES } from '#lambdas/definitions/limits';
+import * as nodeRules from '#contract/base64';
+import { MAX_BODY_BYTES } from '#contract/limits';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const { isCanonicalBase64 } = nodeRules;
@@ -13,7 +13,7 @@ function loadedWithoutBuffer(): typeof nodeRules {
   try {
     jest.isolateModules(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules loads through require alone
-      loaded = require('#lambdas/rules/base64') as typeof nodeRules;
+      loaded = require('#contract/base64') as typeof nodeRules;
     });
   } finally {
     globalThis.Buffer = buffer;

@@ -1,4 +1,4 @@
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { keyCreationWindow } from '#lambdas/rules/key-creation-window';
 
 const HOUR = KEY_CREATION_LIMIT.windowMs;

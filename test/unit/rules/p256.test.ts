@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import { isP256PublicKey } from '#lambdas/rules/p256';
+import { isP256PublicKey } from '#contract/p256';
 
 /** The public keys POST /requests takes, against node:crypto's own points. */
 

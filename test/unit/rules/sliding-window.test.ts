@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, windowState, type SlotCounts } from '#lambdas/rules/sliding-window';
-import { RATE_LIMIT } from '#lambdas/definitions/limits';
+import { RATE_LIMIT } from '#contract/limits';
 
 const { requests: LIMIT, windowMs: WINDOW, slotMs: SLOT } = RATE_LIMIT;
 /** Some instant in 2025, so that slot indices look like real ones. */

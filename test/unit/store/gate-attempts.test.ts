@@ -1,6 +1,6 @@
 import '../support/env';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { GATE } from '#lambdas/definitions/limits';
+import { GATE } from '#contract/limits';
 import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
 import { claimSecret, putSecret } from '#lambdas/store/secret-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';

@@ -1,6 +1,6 @@
 import '../support/env';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { KEY_CREATION_LIMIT } from '#lambdas/definitions/limits';
+import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, throttleUpdatesUnsettled } from '../support/settling-reads';

@@ -1,8 +1,8 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#contract/limits';
 import { dynamo } from '#lambdas/store/dynamo';
-import { SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
 import { conditionFailed, invalidRequest, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
@@ -37,13 +37,17 @@ const secret = (overrides: Partial<NewSecret> = {}): NewSecret => ({
 /** The base64 text of stored data, whether it went as binary or as text. */
 const storedText = (value: unknown): string => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : (value as string));
 
-const clauses = (condition: unknown): string[] =>
-  String(condition)
-    .split(/\s+AND\s+/i)
-    .map((clause) => clause.trim().replace(/\s+/g, ' '));
-
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
 const writeRequests = (input: Record<string, unknown>): WriteRequest[] => (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
+
+/** A condition as it reads with its placeholders resolved: `owner = "owner-hash"`. */
+const resolvedCondition = (input: Record<string, unknown>): string => {
+  const names = input.ExpressionAttributeNames as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  return String(input.ConditionExpression)
+    .replace(/:\w+/g, (value) => JSON.stringify(values[value]))
+    .replace(/#\w+/g, (name) => names[name] ?? name);
+};
 
 describe('putSecret', () => {
   test('small data: exactly one conditional PutItem holding the data inline', async () => {
@@ -285,19 +289,16 @@ describe('claimSecret', () => {
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
-    expect(input.ExpressionAttributeNames).toEqual({ '#claim': expect.stringMatching(/^claim:[\w-]{16}$/) });
+    const claim = (input.ExpressionAttributeNames as Record<string, string>)['#claim'];
+    expect(claim).toMatch(/^claim:[\w-]{16}$/);
     // The view's time goes onto the head's `viewed` list for the receipt, in the same update.
-    expect(input.ExpressionAttributeValues).toEqual({
-      ':one': 1,
-      ':zero': 0,
-      ':now': now,
-      ':caller': 'caller-hash',
-      ':noViews': [],
-      ':thisView': [now],
-    });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':one': 1, ':now': now, ':noViews': [], ':thisView': [now] });
     expect(input.UpdateExpression).toContain('viewed = list_append(if_not_exists(viewed, :noViews), :thisView)');
-    // An answer to a request is claimed by its requester's key only.
-    expect(input.ConditionExpression).toContain('(attribute_not_exists(reader) OR reader = :caller)');
+    // An answer to a request is claimed by its requester's key only; no gate unless the proof is sent.
+    expect(resolvedCondition(input)).toBe(
+      `remaining > 0 AND expires > ${now} AND attribute_not_exists(${claim}) AND ` +
+        `(attribute_not_exists(reader) OR reader = "caller-hash") AND attribute_not_exists(gate)`,
+    );
   });
 
   test('the last view (remaining 0 after the update) is the one UpdateItem too: the stream consumer deletes it', async () => {
@@ -330,7 +331,7 @@ describe('claimSecret', () => {
     expect(sent.map((c) => c.name)).toEqual(['UpdateCommand', 'BatchGetCommand', 'UpdateCommand']);
     expect(sent[2]!.input).toMatchObject({
       Key: { pk: id, sk: SECRET_HEAD_SK },
-      ExpressionAttributeNames: sent[0]!.input.ExpressionAttributeNames,
+      ExpressionAttributeNames: { '#claim': (sent[0]!.input.ExpressionAttributeNames as Record<string, string>)['#claim'] },
       ExpressionAttributeValues: { ':minusOne': -1 },
     });
     expect(sent[1]!.input).toEqual({
@@ -457,23 +458,32 @@ describe('a chunked claim signing off as reader', () => {
 });
 
 describe('revokeSecret', () => {
-  test('deletes the head only if the owner matches and the secret is live', async () => {
-    ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x' }) });
+  test('deletes the head only if the owner matches and the secret is live, and keeps its receipt at once', async () => {
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ data: 'x', views: 2, remaining: 1, viewed: [now - 1] }) });
     await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
 
     const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand']);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'PutCommand']);
     const input = sent[0]!.input;
     expect(input).toMatchObject({ TableName: table, Key: { pk: id, sk: SECRET_HEAD_SK }, ReturnValues: 'ALL_OLD' });
-    const names = input.ExpressionAttributeNames as Record<string, string>;
-    const values = input.ExpressionAttributeValues as Record<string, unknown>;
-    const owner = clauses(input.ConditionExpression).find((clause) => /^#?\w+ = :\w+$/.test(clause));
-    expect(owner).toBeDefined();
-    const [attribute, placeholder] = owner!.split(' = ') as [string, string];
-    expect(names[attribute] ?? attribute).toBe('owner');
-    expect(values[placeholder]).toBe('owner-hash');
-    expect(clauses(input.ConditionExpression)).toEqual(expect.arrayContaining(['remaining > :zero', 'expires > :now']));
-    expect(values).toMatchObject({ ':zero': 0, ':now': now });
+    expect(resolvedCondition(input)).toBe(`owner = "owner-hash" AND remaining > 0 AND expires > ${now}`);
+    expect(sent[1]!.input.Item).toMatchObject({
+      pk: id,
+      sk: SECRET_RECEIPT_SK,
+      owner: 'owner-hash',
+      state: 'revoked',
+      views: 2,
+      remaining: 1,
+      viewed: [now - 1],
+    });
+  });
+
+  test('a refused revocation asks for nothing back: its time cannot tell whether, or how large, a secret is there', async () => {
+    ddb.on(DeleteCommand).rejects(conditionFailed());
+    await expect(revokeSecret(id, 'someone-else', now)).resolves.toBe(false);
+    const sent = sentCommands(ddb);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand']);
+    expect(sent[0]!.input).not.toHaveProperty('ReturnValuesOnConditionCheckFailure');
   });
 
   test('deletes the chunks of a chunked secret', async () => {
@@ -484,11 +494,11 @@ describe('revokeSecret', () => {
       .resolves({});
     await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
     const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
-    expect(writeRequests(sent[1]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'PutCommand', 'BatchWriteCommand']);
+    expect(writeRequests(sent[2]!.input)).toEqual([0, 1, 2].map((i) => ({ DeleteRequest: { Key: secretChunkKey(id, i) } })));
   });
 
-  test('the head deleted and the store not answering for the chunks: still true, the stream consumer deletes them', async () => {
+  test('the head deleted and the store not answering for the receipt and chunks: still true, the stream consumer keeps and deletes them', async () => {
     ddb
       .on(DeleteCommand)
       .resolves({ Attributes: head({ chunks: 3 }) })
@@ -508,26 +518,25 @@ describe('revokeSecret', () => {
     await expect(revokeSecret(id, 'owner-hash', now)).rejects.toThrow('One or more parameter values were invalid');
   });
 
-  test('false for a foreign, unknown or dead secret', async () => {
-    ddb.on(DeleteCommand).rejects(conditionFailed());
-    await expect(revokeSecret(id, 'someone-else', now)).resolves.toBe(false);
-    expect(ddb.calls()).toHaveLength(1);
-  });
-
-  test('a repeat that finds the head gone is the revocation it repeats: true, and every chunk it may have had deleted', async () => {
-    ddb.on(DeleteCommand).rejects(retriedConditionFailure()).on(BatchWriteCommand).resolves({});
+  test('a repeat that finds the head gone (a read of its key only) is the revocation it repeats: true, and every chunk it may have had deleted', async () => {
+    ddb.on(DeleteCommand).rejects(retriedConditionFailure()).on(GetCommand).resolves({}).on(BatchWriteCommand).resolves({});
     await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(true);
     const sent = sentCommands(ddb);
-    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'BatchWriteCommand']);
-    const deleted = writeRequests(sent[1]!.input).map((request) => request.DeleteRequest?.Key);
+    expect(sent.map((c) => c.name)).toEqual(['DeleteCommand', 'GetCommand', 'BatchWriteCommand']);
+    expect(sent[1]!.input.ProjectionExpression).toBeDefined();
+    const deleted = writeRequests(sent[2]!.input).map((request) => request.DeleteRequest?.Key);
     // A 5 MiB body holds at most this many chunks.
     expect(deleted).toEqual(Array.from({ length: MAX_CHUNKS_PER_SECRET }, (_, i) => secretChunkKey(id, i)));
   });
 
   test('a repeat that finds the head there (foreign, consumed, expired) is still false', async () => {
-    ddb.on(DeleteCommand).rejects(retriedConditionFailure(head({ owner: 'someone-else' })));
+    ddb
+      .on(DeleteCommand)
+      .rejects(retriedConditionFailure())
+      .on(GetCommand)
+      .resolves({ Item: { pk: id, sk: SECRET_HEAD_SK } });
     await expect(revokeSecret(id, 'owner-hash', now)).resolves.toBe(false);
-    expect(ddb.calls()).toHaveLength(1);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['DeleteCommand', 'GetCommand']);
   });
 });
 

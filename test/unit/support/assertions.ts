@@ -1,4 +1,4 @@
-import { RATE_LIMIT } from '#lambdas/definitions/limits';
+import { RATE_LIMIT } from '#contract/limits';
 import type { InvokeResult } from './events';
 
 /** Contract: every response, errors included, carries these. */

@@ -1,7 +1,7 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey } from '#lambdas/rules/api-keys';
-import { KEY_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { KEY_LIFETIME_MS } from '#contract/limits';
 import { keyItemPk } from '#lambdas/definitions/tables';
 import type { KeyItem } from '#lambdas/store/key-store';
 import { conditionFailed, type DocumentClientMock } from './dynamo';

@@ -7,7 +7,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '#local/lambda-context';
 import { handler } from '#lambdas/webhooks/handlers/webhook-fan-out';
-import { CLAIMANTS_DONE_MS } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS } from '#contract/limits';
 import { SECRET_HEAD_SK, keyItemPk, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { webhookEventId } from '#lambdas/webhooks/events';

@@ -5,6 +5,7 @@ import type { GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { lambdaContext } from '#local/lambda-context';
 import { handler } from '#lambdas/webhooks/handlers/webhook-delivery';
 import { LOG_MESSAGES, METRICS, SERVICE_NAME } from '#lambdas/definitions/observability';
@@ -39,12 +40,17 @@ const FAILING: Owner = { hash: 'bb'.repeat(32), webhookSecret: 'whsec_' + 'R'.re
 const NO_WEBHOOK: Owner = { hash: 'cc'.repeat(32), webhookSecret: 'whsec_' + 'S'.repeat(32) };
 /** No key item at all: the key was revoked. */
 const GONE = 'dd'.repeat(32);
+/** Receivers that answer 410 Gone, and 503 with Retry-After: 30. */
+const UNSUBSCRIBED: Owner = { hash: 'ee'.repeat(32), webhookSecret: 'whsec_' + 'T'.repeat(32), path: '/gone' };
+const BUSY: Owner = { hash: 'ff'.repeat(32), webhookSecret: 'whsec_' + 'U'.repeat(32), path: '/busy' };
 
 let receiver: WebhookReceiver;
 const urlOf = (owner: Owner): string => `${receiver.origin}${owner.path ?? ''}`;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver((path) => (path.startsWith('/fail') ? 500 : 204));
+  receiver.answer('/gone', () => ({ status: 410 }));
+  receiver.answer('/busy', () => ({ status: 503, headers: { 'retry-after': '30' } }));
 });
 afterAll(() => receiver.stop());
 afterEach(() => jest.restoreAllMocks());
@@ -56,7 +62,7 @@ beforeEach(() => {
   sqs.on(ChangeMessageVisibilityCommand).resolves({});
   // The owner's key item as GetItem projects it: {webhook, webhookSecret}.
   ddb.on(GetCommand).callsFake((input: GetCommandInput) => {
-    const owner = [OK, FAILING, NO_WEBHOOK].find(({ hash }) => input.Key?.pk === keyItemPk(hash));
+    const owner = [OK, FAILING, NO_WEBHOOK, UNSUBSCRIBED, BUSY].find(({ hash }) => input.Key?.pk === keyItemPk(hash));
     if (!owner) return {};
     return { Item: { webhookSecret: owner.webhookSecret, ...(owner.path ? { webhook: urlOf(owner) } : {}) } };
   });
@@ -106,6 +112,19 @@ describe('a receiver that answers 2xx', () => {
     expect(verifyWebhookSignature(request?.body ?? '', String(signature), FAILING.webhookSecret)).toBe(false);
   });
 
+  test("carries the Standard Webhooks headers, which that scheme's own library verifies", async () => {
+    const job = jobFor(OK.hash);
+
+    await deliver(messageOf(job));
+
+    const [request] = receiver.received();
+    const headers = request?.headers as Record<string, string>;
+    expect(headers['webhook-id']).toBe(job.eventId);
+    expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(new Webhook(OK.webhookSecret).verify(request?.body ?? '', headers)).toEqual(job.event);
+    expect(() => new Webhook(FAILING.webhookSecret).verify(request?.body ?? '', headers)).toThrow(WebhookVerificationError);
+  });
+
   test('the owner key is read by its pk in the keys table', async () => {
     await deliver(messageOf(jobFor(OK.hash)));
 
@@ -117,9 +136,10 @@ describe('a receiver that answers 2xx', () => {
 describe('a failing receiver', () => {
   test.each([
     [1, 1],
-    [2, 2],
-    [3, 4],
-  ])('after failed attempt %i the message is hidden for %i s and reported as failed', async (receiveCount, seconds) => {
+    [2, 12],
+    [3, 144],
+  ])('after failed attempt %i the message is hidden for %i s (jitter at its middle) and reported as failed', async (receiveCount, seconds) => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
     const record = messageOf(jobFor(FAILING.hash), receiveCount);
 
     const response = await deliver(record);
@@ -138,6 +158,29 @@ describe('a failing receiver', () => {
 
     expect(response).toEqual(failuresOf(record));
     expect(visibilityChanges()).toEqual([expect.objectContaining({ ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 })]);
+  });
+
+  test('a 503 with Retry-After: 30 is retried after 30 s, within the schedule', async () => {
+    const record = messageOf(jobFor(BUSY.hash), 1);
+
+    const response = await deliver(record);
+
+    expect(response).toEqual(failuresOf(record));
+    expect(visibilityChanges()).toEqual([expect.objectContaining({ ReceiptHandle: record.receiptHandle, VisibilityTimeout: 30 })]);
+  });
+
+  test('a 410 Gone ends the retries: no failure reported, the message not hidden, counted and logged', async () => {
+    const job = jobFor(UNSUBSCRIBED.hash);
+
+    const response = await deliver(messageOf(job, 1));
+
+    expect(receiver.received()).toHaveLength(1);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(visibilityChanges()).toHaveLength(0);
+    expect(printedMetrics()).toEqual([expect.objectContaining({ event: 'secret.viewed', [METRICS.webhooksGone]: 1 })]);
+    expect(printedLines()).toContainEqual(
+      expect.objectContaining({ level: 'WARN', message: LOG_MESSAGES.webhookAttempt, eventId: job.eventId, outcome: 'gone', retriesStopped: true }),
+    );
   });
 
   test('only the failed message of a mixed batch is reported', async () => {
@@ -209,7 +252,7 @@ describe('metrics', () => {
       .reduce((sum, line) => sum + Number(line[metric] ?? 0), 0);
 
   test('count deliveries and failed attempts by event; a key without a webhook counts nothing', async () => {
-    const expired = { ...jobFor(OK.hash, 0), event: { ...jobFor(OK.hash, 0).event, event: 'secret.expired' as const } };
+    const expired: WebhookJob = { ...jobFor(OK.hash, 0), event: { event: 'secret.expired', timestamp: 1_750_000_060_000, data: { id: SECRET_ID } } };
 
     await deliver(messageOf(jobFor(OK.hash)), messageOf(expired), messageOf(jobFor(FAILING.hash), 2), messageOf(jobFor(NO_WEBHOOK.hash)));
 

@@ -1,6 +1,6 @@
 import { checkWebhookUrl } from '#lambdas/webhooks/rules/webhook-url';
-import { ERRORS } from '#lambdas/definitions/errors';
-import { WEBHOOK_URL_MAX_LENGTH } from '#lambdas/definitions/limits';
+import { ERRORS } from '#contract/errors';
+import { WEBHOOK_URL_MAX_LENGTH } from '#contract/limits';
 
 const notPublic = { ok: false, error: ERRORS.webhookHostNotPublic };
 const invalid = { ok: false, error: ERRORS.webhook };

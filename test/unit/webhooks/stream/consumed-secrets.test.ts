@@ -1,5 +1,5 @@
 import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#lambdas/definitions/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, REPLAY_RETENTION_MS } from '#contract/limits';
 import { KEYED_CLAIM_ATTRIBUTE_PREFIX } from '#lambdas/definitions/tables';
 import { consumedSecretOf, revokedChunksOf } from '#lambdas/webhooks/stream/consumed-secrets';
 import { CREATED, SECRET_ID, chunk, head, streamRecord } from '#test/unit/support/stream-records';

@@ -1,4 +1,4 @@
-import { RECEIPT_LIFETIME_MS } from '#lambdas/definitions/limits';
+import { RECEIPT_LIFETIME_MS } from '#contract/limits';
 import { SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
 import { TTL_DELETION_PRINCIPAL } from '#lambdas/definitions/webhooks';
 import { receiptAnswersAt, stateOfHead } from '#lambdas/rules/receipt';
