@@ -26,8 +26,12 @@ const numbersOf = (value: AttributeValue | undefined): number[] =>
 export function receiptToKeep(record: DynamoDBRecord): KeptReceipt | undefined {
   if (!passesStreamEventFilter(record)) return undefined;
   const deletedByTtl = (record.userIdentity as StreamUserIdentity | undefined)?.principalId === TTL_DELETION_PRINCIPAL;
+  const after = record.dynamodb?.NewImage;
   const tookLastView = record.eventName === 'MODIFY' && (numberOf(record.dynamodb?.OldImage?.[A.remaining]) ?? 0) > 0;
-  const image = record.eventName === 'REMOVE' ? record.dynamodb?.OldImage : tookLastView ? record.dynamodb?.NewImage : undefined;
+  // A chunked secret's last reader signing off lets the consumer delete it at once, maybe before
+  // the last view's record (in the same batch, side by side) has kept the receipt: keep it again.
+  const lastReaderDone = record.eventName === 'MODIFY' && numberOf(after?.[A.chunks]) !== undefined && numberOf(after?.[A.readers]) === 0;
+  const image = record.eventName === 'REMOVE' ? record.dynamodb?.OldImage : tookLastView || lastReaderDone ? after : undefined;
   // A secret request that was never answered held no secret, nor did a create that answered an
   // error and undid its head: neither leaves a receipt.
   if (image === undefined || stringOf(image[A.requestState]) === OPEN_REQUEST || image[A.undoneAt] !== undefined) return undefined;

@@ -37,9 +37,10 @@ describe('the receipt a secret leaves', () => {
     expect(receiptToKeep(streamRecord('REMOVE', { old: after }))).toBeUndefined();
   });
 
-  test('a chunk reader signing off after the last view keeps nothing again', () => {
-    const used = head({ remaining: 0, views: 2, viewed, readers: 1 });
-    expect(receiptToKeep(streamRecord('MODIFY', { old: used, new: { ...used, readers: 0 } }))).toBeUndefined();
+  test('a chunk reader signing off keeps nothing, but the last one, which lets the consumer delete, keeps it again', () => {
+    const used = head({ remaining: 0, views: 2, viewed, chunks: 2, readers: 2 });
+    expect(receiptToKeep(streamRecord('MODIFY', { old: used, new: { ...used, readers: 1 } }))).toBeUndefined();
+    expect(receiptToKeep(streamRecord('MODIFY', { old: { ...used, readers: 1 }, new: { ...used, readers: 0 } }))?.receipt.state).toBe('used');
   });
 
   test.each([
