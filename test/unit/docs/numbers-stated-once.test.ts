@@ -74,14 +74,8 @@ const RULES: Rule[] = [
   { name: 'requests per address at the web ACL', value: ADDRESS_RATE_LIMIT.defaultPerWindow, words: /address|minutes|web ACL/i },
 ];
 
-/**
- * Pages that may restate a limit, each with the limits and why. docs/scale.md derives capacity
- * figure by figure from the per-key and per-address limits it was written under; it is the
- * bench's page, and linking those to api.md#limits is part of its rewrite (then drop this entry).
- */
-const RESTATING: Record<string, { limits: string[] }> = {
-  'docs/scale.md': { limits: ['requests per key', 'keys per address', 'requests per address at the web ACL'] },
-};
+/** Pages that may restate a limit, each with the limits and why: none today. */
+const RESTATING: Record<string, { limits: string[] }> = {};
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
