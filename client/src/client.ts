@@ -233,7 +233,6 @@ export class OnetimeClient {
     await this.transport.call({ route: 'keys-update', apiKey: this.requireKey(), body: { webhook }, schema: updateKeyResponse });
   }
 
-  /** Revokes this client's API key at once. */
   async revokeKey(): Promise<void> {
     await this.transport.call({ route: 'keys-delete', apiKey: this.requireKey(), schema: deleteResponse });
   }
