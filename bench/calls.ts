@@ -2,10 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MiddlewareStack } from '@smithy/types';
 
 /**
- * What one invocation of a handler spends in its SDK calls, seen from an SDK middleware on the
- * functions' own clients (added by the bench, never in a bundle): the commands it sends, in order,
- * and the milliseconds during which at least one call was in flight. The rest of the invocation is
- * what the function adds over its bare calls.
+ * What one invocation spends in its SDK calls, seen from a middleware on the functions' own clients
+ * (added by the bench, never in a bundle): the commands it sends, and the ms during which one was in flight.
  */
 export interface CallsSeen {
   /** Command names as the clients name them, e.g. UpdateItemCommand (what the document client's UpdateCommand sends), SendMessageCommand. */

@@ -1,13 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import * as path from 'node:path';
-import { SECRET_ID_BYTES } from '#contract/limits';
+import { SECRET_DEFAULTS, SECRET_ID_BYTES, SECRET_TTLS } from '#contract/limits';
 import { ROUTES, routeEntry, type RouteName } from '#lambdas/definitions/routes';
 import { PIPELINE_ENTRIES } from '#lambdas/definitions/webhooks';
 import { randomUrlSafeId } from '#lambdas/rules/random';
-import { headInsertEvent, jobMessageEvent, routeEvent, unsavedSecretHead, type RouteRequest } from './events';
-import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, type FreshKey } from './fixtures';
+import { sqsEvent, sqsRecord } from '#test/unit/support/sqs-records';
+import { head, streamRecord } from '#test/unit/support/stream-records';
+import { REQUEST_PUBLIC_KEY, SECRET_DATA, freshKey, freshRequest, freshSecret, routeEvent, type FreshKey, type RouteRequest } from './fixtures';
 import type { FloorEvent } from './cold-start/floor/calls';
-import type { BenchServices } from './services';
+import type { BenchEnvironment } from './environment';
 
 /** Every function of the stack, each with a typical request that succeeds: what the warm and the cold measurements send. */
 export interface BenchFunction {
@@ -25,10 +26,8 @@ export interface BenchFunction {
 }
 
 /** Each kind of function's house floor: the same SDK calls inside middy, Powertools and zod (bench/cold-start/floor/). */
-export const HOUSE_FLOORS = {
-  route: path.join(__dirname, 'cold-start/floor/house-route.ts'),
-  pipeline: path.join(__dirname, 'cold-start/floor/house-batch.ts'),
-} as const;
+const floor = (file: string): string => path.join(__dirname, 'cold-start/floor', file);
+export const HOUSE_FLOORS = { route: floor('house-route.ts'), pipeline: floor('house-batch.ts') } as const;
 
 const JSON_CONTENT = { 'Content-Type': 'application/json' };
 const bearer = (key: FreshKey): Record<string, string> => ({ Authorization: `Bearer ${key.key}` });
@@ -52,6 +51,7 @@ const ROUTE_REQUESTS: Readonly<Record<RouteName, () => Promise<RouteRequest>>> =
   'keys-create': () => Promise.resolve({ headers: JSON_CONTENT, body: '{}', sourceIp: freshSourceIp() }),
   'keys-get': async () => ({ headers: bearer(await freshKey()) }),
   'keys-update': () => withBody({ webhook: 'https://hooks.bench.example/bench' }),
+  'keys-webhook-test': async () => ({ headers: bearer(await freshKey('https://hooks.bench.example/bench')) }),
   'keys-delete': async () => ({ headers: bearer(await freshKey()) }),
   'secrets-create': () => withBody({ data: SECRET_DATA }),
   'secrets-claim': ownSecret,
@@ -66,8 +66,6 @@ const ROUTE_REQUESTS: Readonly<Record<RouteName, () => Promise<RouteRequest>>> =
   },
 };
 
-const nothingToConfirm = (): Promise<void> => Promise.resolve();
-
 const routeFunctions = (): BenchFunction[] =>
   ROUTES.map((route) => ({
     name: route.name,
@@ -78,47 +76,44 @@ const routeFunctions = (): BenchFunction[] =>
       const { body } = await ROUTE_REQUESTS[route.name]();
       return { headers: JSON_CONTENT, body: body ?? null, floor: { commands } satisfies FloorEvent };
     },
-    confirm: nothingToConfirm,
+    confirm: () => Promise.resolve(),
   }));
 
 /** A batch of one record for a pipeline function's house floor. */
 const batchFloorEvent =
-  (services: BenchServices, postUrl?: string) =>
+  (environment: BenchEnvironment, postUrl?: string) =>
   (commands: readonly string[]): Promise<unknown> => {
-    const floor: FloorEvent = { commands, sqsQueueUrl: services.floorQueueUrl, ...(postUrl === undefined ? {} : { postUrl }) };
-    const record = {
-      messageId: 'floor',
-      receiptHandle: '',
-      body: '{}',
-      attributes: {},
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-    };
-    return Promise.resolve({ floor, Records: [{ ...record, eventSourceARN: '', awsRegion: '' }] });
+    const floor: FloorEvent = { commands, sqsQueueUrl: environment.floorQueueUrl, ...(postUrl === undefined ? {} : { postUrl }) };
+    // The delivery's floor posts too: a delivery's work ends in one POST.
+    return Promise.resolve({ floor, ...sqsEvent(sqsRecord('{}', 1)) });
   };
 
 /** A secret's creation, owned by a key with a webhook: the fan-out reads the key and queues one job. */
-function fanOut(services: BenchServices): BenchFunction {
+function fanOut(environment: BenchEnvironment): BenchFunction {
+  // Counted from before each request: an attempt that failed may or may not have queued its job.
+  let queuedBefore = 0;
   return {
     name: path.basename(PIPELINE_ENTRIES.fanOut, '.ts'),
     entry: PIPELINE_ENTRIES.fanOut,
     kind: 'pipeline',
-    floorEvent: batchFloorEvent(services),
+    floorEvent: batchFloorEvent(environment),
     nextEvent: async () => {
-      // What an attempt that failed may have queued: confirm() counts this request's jobs alone.
-      await services.takeQueuedJobs();
-      return headInsertEvent(unsavedSecretHead(await freshKey(services.receiver.url('/fan-out'))));
+      queuedBefore = await environment.queuedJobs();
+      // The creation of a secret never written: the fan-out only reads its owner's key.
+      const [owner, created] = [await freshKey(environment.receiver.url('/fan-out')), Date.now()];
+      const expires = created + SECRET_TTLS[SECRET_DEFAULTS.ttl];
+      const secret = head({ pk: randomUrlSafeId(SECRET_ID_BYTES), owner: owner.keyHash, created, expires, ttl: Math.ceil(expires / 1000) });
+      return { Records: [streamRecord('INSERT', { new: secret })] };
     },
     confirm: async () => {
-      const queued = await services.takeQueuedJobs();
+      const queued = (await environment.queuedJobs()) - queuedBefore;
       if (queued !== 1) throw new Error(`the fan-out queued ${queued} jobs, not 1`);
     },
   };
 }
 
 /** A first attempt at one job whose owner's webhook is the bench's receiver, which answers 200. */
-function delivery(services: BenchServices): BenchFunction {
+function delivery(environment: BenchEnvironment): BenchFunction {
   const receiverPath = '/delivery';
   // Counted from before each request: an attempt that failed may or may not have delivered.
   let expected = 0;
@@ -126,23 +121,23 @@ function delivery(services: BenchServices): BenchFunction {
     name: path.basename(PIPELINE_ENTRIES.delivery, '.ts'),
     entry: PIPELINE_ENTRIES.delivery,
     kind: 'pipeline',
-    floorEvent: batchFloorEvent(services, services.receiver.url('/floor')),
+    floorEvent: batchFloorEvent(environment, environment.receiver.url('/floor')),
     nextEvent: async () => {
-      const owner = await freshKey(services.receiver.url(receiverPath));
-      expected = services.receiver.received(receiverPath).length + 1;
+      const owner = await freshKey(environment.receiver.url(receiverPath));
+      expected = environment.receiver.received(receiverPath).length + 1;
       const job = {
         eventId: `evt_${randomBytes(16).toString('hex')}`,
         owner: owner.keyHash,
         event: { event: 'secret.created' as const, timestamp: Date.now(), data: { id: randomUrlSafeId(SECRET_ID_BYTES) } },
       };
-      return jobMessageEvent(job, services.jobsQueueArn);
+      return sqsEvent(sqsRecord(JSON.stringify(job), 1));
     },
     confirm: () => {
-      const received = services.receiver.received(receiverPath).length;
+      const received = environment.receiver.received(receiverPath).length;
       return received === expected ? Promise.resolve() : Promise.reject(new Error(`the receiver has ${received} deliveries, not ${expected}`));
     },
   };
 }
 
 /** The routes in table order, then the webhook pipeline. */
-export const benchFunctions = (services: BenchServices): BenchFunction[] => [...routeFunctions(), fanOut(services), delivery(services)];
+export const benchFunctions = (environment: BenchEnvironment): BenchFunction[] => [...routeFunctions(), fanOut(environment), delivery(environment)];

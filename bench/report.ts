@@ -2,7 +2,7 @@ import { ROUND_TRIP_BUDGET } from '#test/support/round-trip-cases';
 import { COLD_START_BUDGET, type ColdStartRow } from './cold-start';
 import { renderCosts, type CostReport } from './cost';
 import type { Judged, Verdict } from './stats';
-import { LARGE_PAYLOAD_BUDGET, WARM_ALLOWANCE_MS, type LargeFigure, type LargePayloads, type WarmRow } from './warm';
+import { LARGE_PAYLOAD_BUDGET, WARM_ALLOWANCE_MS, type LargeFigure, type LargePayloads, type Measured, type WarmRow } from './warm';
 
 /** docs/performance.md: the last run of `npm run bench`, every budget judged on its own samples. */
 
@@ -42,85 +42,72 @@ function summary(results: BenchResults): string {
   return `**${count('miss') === 0 ? 'Pass' : 'Miss'}**: ${count('pass')} pass, ${count('within noise')} within noise, ${count('miss')} miss.`;
 }
 
-const calls = (row: WarmRow): string =>
-  row.kind === 'route' && row.usage.calls > ROUND_TRIP_BUDGET.calls ? `**${row.usage.calls}**` : String(row.usage.calls);
+const calls = (row: WarmRow): string | number =>
+  row.kind === 'route' && row.usage.calls > ROUND_TRIP_BUDGET.calls ? `**${row.usage.calls}**` : row.usage.calls;
+const usage = ({ usage }: Measured): (string | number)[] => [usage.readUnits, usage.writeUnits];
+const verdict = (judged: Judged): string => VERDICT_CELLS[judged.verdict];
 
-function warmSection(rows: readonly WarmRow[]): string[] {
-  return [
-    '## Requests, warm',
-    '',
-    `Each function's typical request (1 KB of data where it takes any), invoked warm in the bench's process as Lambda invokes it, ` +
-      `in turn with its house floor (below) making the same SDK calls. DynamoDB calls and capacity as DynamoDB Local reported them ` +
-      `(a route may make ${ROUND_TRIP_BUDGET.calls}). Medians: the handler's time, its calls' time in flight, and the difference, ` +
-      `**added** over the bare calls, for the function and its floor. **Over floor**: the function's added less the floor's, pair by ` +
-      `pair, median with its 95% interval, against an allowance of ${WARM_ALLOWANCE_MS} ms.`,
-    '',
-    ...table(
-      ['Function', 'Calls', 'Read units', 'Write units', 'Handler ms', 'In calls ms', 'Added ms', 'Floor added ms', 'Over floor ms (95%)', 'Verdict'],
-      rows.map((row) => [
-        row.name,
-        calls(row),
-        row.usage.readUnits,
-        row.usage.writeUnits,
-        row.handlerMs,
-        row.callsMs,
-        row.addedMs,
-        row.floorAddedMs,
-        interval(row.overFloorMs, ''),
-        VERDICT_CELLS[row.overFloorMs.verdict],
-      ]),
-    ),
-  ];
-}
+const warmSection = (rows: readonly WarmRow[]): string[] => [
+  '## Requests, warm',
+  '',
+  `Each function's typical request (1 KB of data where it takes any), invoked warm in the bench's process as Lambda invokes it, in turn ` +
+    `with its house floor (below) making the same SDK calls. DynamoDB calls and capacity as DynamoDB Local reported them (a route may make ` +
+    `${ROUND_TRIP_BUDGET.calls}). Medians: the handler's time, its calls' time in flight, and the difference, **added** over the bare calls, ` +
+    `for the function and its floor. **Over floor**: the function's added less the floor's, pair by pair, median with its 95% interval, ` +
+    `against an allowance of ${WARM_ALLOWANCE_MS} ms.`,
+  '',
+  ...table(
+    ['Function', 'Calls', 'Read units', 'Write units', 'Handler ms', 'In calls ms', 'Added ms', 'Floor added ms', 'Over floor ms (95%)', 'Verdict'],
+    rows.map((row) => [
+      row.name,
+      calls(row),
+      ...usage(row),
+      row.handlerMs,
+      row.callsMs,
+      row.addedMs,
+      row.floorAddedMs,
+      interval(row.overFloorMs, ''),
+      verdict(row.overFloorMs),
+    ]),
+  ),
+];
 
-function largeSection(large: LargePayloads): string[] {
-  const row = (name: string, figure: LargeFigure): (string | number)[] => [
-    name,
-    figure.usage.calls,
-    figure.usage.readUnits,
-    figure.usage.writeUnits,
-    figure.handlerMs,
-    figure.callsMs,
-    interval(figure.ratio, '×'),
-    VERDICT_CELLS[figure.ratio.verdict],
-  ];
-  return [
-    '## 5 MiB secrets',
-    '',
-    `A 5 MiB secret created and claimed (its last view) through its routes, in pairs after one untimed pair. Handler time ÷ the time ` +
-      `its calls were in flight, per request, median with its 95% interval, against ${LARGE_PAYLOAD_BUDGET}×. Its deletion: ` +
-      `${large.revoke.calls} calls, ${large.revoke.writeUnits} write units.`,
-    '',
-    ...table(
-      ['Request', 'Calls', 'Read units', 'Write units', 'Handler ms', 'In calls ms', '÷ calls (95%)', 'Verdict'],
-      [row('POST /secrets', large.create), row('GET /secrets/:id', large.claim)],
-    ),
-  ];
-}
+const largeRow = (name: string, figure: LargeFigure): (string | number)[] => [
+  name,
+  figure.usage.calls,
+  ...usage(figure),
+  figure.handlerMs,
+  figure.callsMs,
+  interval(figure.ratio, '×'),
+  verdict(figure.ratio),
+];
 
-function coldSection(rows: readonly ColdStartRow[]): string[] {
-  return [
-    '## Cold init',
-    '',
-    `Each function's bundle, built as the stack builds it, imported by a fresh \`node\` that handles one request; against its house ` +
-      `floor, a bundle that makes the same SDK calls inside middy, Powertools (Logger, Metrics; the batch processor for the pipeline) ` +
-      `and zod (\`bench/cold-start/floor/\`). The child's CPU time until the response, medians; the ratio pair by pair with its 95% ` +
-      `interval, against ${COLD_START_BUDGET}×.`,
-    '',
-    ...table(
-      ['Function', 'Bundle KB', 'Floor KB', 'CPU ms', 'Floor ms', '÷ floor (95%)', 'Verdict'],
-      rows.map((row) => [
-        row.name,
-        row.bundleKb,
-        row.floorKb,
-        row.functionMs,
-        row.floorMs,
-        interval(row.ratio, '×'),
-        VERDICT_CELLS[row.ratio.verdict],
-      ]),
-    ),
-  ];
-}
+const largeSection = (large: LargePayloads): string[] => [
+  '## 5 MiB secrets',
+  '',
+  `A 5 MiB secret created and claimed (its last view) through its routes, in pairs after one untimed pair. Handler time ÷ the time its ` +
+    `calls were in flight, per request, median with its 95% interval, against ${LARGE_PAYLOAD_BUDGET}×. Its deletion: ` +
+    `${large.revoke.calls} calls, ${large.revoke.writeUnits} write units.`,
+  '',
+  ...table(
+    ['Request', 'Calls', 'Read units', 'Write units', 'Handler ms', 'In calls ms', '÷ calls (95%)', 'Verdict'],
+    [largeRow('POST /secrets', large.create), largeRow('GET /secrets/:id', large.claim)],
+  ),
+];
+
+const coldSection = (rows: readonly ColdStartRow[]): string[] => [
+  '## Cold init',
+  '',
+  `Each function's bundle, built as the stack builds it, imported by a fresh \`node\` that handles one request; against its house floor, ` +
+    `a bundle that makes the same SDK calls inside middy, Powertools (Logger, Metrics; the batch processor for the pipeline) and zod ` +
+    `(\`bench/cold-start/floor/\`). The child's CPU time until the response, medians; the ratio pair by pair with its 95% interval, ` +
+    `against ${COLD_START_BUDGET}×.`,
+  '',
+  ...table(
+    ['Function', 'Bundle KB', 'Floor KB', 'CPU ms', 'Floor ms', '÷ floor (95%)', 'Verdict'],
+    rows.map((row) => [row.name, row.bundleKb, row.floorKb, row.functionMs, row.floorMs, interval(row.ratio, '×'), verdict(row.ratio)]),
+  ),
+];
 
 export function renderReport(results: BenchResults): string {
   return [

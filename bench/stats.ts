@@ -1,12 +1,7 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
-/**
- * The bench's statistics: a median with its 95% bootstrap interval over the samples of one run
- * pooled, and a verdict that passes a budget the interval cannot tell from noise. Written here
- * rather than taken from a statistics package because it is these few lines; the seeded generator
- * (pure-rand) makes a verdict reproducible from the samples.
- */
+/** Medians with 95% bootstrap intervals (seeded: reproducible from the samples), and verdicts that pass what noise hides. */
 
 /** The nearest-rank percentile of samples; NaN for none. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -16,7 +11,6 @@ export function percentile(samples: readonly number[], p: number): number {
 }
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
-
 /** To 0.01: how the report shows milliseconds and ratios. */
 export const hundredths = (value: number): number => Math.round(value * 100) / 100;
 
@@ -30,36 +24,26 @@ export interface Interval {
 const RESAMPLES = 2000;
 
 /** The median of `samples` with a 95% bootstrap interval: the samples resampled with replacement, the 2.5th and 97.5th percentiles of their medians. */
-export function medianInterval(samples: readonly number[], seed = 1): Interval {
+export function medianInterval(samples: readonly number[]): Interval {
   if (samples.length === 0) throw new Error('no samples to take a median of');
-  const random = xoroshiro128plus(seed);
+  const random = xoroshiro128plus(1);
   const resampledMedian = (): number =>
     median(Array.from({ length: samples.length }, () => samples[uniformInt(random, 0, samples.length - 1)] as number));
   const medians = Array.from({ length: RESAMPLES }, resampledMedian);
   return { median: hundredths(median(samples)), low: hundredths(percentile(medians, 2.5)), high: hundredths(percentile(medians, 97.5)) };
 }
 
-/**
- * measured ÷ baseline over samples taken in pairs (sample i of each side back to back): the median
- * of the pairs' ratios with its interval. Pairing keeps a machine that speeds up or slows down
- * between pairs out of the ratio.
- */
-export function pairedRatioInterval(measured: readonly number[], baseline: readonly number[], seed = 1): Interval {
+/** Samples taken in pairs (back to back), each pair combined (a ratio, a difference): the median with its interval. */
+export function pairedInterval(
+  measured: readonly number[],
+  baseline: readonly number[],
+  combine: (measured: number, baseline: number) => number,
+): Interval {
   if (measured.length === 0 || measured.length !== baseline.length) throw new Error('pairs of samples needed: as many on each side, at least one');
-  return medianInterval(
-    measured.map((value, index) => value / (baseline[index] as number)),
-    seed,
-  );
+  return medianInterval(measured.map((value, index) => combine(value, baseline[index] as number)));
 }
-
-/** measured − baseline over samples taken in pairs: the median of the pairs' differences with its interval. */
-export function pairedDifferenceInterval(measured: readonly number[], baseline: readonly number[], seed = 1): Interval {
-  if (measured.length === 0 || measured.length !== baseline.length) throw new Error('pairs of samples needed: as many on each side, at least one');
-  return medianInterval(
-    measured.map((value, index) => value - (baseline[index] as number)),
-    seed,
-  );
-}
+export const ratioOf = (measured: number, baseline: number): number => measured / baseline;
+export const differenceOf = (measured: number, baseline: number): number => measured - baseline;
 
 /** Pass when the whole interval is within the budget, miss when all of it is over; else the run cannot tell, and passes. */
 export type Verdict = 'pass' | 'miss' | 'within noise';

@@ -1,22 +1,19 @@
 import * as path from 'node:path';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '#contract/limits';
-import { ROUTES, routeEntry, type RouteDefinition, type RouteName } from '#lambdas/definitions/routes';
+import { ROUTES, routeEntry, type RouteName } from '#lambdas/definitions/routes';
 import { withDynamoDbUsage, type DynamoDbUsage } from '#local/dynamodb-usage';
 import { lambdaContext } from '#local/lambda-context';
 import { dataFilling } from '#test/support/api';
 import { withCallsSeen } from './calls';
 import { failureOf } from './cold-start/protocol';
-import { routeEvent } from './events';
-import { freshKey } from './fixtures';
+import { freshKey, routeEvent, type RouteRequest } from './fixtures';
 import { HOUSE_FLOORS, type BenchFunction } from './functions';
-import { hundredths, judge, median, pairedDifferenceInterval, pairedRatioInterval, type Judged } from './stats';
+import { differenceOf, hundredths, judge, median, pairedInterval, ratioOf, type Judged } from './stats';
 
 /**
- * Each function's handler, warm, invoked in this process as Lambda invokes it, against DynamoDB
- * Local: its DynamoDB calls and capacity (counted on one request by local mode's usage
- * middleware), the commands it sends, and per request the milliseconds it adds over the time its
- * SDK calls were in flight; its house floor, making the same commands, invoked in turn with it.
+ * Each function's handler, warm, invoked in this process as Lambda invokes it, in turn with its house
+ * floor: calls and capacity counted by local mode's usage middleware, and the ms each adds over its calls.
  */
 
 /** A function may add this much over its bare calls, warm, beyond what its house floor adds over the same calls: its own rules and shaping. */
@@ -24,45 +21,44 @@ export const WARM_ALLOWANCE_MS = 0.5;
 /** A 5 MiB create or claim may take this many times its calls' time: parsing, checking and shaping 5 MiB is the route's own work. */
 export const LARGE_PAYLOAD_BUDGET = 1.15;
 const WARM_UP_PAIRS = 10;
-const MEASURED_PAIRS = 40;
-const LARGE_PAIRS = 4;
+const MEASURED_PAIRS = 30;
+const LARGE_PAIRS = 3;
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
-/** One request's figures, and what it sent and answered. */
 interface Invocation {
   totalMs: number;
   callsMs: number;
   commands: string[];
   requestBytes: number;
   responseBytes: number;
-  body?: string;
+  /** The response's body; none for a pipeline function. */
+  body: string;
 }
 
-export interface WarmRow {
+/** One kind of request: its DynamoDB usage and bodies, and over the measured requests the medians of the handler's time and its calls'. */
+export interface Measured {
+  usage: DynamoDbUsage;
+  requestBytes: number;
+  responseBytes: number;
+  handlerMs: number;
+  callsMs: number;
+}
+
+export interface WarmRow extends Measured {
   name: string;
   kind: BenchFunction['kind'];
-  usage: DynamoDbUsage;
   commands: string[];
   /** What its house floor was handed: the same commands. */
   floorEvent: unknown;
-  requestBytes: number;
-  responseBytes: number;
-  /** Medians over the measured requests: the handler's time, its calls' time, and the difference, for the function and its house floor. */
-  handlerMs: number;
-  callsMs: number;
+  /** Medians of the handler's time less its calls', for the function and its house floor. */
   addedMs: number;
   floorAddedMs: number;
   /** What the function adds over its calls less what its house floor adds over the same calls, pair by pair; against WARM_ALLOWANCE_MS. */
   overFloorMs: Judged;
 }
 
-export interface LargeFigure {
-  usage: DynamoDbUsage;
-  requestBytes: number;
-  responseBytes: number;
-  handlerMs: number;
-  callsMs: number;
+export interface LargeFigure extends Measured {
   /** Handler time ÷ calls' time, per request pooled, against LARGE_PAYLOAD_BUDGET. */
   ratio: Judged;
 }
@@ -86,15 +82,8 @@ async function invoke(name: string, handler: Handler, event: unknown): Promise<I
   const { result, totalMs, callsMs, commands } = await withCallsSeen(() => handler(event, context));
   const failure = failureOf(result);
   if (failure !== undefined) throw new Error(`${name}: ${failure}`);
-  const body = (result as Partial<APIGatewayProxyResult>).body;
-  return {
-    totalMs,
-    callsMs,
-    commands,
-    requestBytes,
-    responseBytes: body === undefined ? 0 : Buffer.byteLength(body),
-    ...(body === undefined ? {} : { body }),
-  };
+  const body = (result as Partial<APIGatewayProxyResult>).body ?? '';
+  return { totalMs, callsMs, commands, requestBytes, responseBytes: Buffer.byteLength(body), body };
 }
 
 const ms = (samples: readonly number[]): number => hundredths(median(samples));
@@ -135,65 +124,53 @@ export async function measureWarm(functions: readonly BenchFunction[]): Promise<
       callsMs: ms(pairs.map((each) => each.function.callsMs)),
       addedMs: ms(added('function')),
       floorAddedMs: ms(added('floor')),
-      overFloorMs: judge(pairedDifferenceInterval(added('function'), added('floor')), WARM_ALLOWANCE_MS),
+      overFloorMs: judge(pairedInterval(added('function'), added('floor'), differenceOf), WARM_ALLOWANCE_MS),
     });
   }
   return rows;
 }
 
-function routeNamed(name: RouteName): RouteDefinition {
+/** Invokes a route's handler with one request. */
+async function routeInvoker(name: RouteName): Promise<(request: RouteRequest) => Promise<Invocation>> {
   const route = ROUTES.find((each) => each.name === name);
   if (!route) throw new Error(`no route ${name}`);
-  return route;
+  const handler = await loadHandler(routeEntry(route));
+  return (request) => invoke(name, handler, routeEvent(route, request));
 }
 
 /** 5 MiB secrets created and claimed (the last view) through their routes, one pair untimed first. */
 export async function measureLargePayloads(): Promise<LargePayloads> {
-  const [createRoute, claimRoute, revokeRoute] = [routeNamed('secrets-create'), routeNamed('secrets-claim'), routeNamed('secrets-revoke')];
-  const [create, claim, revoke] = [
-    await loadHandler(routeEntry(createRoute)),
-    await loadHandler(routeEntry(claimRoute)),
-    await loadHandler(routeEntry(revokeRoute)),
-  ];
-  const body = JSON.stringify({ data: dataFilling(MAX_BODY_BYTES) });
+  const [create, claim, revoke] = [await routeInvoker('secrets-create'), await routeInvoker('secrets-claim'), await routeInvoker('secrets-revoke')];
   const owner = await freshKey();
   const headers = { Authorization: `Bearer ${owner.key}`, 'Content-Type': 'application/json' };
-  const created = async (): Promise<{ invocation: Invocation; id: string }> => {
-    const invocation = await invoke(createRoute.name, create, routeEvent(createRoute, { headers, body }));
-    return { invocation, id: (JSON.parse(invocation.body ?? '{}') as { id: string }).id };
+  const body = JSON.stringify({ data: dataFilling(MAX_BODY_BYTES) });
+  const created = async (): Promise<Invocation & { id: string }> => {
+    const invocation = await create({ headers, body });
+    return { ...invocation, id: (JSON.parse(invocation.body) as { id: string }).id };
   };
-  const claimed = (id: string): Promise<Invocation> => invoke(claimRoute.name, claim, routeEvent(claimRoute, { headers, pathParameters: { id } }));
-
+  const claimed = (id: string): Promise<Invocation> => claim({ headers, pathParameters: { id } });
   const pairs: { create: Invocation; claim: Invocation }[] = [];
   for (let pair = 0; pair <= LARGE_PAIRS; pair++) {
     const made = await created();
     const taken = await claimed(made.id);
     // The first pair runs paths no smaller request took: untimed.
-    if (pair > 0) pairs.push({ create: made.invocation, claim: taken });
+    if (pair > 0) pairs.push({ create: made, claim: taken });
   }
   const countedCreate = await withDynamoDbUsage(created);
   const countedClaim = await withDynamoDbUsage(() => claimed(countedCreate.result.id));
-  const toRevoke = await created();
-  const countedRevoke = await withDynamoDbUsage(() =>
-    invoke(revokeRoute.name, revoke, routeEvent(revokeRoute, { headers, pathParameters: { id: toRevoke.id } })),
-  );
+  const { id } = await created();
+  const countedRevoke = await withDynamoDbUsage(() => revoke({ headers, pathParameters: { id } }));
 
   const figure = (side: 'create' | 'claim', usage: DynamoDbUsage): LargeFigure => {
-    const invocations = pairs.map((pair) => pair[side]);
-    const sample = invocations[0] as Invocation;
+    const [totalMs, callsMs] = [pairs.map((pair) => pair[side].totalMs), pairs.map((pair) => pair[side].callsMs)];
+    const { requestBytes, responseBytes } = pairs[0]?.[side] ?? countedCreate.result;
     return {
       usage,
-      requestBytes: sample.requestBytes,
-      responseBytes: sample.responseBytes,
-      handlerMs: ms(invocations.map((each) => each.totalMs)),
-      callsMs: ms(invocations.map((each) => each.callsMs)),
-      ratio: judge(
-        pairedRatioInterval(
-          invocations.map((each) => each.totalMs),
-          invocations.map((each) => each.callsMs),
-        ),
-        LARGE_PAYLOAD_BUDGET,
-      ),
+      requestBytes,
+      responseBytes,
+      handlerMs: ms(totalMs),
+      callsMs: ms(callsMs),
+      ratio: judge(pairedInterval(totalMs, callsMs, ratioOf), LARGE_PAYLOAD_BUDGET),
     };
   };
   return { create: figure('create', countedCreate.usage), claim: figure('claim', countedClaim.usage), revoke: countedRevoke.usage };

@@ -73,6 +73,7 @@ export const ERRORS = {
   requestFulfilled: 'request already fulfilled',
   publicKey: `publicKey must be a P-256 public key: the uncompressed point (${REQUEST_PUBLIC_KEY_BYTES} bytes) in unpadded base64url (${REQUEST_PUBLIC_KEY_LENGTH} characters)`,
   note: `note must be a string of at most ${REQUEST_NOTE_MAX_LENGTH} characters without control characters other than tab and newline`,
+  noWebhook: 'this key has no webhook: set one with PATCH /keys first',
   webhookHostNotPublic: 'webhook host must be a public address (not loopback, private, link-local or reserved)',
 } as const;
 

@@ -102,6 +102,8 @@ export const RECEIPT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const WEBHOOK_EVENTS = ['secret.created', 'secret.viewed', 'secret.expired', 'secret.burned', 'request.fulfilled'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The event POST /keys/webhook/test sends: `data` is `{}`, as it concerns no secret. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /** The passphrase gate (docs/api.md): wrong proofs are counted, and the last attempt deletes the secret. */
 export const GATE = {

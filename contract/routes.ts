@@ -23,6 +23,7 @@ export const ROUTES = routeTable([
   { name: 'keys-create', method: 'POST', path: '/keys' },
   { name: 'keys-get', method: 'GET', path: '/keys' },
   { name: 'keys-update', method: 'PATCH', path: '/keys' },
+  { name: 'keys-webhook-test', method: 'POST', path: '/keys/webhook/test' },
   { name: 'keys-delete', method: 'DELETE', path: '/keys' },
   { name: 'secrets-create', method: 'POST', path: '/secrets', idempotent: true },
   { name: 'secrets-claim', method: 'GET', path: '/secrets/{id}', idempotent: true },

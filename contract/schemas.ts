@@ -68,6 +68,8 @@ export const updateKeyResponse = z.object({ updated: z.literal(true) });
 
 /** DELETE /keys and DELETE /secrets/{id}. */
 export const deleteResponse = z.object({ deleted: z.literal(true) });
+/** The event id of POST /keys/webhook/test's event: as webhooks/events.ts makes them. */
+export const webhookTestResponse = z.object({ eventId: z.string().check(z.regex(/^evt_[0-9a-f]{32}$/), z.maxLength(36)) });
 
 /** The contract promises at least 128 bits in URL-safe characters, not this service's 22. */
 export const secretId = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,}$/), z.maxLength(SECRET_ID_MAX_LENGTH));
@@ -135,4 +137,5 @@ export type CreateSecretResponse = z.output<typeof createSecretResponse>;
 export type ClaimSecretResponse = z.output<typeof claimSecretResponse>;
 export type UpdateKeyResponse = z.output<typeof updateKeyResponse>;
 export type DeleteResponse = z.output<typeof deleteResponse>;
+export type WebhookTestResponse = z.output<typeof webhookTestResponse>;
 export type SecretStatusResponse = z.output<typeof secretStatusResponse>;

@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { allowedAccountsEnv } from '#lambdas/config/create-access';
@@ -6,6 +7,7 @@ import { ENV } from '#lambdas/definitions/env';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { PAGES_CONFIG_FILE, pagesConfig } from '#contract/site';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { SecretsApi } from './api';
 import type { SecretsStackConfig } from './config';
 import { Monitoring } from './monitoring';
@@ -79,23 +81,26 @@ export class SecretsStack extends Stack {
     // Only the routes that read the client's address learn the origin secret (a deploy-time
     // reference, resolved by CloudFormation: the template holds none of it).
     const originSecret = { [ENV.originSecret]: site.originSecret.secretValue.unsafeUnwrap() };
-    const routeHandlers = ROUTES.map((route) => {
-      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
-        route,
-        tables,
-        environment: route.readsClientAddress ? { ...environment, ...originSecret } : environment,
-        logLevel: config.logLevel,
-      });
-      api.addRoute(route, handler);
-      return handler;
-    });
-
     const webhooks = new WebhookPipeline(this, 'Webhooks', {
       tables,
       retryBaseMs: config.webhookRetryBaseMs,
       logLevel: config.logLevel,
     });
     const { jobs, deadLetters, fanOutFailures } = webhooks.queues;
+    // Routes that queue webhook jobs (POST /keys/webhook/test) learn the queue and may send to it only.
+    const jobsQueue = { [QUEUES.jobs.envVar]: jobs.queueUrl };
+    const routeHandlers = ROUTES.map((route) => {
+      const { function: handler } = routeFunction(this, `${pascalCase(route.name)}Route`, {
+        route,
+        tables,
+        environment: { ...environment, ...(route.readsClientAddress ? originSecret : {}), ...(route.sendsWebhookJobs ? jobsQueue : {}) },
+        logLevel: config.logLevel,
+      });
+      if (route.sendsWebhookJobs) handler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [jobs.queueArn] }));
+      api.addRoute(route, handler);
+      return handler;
+    });
+
     const alarms = new WebhookAlarms(this, 'WebhookAlarms', {
       deadLetters,
       fanOutFailures,

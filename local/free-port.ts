@@ -1,10 +1,11 @@
 import { createServer } from 'node:net';
 
+/** Where local mode's servers listen: this machine only, unless LISTEN_HOST opens the API (settings.ts). */
+export const LOOPBACK = '127.0.0.1';
+
 /**
- * Below the ephemeral ranges the kernel hands to outgoing connections (Linux 32768–60999; macOS
- * and Windows 49152–65535). A port the kernel picked (listen on 0) is one of those, and a busy
- * machine's next outgoing connection could take it in the seconds before DynamoDB Local binds
- * it: CI failed on exactly that ("Address already in use" on 41145).
+ * Below the ephemeral ranges (Linux 32768–60999; macOS and Windows 49152–65535): a port the kernel
+ * picked could go to an outgoing connection in the seconds before DynamoDB Local binds it.
  */
 const CHOSEN_PORTS = { first: 20_000, last: 32_767 };
 const ATTEMPTS = 50;

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Stops local mode when a process that launched it ends. `npm start` runs npm → sh → node (this
- * process, with tsx as its loader); npm killed outright, or sent SIGTERM or SIGHUP, which sh does
- * not pass on, leaves this process serving on the port. Linux tells a process of no ancestor's end but
- * its parent's, and even that Node cannot ask for (prctl, pidfd), so a timer compares each
- * launcher's parent with the one it had at start: a process whose parent ends gets another one
- * at once (init or a subreaper). No pid reuse can fool this: a launcher is read only while the
- * process below it still names it as parent, that is while it is alive.
- * See docs/decisions/local-mode-process-tree.md.
+ * Stops local mode when a process that launched it ends (npm → sh → node: npm killed, or sent a
+ * signal sh does not pass on, would leave this process serving). Node cannot ask the kernel for an
+ * ancestor's end, so a timer compares each launcher's parent with the one it had at start: an
+ * orphan is re-parented at once. See docs/decisions/local-mode-process-tree.md.
  */
 
-/** Reading two or three /proc files takes ~0.1 ms: checking often costs nothing that shows. */
+/** A few /proc reads: cheap enough to check often. */
 const CHECK_INTERVAL_MS = 500;
 
 /** `pid`'s parent at start. */

@@ -58,12 +58,12 @@ async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Pro
   }
 }
 
-function listen(server: Server, port: number): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // Taken since the check at start, by a process quicker than DynamoDB Local.
     const fail = (error: Error): void => reject(isAddressInUse(error) ? portInUse(port, 'PORT') : error);
     server.once('error', fail);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', fail);
       resolve();
     });
@@ -109,14 +109,18 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   if (requestLog) measureDynamoDbUsage(dynamo);
   const sdkCallLog = env[SDK_CALL_LOG_ENV];
   if (sdkCallLog) recordSdkCalls(dynamo, 'dynamodb', sdkCallLog);
-  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
   started.webhooks = await startWebhookPipelineProcess({
     dynamoDbEndpoint: endpoint,
     secretsStreamArn: secretsTable.streamArn,
     secretsTableIsNew: secretsTable.created,
     ...(dataDir ? { dataDir } : {}),
   });
-  await listen(started.server, port);
+  // Before the routes load: POST /keys/webhook/test's SQS client is built from these, as the stack sets them.
+  env[ENV.sqsEndpoint] = started.webhooks.sqsEndpoint;
+  env[QUEUES.jobs.envVar] = started.webhooks.queueUrl;
+  if (sdkCallLog) recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
+  started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
+  await listen(started.server, port, settings.listenHost);
   return started.webhooks;
 }
 
@@ -128,6 +132,8 @@ function localPagesConfig() {
   const access = readCreateAccess();
   return pagesConfig(access.mode === 'signed-in' ? { issuer: access.issuer, clientId: access.audience, audience: access.audience } : undefined);
 }
+
+const isLoopback = (host: string): boolean => host === '::1' || host.startsWith('127.');
 
 async function main(): Promise<void> {
   const settings = readLocalSettings();
@@ -173,6 +179,9 @@ async function main(): Promise<void> {
   if (started.signIn) {
     const { login, password } = LOCAL_SIGN_IN.testUser;
     console.log(`Sign-in (CREATE_ACCESS=signed-in): OpenID provider at ${started.signIn.issuer}, test user ${login}, password ${password}`);
+  }
+  if (!isLoopback(settings.listenHost)) {
+    console.warn(`warning: LISTEN_HOST=${settings.listenHost}: the API and pages answer every machine that reaches this one, not this one alone`);
   }
   console.log(`API ready at http://localhost:${port}${API_BASE_PATH}`);
 }

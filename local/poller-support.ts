@@ -1,6 +1,9 @@
 /** What local mode's stand-ins for Lambda's event source mappings (stream and queue pollers) share. */
 
-/** Resolves after `ms`, or as soon as `signal` aborts, so that stopping never waits out a backoff. */
+/**
+ * Resolves after `ms`, or as soon as `signal` aborts, so that stopping never waits out a backoff.
+ * On the global setTimeout, not node:timers/promises, so that tests' fake timers drive it.
+ */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (signal?.aborted) return resolve();

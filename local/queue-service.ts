@@ -2,6 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withoutSdkLogging } from './sdk-client';
+import { LOOPBACK } from './free-port';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { QueueJournal } from './queue/journal';
 import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
@@ -39,9 +40,9 @@ export async function startLocalQueueService(options: LocalQueueServiceOptions):
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, LOOPBACK, () => resolve());
   });
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const endpoint = `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`;
   let registry: QueueRegistry;
   let journal: QueueJournal | undefined;
   try {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
+import type { KeysAndAttributes } from '@aws-sdk/client-dynamodb';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '#lambdas/definitions/routes';
 import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '#lambdas/definitions/tables';
@@ -105,15 +106,9 @@ function writeDetails(
   };
 }
 
-interface BatchGetTableInput {
-  Keys?: Record<string, unknown>[];
-  ProjectionExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-}
-
 /** A BatchGetItem that reads only some attributes: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
 function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes' | 'select'> {
-  const read = tableInput as BatchGetTableInput | undefined;
+  const read = tableInput as KeysAndAttributes | undefined;
   if (operation !== 'BatchGetItem' || read?.ProjectionExpression === undefined) return {};
   const attributes = new Set([
     ...(read.Keys ?? []).flatMap((key) => Object.keys(key)),

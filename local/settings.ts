@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { flag, httpUrl, integer, oneOf, readSettings, schemaOf, siteUrl, text } from '#lambdas/config/fields';
 import { keysPerIpPerHour, logLevel, storedMiBPerDay, webhookRetryBaseMs } from '#lambdas/config/service-settings';
 import { readCreateAccess } from '#lambdas/config/create-access';
 import { ENV } from '#lambdas/definitions/env';
+import { LOOPBACK } from './free-port';
 
 /**
  * `npm start`'s environment (docs/local-mode.md), read once before anything starts, so that a bad
@@ -13,12 +15,16 @@ import { ENV } from '#lambdas/definitions/env';
 
 const port = () => integer({ min: 0, max: 65535 });
 
+const ipAddress = () => schemaOf({ what: 'an IP address (0.0.0.0: every interface)', parse: (given) => (isIP(given) === 0 ? undefined : given) });
+
 /** The HTTP port when PORT is unset. */
 export const DEFAULT_PORT = 3000;
 
 const LOCAL_ENV = z.object({
   /** 0: any free port. */
   PORT: z._default(port(), DEFAULT_PORT),
+  /** Where the API and pages listen; the other servers stay on loopback. */
+  LISTEN_HOST: z._default(ipAddress(), LOOPBACK),
   /** Default: any free port. */
   DYNAMODB_LOCAL_PORT: z._default(port(), 0),
   [ENV.dynamodbEndpoint]: z.optional(httpUrl()),
@@ -47,6 +53,8 @@ export interface LocalSignInSettings {
 
 export interface LocalSettings {
   readonly port: number;
+  /** The API's and pages' address: loopback unless LISTEN_HOST opens them to the network. */
+  readonly listenHost: string;
   readonly dynamoDbLocalPort: number;
   /** A DynamoDB already running; none: start DynamoDB Local. */
   readonly dynamoDbEndpoint: string | undefined;
@@ -65,6 +73,7 @@ export function readLocalSettings(env: Readonly<Record<string, string | undefine
   if (!localSignIn) readCreateAccess(env);
   return {
     port: settings.PORT,
+    listenHost: settings.LISTEN_HOST,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
     dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
     dataDir: settings.DATA_DIR,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
+import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
 /**
@@ -169,7 +170,8 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, () => resolve());
+    // A fixed user signs in here: this machine only.
+    server.listen(options.port, LOOPBACK, () => resolve());
   });
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;

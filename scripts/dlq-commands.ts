@@ -48,10 +48,10 @@ const WAIT_SECONDS = 1;
 /** Long enough to page through the queue without seeing a message twice; list releases them after. */
 const HOLD_SECONDS = 30;
 
-type IdentifiedMessage = Message & { MessageId: string };
+export type IdentifiedMessage = Message & { MessageId: string };
 
 /** The next messages not in `seen`, held for HOLD_SECONDS; `handles` holds every message received. */
-export async function receiveUnseen(
+async function receiveUnseen(
   client: SQSClient,
   queueUrl: string,
   seen: ReadonlySet<string>,
@@ -82,41 +82,57 @@ export function chunks<T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] {
 }
 
 /**
- * SQS: every dead letter, each once, by receiving them (each held HOLD_SECONDS so that paging
- * sees it once, then released). A receive with VisibilityTimeout 0 would count as well, and could
- * not page: the same messages could come back on every call. They are visible again as soon as the listing ends, all but `notReleased`. */
-export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
-  const letters = new Map<string, DeadLetter>();
-  const held: string[] = [];
+ * Pages through the queue, each message once (held HOLD_SECONDS, so that paging sees it once),
+ * handing each to `visit`, which answers whether it deleted it. Whatever is still held at the end
+ * is released, visible again at once; answers how many could not be.
+ */
+export async function visitEach(
+  client: SQSClient,
+  queueUrl: string,
+  visit: (message: IdentifiedMessage) => boolean | Promise<boolean>,
+): Promise<number> {
+  const seen = new Set<string>();
+  const held = new Set<string>();
   let notReleased = 0;
   try {
     for (;;) {
       // Paging ends at an empty answer, or at one with only messages seen before (held too long).
-      const { fresh, handles } = await receiveUnseen(client, deadLetterQueueUrl, new Set(letters.keys()));
-      held.push(...handles);
+      const { fresh, handles } = await receiveUnseen(client, queueUrl, seen);
+      for (const handle of handles) held.add(handle);
       if (fresh.length === 0) break;
       for (const message of fresh) {
-        letters.set(message.MessageId, {
-          messageId: message.MessageId,
-          receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
-          sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
-          body: message.Body ?? '',
-        });
+        seen.add(message.MessageId);
+        if (await visit(message)) held.delete(message.ReceiptHandle ?? '');
       }
     }
   } finally {
-    // Released whatever happened: listing must not hold dead letters back from a redrive.
-    for (const handles of chunks(held)) {
+    // Released whatever happened: a listing must not hold messages back from a redrive or a replay.
+    for (const handles of chunks([...held])) {
       const { Failed = [] } = await client.send(
         new ChangeMessageVisibilityBatchCommand({
-          QueueUrl: deadLetterQueueUrl,
+          QueueUrl: queueUrl,
           Entries: handles.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 })),
         }),
       );
       notReleased += Failed.length;
     }
   }
-  return { letters: [...letters.values()], notReleased, countsRaised: true };
+  return notReleased;
+}
+
+/** SQS: every dead letter, each once, by receiving them; a receive with VisibilityTimeout 0 would count as well, and could not page. */
+export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
+  const letters: DeadLetter[] = [];
+  const notReleased = await visitEach(client, deadLetterQueueUrl, (message) => {
+    letters.push({
+      messageId: message.MessageId,
+      receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
+      sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
+      body: message.Body ?? '',
+    });
+    return false;
+  });
+  return { letters, notReleased, countsRaised: true };
 }
 
 /** Local mode: every dead letter as the local queue service holds it, read without being received. */

@@ -18,26 +18,19 @@ const DLQ_ENV = z.object({
   [KEYS_TABLE.envVar]: z.optional(text()),
 });
 
-export interface DlqEnv {
-  /** Local mode's queue service; none: SQS. */
-  readonly sqsEndpoint: string | undefined;
-  /** DynamoDB Local, for replay; none: DynamoDB. */
-  readonly dynamoDbEndpoint: string | undefined;
-  readonly jobsQueueUrl: string | undefined;
-  readonly deadLetterQueueUrl: string | undefined;
-  readonly fanOutFailureQueueUrl: string | undefined;
-  /** The fan-out function's keys table, which replay needs. */
-  readonly keysTableName: string | undefined;
-}
+export type DlqEnv = ReturnType<typeof readDlqEnv>;
 
-export function readDlqEnv(env: Readonly<Record<string, string | undefined>> = process.env): DlqEnv {
+export function readDlqEnv(env: Readonly<Record<string, string | undefined>> = process.env) {
   const settings = readSettings(DLQ_ENV, { read: (name) => env[name] });
   return {
+    /** Local mode's queue service; none: SQS. */
     sqsEndpoint: settings[ENV.sqsEndpoint],
+    /** DynamoDB Local, for replay; none: DynamoDB. */
     dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
     jobsQueueUrl: settings[QUEUES.jobs.envVar],
     deadLetterQueueUrl: settings[QUEUES.deadLetters.envVar],
     fanOutFailureQueueUrl: settings[QUEUES.fanOutFailures.envVar],
+    /** The fan-out function's keys table, which replay needs. */
     keysTableName: settings[KEYS_TABLE.envVar],
   };
 }

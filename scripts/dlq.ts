@@ -56,18 +56,17 @@ async function main(): Promise<void> {
     fail(error instanceof Error ? error.message : String(error));
   }
   const client = env.sqsEndpoint ? localSqsClient(env.sqsEndpoint) : new SQSClient({});
-  const deadLetterQueue = (): string => {
-    const url = values['dlq-url'] ?? env.deadLetterQueueUrl;
-    return url || fail(`no dead-letter queue: pass --dlq-url or set ${QUEUES.deadLetters.envVar}`);
-  };
+  /** A queue's URL, from its option or else its variable. */
+  const queue = (what: string, option: 'dlq-url' | 'queue-url' | 'failures-url', fallback: string | undefined, envVar: string): string =>
+    (values[option] ?? fallback) || fail(`no ${what}: pass --${option} or set ${envVar}`);
+  const jobsQueue = (): string => queue('jobs queue', 'queue-url', env.jobsQueueUrl, QUEUES.jobs.envVar);
   try {
     if (command === 'replay') {
-      const failuresQueueUrl = values['failures-url'] ?? env.fanOutFailureQueueUrl;
-      if (!failuresQueueUrl) fail(`no fan-out failure queue: pass --failures-url or set ${QUEUES.fanOutFailures.envVar}`);
-      await replay(client, env, failuresQueueUrl, values['queue-url'] ?? env.jobsQueueUrl);
+      const failuresQueueUrl = queue('fan-out failure queue', 'failures-url', env.fanOutFailureQueueUrl, QUEUES.fanOutFailures.envVar);
+      await replay(client, env, failuresQueueUrl, jobsQueue());
       return;
     }
-    const deadLetterQueueUrl = deadLetterQueue();
+    const deadLetterQueueUrl = queue('dead-letter queue', 'dlq-url', env.deadLetterQueueUrl, QUEUES.deadLetters.envVar);
     if (command === 'list') {
       const { letters, notReleased, countsRaised } = env.sqsEndpoint
         ? await peekDeadLetters(env.sqsEndpoint, deadLetterQueueUrl)
@@ -82,9 +81,7 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
     } else if (command === 'redrive') {
-      const queueUrl = values['queue-url'] ?? env.jobsQueueUrl;
-      if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
-      const { moved, notSent, notDeleted } = await redriveDeadLetters(client, { deadLetterQueueUrl, queueUrl });
+      const { moved, notSent, notDeleted } = await redriveDeadLetters(client, { deadLetterQueueUrl, queueUrl: jobsQueue() });
       console.log(`moved ${moved} dead letter${moved === 1 ? '' : 's'} back to the jobs queue`);
       if (notSent > 0) console.error(`${notSent} could not be sent to the jobs queue and are still dead letters`);
       if (notDeleted > 0) console.error(`${notDeleted} were sent but could not be deleted from the dead-letter queue`);
@@ -100,13 +97,7 @@ async function main(): Promise<void> {
 /** Table name of a DynamoDB stream ARN: arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>. */
 const tableOfStream = (streamArn: string | undefined): string | undefined => /:table\/([^/]+)\/stream\//.exec(streamArn ?? '')?.[1];
 
-async function replay(
-  sqs: SQSClient,
-  { dynamoDbEndpoint, keysTableName }: DlqEnv,
-  failuresQueueUrl: string,
-  queueUrl: string | undefined,
-): Promise<void> {
-  if (!queueUrl) fail(`no jobs queue: pass --queue-url or set ${QUEUES.jobs.envVar}`);
+async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEnv, failuresQueueUrl: string, queueUrl: string): Promise<void> {
   if (!keysTableName) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
   // The fan-out handler reads its environment itself, as on Lambda.
   const env = process.env;

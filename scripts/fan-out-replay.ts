@@ -5,7 +5,7 @@ import {
   type _Record as StreamRecord,
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { FAN_OUT_BATCH_SIZE, FAN_OUT_FUNCTION_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
@@ -14,20 +14,14 @@ import { fanOutFailureRecordSchema, type FanOutFailureRecord } from '#local/fan-
 import { lambdaContext } from '#local/lambda-context';
 import { lambdaRecord } from '#local/lambda-stream-record';
 import { describe } from '#local/poller-support';
-import { chunks, receiveUnseen } from './dlq-commands';
+import { chunks, visitEach } from './dlq-commands';
 
 /**
- * `npm run dlq -- replay`: what the fan-out gave up on, fanned out again. Each message of the
- * fan-out failure queue names a stream batch (shard, first and last sequence number), never its
- * records; they are read back from the stream, which keeps them 24 hours, and handed to the
- * fan-out handler in this process. A batch replayed in full leaves the queue; any other stays
- * there, for another replay once its cause is fixed. Events already delivered are delivered again,
- * under the same event id, as the contract allows.
- *
- * In this process rather than through Lambda Invoke: it runs against local mode too, which has no
- * Lambda; a batch with large secrets can exceed Invoke's 6 MB payload; and it needs no function to
- * be deployed and healthy (the one that gave up may be the one at fault). It takes the fan-out's
- * settings and permissions instead (see the usage in dlq.ts).
+ * `npm run dlq -- replay`: each fan-out failure names a stream batch, never its records; they are
+ * read back from the stream (kept 24 hours) and handed to the fan-out handler in this process.
+ * Events already delivered are delivered again, under the same event id, as the contract allows.
+ * In this process rather than through Lambda Invoke: local mode has no Lambda, a batch can exceed
+ * Invoke's 6 MB payload, and the function that gave up may be the one at fault.
  */
 
 export type FanOutHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
@@ -56,37 +50,18 @@ const REPLAY_FUNCTION_NAME = 'webhook-fan-out-replay';
 
 export async function replayFanOutFailures(options: ReplayOptions): Promise<ReplayOutcome> {
   const outcome: ReplayOutcome = { replayed: 0, records: 0, left: [] };
-  const seen = new Set<string>();
-  const held = new Set<string>();
-  try {
-    for (;;) {
-      const { fresh, handles } = await receiveUnseen(options.sqs, options.failuresQueueUrl, seen);
-      for (const handle of handles) held.add(handle);
-      if (fresh.length === 0) break;
-      for (const message of fresh) {
-        seen.add(message.MessageId);
-        const result = await replayOne(message.Body ?? '', options);
-        if (typeof result !== 'number') {
-          outcome.left.push({ messageId: message.MessageId, why: result.why });
-          continue;
-        }
-        await options.sqs.send(new DeleteMessageCommand({ QueueUrl: options.failuresQueueUrl, ReceiptHandle: message.ReceiptHandle }));
-        held.delete(message.ReceiptHandle ?? '');
-        outcome.replayed += 1;
-        outcome.records += result;
-      }
+  // What stays is visible again at once, for the alarm to go on showing and another replay to find.
+  await visitEach(options.sqs, options.failuresQueueUrl, async (message) => {
+    const result = await replayOne(message.Body ?? '', options);
+    if (typeof result !== 'number') {
+      outcome.left.push({ messageId: message.MessageId, why: result.why });
+      return false;
     }
-  } finally {
-    // What stays is visible again at once, for the alarm to go on showing and another replay to find.
-    for (const handles of chunks([...held])) {
-      await options.sqs.send(
-        new ChangeMessageVisibilityBatchCommand({
-          QueueUrl: options.failuresQueueUrl,
-          Entries: handles.map((handle, index) => ({ Id: String(index), ReceiptHandle: handle, VisibilityTimeout: 0 })),
-        }),
-      );
-    }
-  }
+    await options.sqs.send(new DeleteMessageCommand({ QueueUrl: options.failuresQueueUrl, ReceiptHandle: message.ReceiptHandle }));
+    outcome.replayed += 1;
+    outcome.records += result;
+    return true;
+  });
   return outcome;
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { API_BASE_PATH } from '#contract/limits';
 import { startLocalServer } from '#test/support/local-server';
 import { launchChromium } from '#test/support/browser';
@@ -30,10 +30,15 @@ const VARIANTS: Variant[] = [
 
 async function takeFour(browser: Browser, siteUrl: string, { prefix, context, language }: Variant): Promise<void> {
   const file = (state: string): string => path.join(DOCS, `pages-${prefix}${state}.png`);
+  /** `url` in a new page of `browserContext`, once it speaks the browser's language. */
+  const open = async (browserContext: BrowserContext, url: string): Promise<Page> => {
+    const page = await browserContext.newPage();
+    await page.goto(url);
+    await page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+    return page;
+  };
   const sender = await browser.newContext({ viewport: VIEWPORT, ...context });
-  const share = await sender.newPage();
-  await share.goto(`${siteUrl}/`);
-  await share.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  const share = await open(sender, `${siteUrl}/`);
   await share.getByTestId('share-text').fill('postgres://app:Tr0ub4dor&3@db.internal:5432/orders');
   await share.getByTestId('share-ttl').selectOption('1h');
   await share.getByTestId('share-submit').click();
@@ -44,18 +49,14 @@ async function takeFour(browser: Browser, siteUrl: string, { prefix, context, la
   await share.screenshot({ path: file('share'), fullPage: true });
 
   const recipient = await browser.newContext({ viewport: VIEWPORT, ...context });
-  const revealed = await recipient.newPage();
-  await revealed.goto(link);
-  await revealed.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  const revealed = await open(recipient, link);
   await revealed.getByTestId('reveal-button').waitFor();
   await revealed.screenshot({ path: file('before-reveal') });
   await revealed.getByTestId('reveal-button').click();
   await revealed.getByTestId('secret-text').waitFor();
   await revealed.screenshot({ path: file('reveal') });
 
-  const gone = await recipient.newPage();
-  await gone.goto(link);
-  await gone.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+  const gone = await open(recipient, link);
   await gone.getByTestId('reveal-button').click();
   await gone.getByTestId('secret-gone').waitFor();
   await gone.screenshot({ path: file('gone') });

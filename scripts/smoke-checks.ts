@@ -97,6 +97,17 @@ function failure(route: RouteDefinition, reply: Reply, expected: string): string
   return `answered ${describeReply(reply)}, expected ${expected}${access}`;
 }
 
+/** The body of `reply` if it has `status` and a body `accepted` takes; otherwise the check fails. */
+function expectReply(
+  route: RouteDefinition,
+  reply: Reply,
+  [status, expected]: [number, string],
+  accepted: (body: Record<string, unknown>) => boolean = () => true,
+): Record<string, unknown> {
+  if (reply.status === status && isRecord(reply.body) && accepted(reply.body)) return reply.body;
+  throw new CheckFailed(`${label(route)} ${failure(route, reply, expected)}`);
+}
+
 export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
   const site = new URL(options.siteUrl);
   const origin = site.origin;
@@ -117,13 +128,7 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
       ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
       signal: AbortSignal.timeout(30_000),
     });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const body: unknown = await response.json().catch(() => undefined);
     return { status: response.status, headers: response.headers, body };
   };
 
@@ -154,14 +159,11 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
     const route = routeNamed('secrets-create');
     const data = randomBytes(bytes).toString('base64');
     const reply = await call('POST', '/secrets', { json: { data, views, ttl: '1h' } });
-    if (reply.status !== 201 || !isRecord(reply.body) || typeof reply.body.id !== 'string') {
-      throw new CheckFailed(`${label(route)} ${failure(route, reply, '201 with an id')}`);
-    }
+    const body = expectReply(route, reply, [201, '201 with an id'], ({ id }) => typeof id === 'string');
     expectJsonContract(reply, label(route));
-    const id = reply.body.id;
+    const id = String(body.id);
     if (!SECRET_ID_PATTERN.test(id)) throw new CheckFailed(`${label(route)}: the id is not 22 URL-safe characters`);
-    if (typeof reply.body.url !== 'string' || !reply.body.url.endsWith(`/${id}`))
-      throw new CheckFailed(`${label(route)}: url does not end in the id`);
+    if (typeof body.url !== 'string' || !body.url.endsWith(`/${id}`)) throw new CheckFailed(`${label(route)}: url does not end in the id`);
     leftSecrets.add(id);
     return { id, data };
   };
@@ -170,11 +172,9 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
 
   const claimExpecting = async (id: string, data: string, remaining: number): Promise<void> => {
     const route = routeNamed('secrets-claim');
-    const reply = await claim(id);
-    if (reply.status !== 200 || !isRecord(reply.body)) throw new CheckFailed(`${label(route)} ${failure(route, reply, '200')}`);
-    if (reply.body.data !== data) throw new CheckFailed(`${label(route)}: the data came back different`);
-    if (reply.body.remaining !== remaining)
-      throw new CheckFailed(`${label(route)}: remaining is ${String(reply.body.remaining)}, expected ${remaining}`);
+    const body = expectReply(route, await claim(id), [200, '200']);
+    if (body.data !== data) throw new CheckFailed(`${label(route)}: the data came back different`);
+    if (body.remaining !== remaining) throw new CheckFailed(`${label(route)}: remaining is ${String(body.remaining)}, expected ${remaining}`);
     if (remaining === 0) leftSecrets.delete(id);
   };
 
@@ -191,9 +191,7 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
   const healthy = await check('health', async () => {
     const route = routeNamed('health');
     const reply = await call('GET', '/health', { key: null });
-    if (reply.status !== 200 || !isRecord(reply.body) || reply.body.status !== 'healthy') {
-      throw new CheckFailed(`${label(route)} ${failure(route, reply, '200 healthy')}`);
-    }
+    expectReply(route, reply, [200, '200 healthy'], ({ status }) => status === 'healthy');
     expectJsonContract(reply, label(route));
     return `${label(route)} 200 healthy`;
   });
@@ -232,13 +230,11 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
   const keyCreated = await check('create key', async () => {
     const route = routeNamed('keys-create');
     const reply = await call('POST', '/keys', { key: null, ...(options.webhook ? { json: { webhook: options.webhook } } : {}) });
-    if (reply.status !== 201 || !isRecord(reply.body) || typeof reply.body.key !== 'string') {
-      throw new CheckFailed(`${label(route)} ${failure(route, reply, '201 with a key')}`);
-    }
+    const body = expectReply(route, reply, [201, '201 with a key'], ({ key }) => typeof key === 'string');
     expectJsonContract(reply, label(route));
-    apiKey = reply.body.key;
+    apiKey = String(body.key);
     if (!apiKey.startsWith(API_KEY_PREFIX)) throw new CheckFailed(`${label(route)}: the key does not start with ${API_KEY_PREFIX}`);
-    if (typeof reply.body.webhookSecret !== 'string') throw new CheckFailed(`${label(route)}: no webhookSecret`);
+    if (typeof body.webhookSecret !== 'string') throw new CheckFailed(`${label(route)}: no webhookSecret`);
     return `${label(route)} 201${options.webhook ? ', subscribed to the given webhook' : ''}`;
   });
 
@@ -251,19 +247,16 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
   try {
     await check('inspect key', async () => {
       const route = routeNamed('keys-get');
-      const reply = await call('GET', '/keys');
-      if (reply.status !== 200 || !isRecord(reply.body)) throw new CheckFailed(`${label(route)} ${failure(route, reply, '200')}`);
-      if (reply.body.hint !== `${API_KEY_PREFIX}****${apiKey?.slice(-4) ?? ''}`) throw new CheckFailed(`${label(route)}: the hint is not the key's`);
-      if ((reply.body.webhook ?? null) !== (options.webhook ?? null)) throw new CheckFailed(`${label(route)}: the webhook is not the one given`);
+      const body = expectReply(route, await call('GET', '/keys'), [200, '200']);
+      if (body.hint !== `${API_KEY_PREFIX}****${apiKey?.slice(-4) ?? ''}`) throw new CheckFailed(`${label(route)}: the hint is not the key's`);
+      if ((body.webhook ?? null) !== (options.webhook ?? null)) throw new CheckFailed(`${label(route)}: the webhook is not the one given`);
       return `${label(route)} 200`;
     });
     await check('update key', async () => {
       const route = routeNamed('keys-update');
       // Sets what the key has: the webhook given, or none.
       const reply = await call('PATCH', '/keys', { json: { webhook: options.webhook ?? '' } });
-      if (reply.status !== 200 || !isRecord(reply.body) || reply.body.updated !== true) {
-        throw new CheckFailed(`${label(route)} ${failure(route, reply, '200 updated')}`);
-      }
+      expectReply(route, reply, [200, '200 updated'], ({ updated }) => updated === true);
       return `${label(route)} 200`;
     });
     await check('small secret', async () => {
@@ -299,10 +292,7 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
     await check('revoke secret', async () => {
       const route = routeNamed('secrets-revoke');
       const { id } = await createSecret(16, 1);
-      const reply = await call('DELETE', `/secrets/${id}`);
-      if (reply.status !== 200 || !isRecord(reply.body) || reply.body.deleted !== true) {
-        throw new CheckFailed(`${label(route)} ${failure(route, reply, '200 deleted')}`);
-      }
+      expectReply(route, await call('DELETE', `/secrets/${id}`), [200, '200 deleted'], ({ deleted }) => deleted === true);
       leftSecrets.delete(id);
       await expectGone(id);
       return `${label(route)} 200, then gone`;

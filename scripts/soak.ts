@@ -4,19 +4,13 @@ import { freePort } from '#local/free-port';
 import { api, dataFilling, freshClientAddress } from '#test/support/api';
 import { startLocalServer, type LocalServer } from '#test/support/local-server';
 import { startWebhookReceiver } from '#test/support/webhook-receiver';
-import { readProcessTable } from '#test/support/process-table';
+import { processTree } from '#test/integration/support/processes';
 import { percentile } from '#bench/stats';
 
 /**
- * `npm run soak`: a steady, bounded load on local mode (its own DynamoDB Local, webhooks to a
- * receiver on 127.0.0.1) for SOAK_SECONDS (180) at SOAK_RATE requests a second (10), on every
- * route, with large secrets among the small ones. It reports, per 30 s window, the requests,
- * errors, p50 and p99 latency, and the resident memory of local mode's processes (from /proc),
- * then stops by itself. Expected: no errors, and memory flat after the first window.
- *
- * A paced loop rather than autocannon: each request depends on the one before it in its session
- * (a key, then its secrets, their claims, the key's deletion), which autocannon's fixed request
- * lists cannot express.
+ * `npm run soak` (docs/soak.md): a steady, bounded load on local mode, every route, with latency and
+ * memory per 30 s window. A paced loop rather than autocannon: each request of a session depends on
+ * the one before it (a key, its secrets, their claims), which fixed request lists cannot express.
  */
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
@@ -42,52 +36,63 @@ interface MemorySample {
   rssMiB: Record<string, number>;
 }
 
-/** One step of a session: the request it sends, and the statuses that mean it went right. */
-type Step = (session: Session) => Promise<{ status: number; expected: readonly number[] }>;
-
 interface Session {
   baseUrl: string;
   webhook: string;
   dataBytes: number;
   key?: string;
   secrets: string[];
+  /** The index of its next step. */
+  step: number;
 }
 
-const send = async (session: Session, method: string, path: string, json?: unknown, address?: string) => {
-  const response = await api(method, path, {
+/** One step of a session: the request it sends, and the status that means it went right. */
+type Step = (session: Session) => Promise<{ status: number; expected: number }>;
+
+const send = (session: Session, method: string, path: string, json?: unknown, address?: string) =>
+  api(method, path, {
     baseUrl: session.baseUrl,
     ...(session.key ? { key: session.key } : {}),
     ...(json === undefined ? {} : { json }),
     ...(address ? { localAddress: address } : {}),
   });
-  return response;
-};
+
+const expectStatus =
+  (expected: number, method: string, path: (session: Session) => string, json?: (session: Session) => unknown): Step =>
+  async (session) => ({ status: (await send(session, method, path(session), json?.(session))).status, expected });
 
 const createSecret: Step = async (session) => {
   const response = await send(session, 'POST', '/secrets', { data: dataFilling(session.dataBytes), views: 2 });
   if (response.status === 201) session.secrets.push(String(response.body.id));
-  return { status: response.status, expected: [201] };
+  return { status: response.status, expected: 201 };
 };
+
+const secret = (index: number) => (session: Session) => `/secrets/${session.secrets[index]}`;
 
 /** A key's life, on every route: 12 requests. */
 const SESSION_STEPS: readonly Step[] = [
   async (session) => {
     const response = await send(session, 'POST', '/keys', { webhook: session.webhook }, freshClientAddress());
     session.key = String(response.body.key);
-    return { status: response.status, expected: [201] };
+    return { status: response.status, expected: 201 };
   },
-  async (session) => ({ status: (await send(session, 'GET', '/health')).status, expected: [200] }),
-  async (session) => ({ status: (await send(session, 'GET', '/keys')).status, expected: [200] }),
-  async (session) => ({ status: (await send(session, 'PATCH', '/keys', { webhook: session.webhook })).status, expected: [200] }),
+  expectStatus(200, 'GET', () => '/health'),
+  expectStatus(200, 'GET', () => '/keys'),
+  expectStatus(
+    200,
+    'PATCH',
+    () => '/keys',
+    (session) => ({ webhook: session.webhook }),
+  ),
   createSecret,
   createSecret,
-  async (session) => ({ status: (await send(session, 'GET', `/secrets/${session.secrets[0]}`)).status, expected: [200] }),
-  async (session) => ({ status: (await send(session, 'GET', `/secrets/${session.secrets[0]}`)).status, expected: [200] }),
+  expectStatus(200, 'GET', secret(0)),
+  expectStatus(200, 'GET', secret(0)),
   // Its last view was taken: gone.
-  async (session) => ({ status: (await send(session, 'GET', `/secrets/${session.secrets[0]}`)).status, expected: [404] }),
-  async (session) => ({ status: (await send(session, 'DELETE', `/secrets/${session.secrets[1]}`)).status, expected: [200] }),
-  async (session) => ({ status: (await send(session, 'GET', `/secrets/${session.secrets[1]}`)).status, expected: [404] }),
-  async (session) => ({ status: (await send(session, 'DELETE', '/keys')).status, expected: [200] }),
+  expectStatus(404, 'GET', secret(0)),
+  expectStatus(200, 'DELETE', secret(1)),
+  expectStatus(404, 'GET', secret(1)),
+  expectStatus(200, 'DELETE', () => '/keys'),
 ];
 
 /** What each process of local mode's tree is, from its command line. */
@@ -99,18 +104,11 @@ function roleOf(command: string): string {
 
 /** Resident memory (MiB) of local mode's processes: `root` and all beneath it, by role. */
 function rssOfTree(root: number): Record<string, number> {
-  const processes = readProcessTable().filter((stat) => stat.state !== 'Z');
-  const tree = [root];
-  for (let index = 0; index < tree.length; index++) {
-    tree.push(...processes.filter((stat) => stat.parent === tree[index]).map((stat) => stat.pid));
-  }
   const byName: Record<string, number> = {};
-  for (const pid of tree) {
+  for (const { pid, command } of processTree(root)) {
     try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const role = roleOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
-      const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-      byName[role] = (byName[role] ?? 0) + kib / 1024;
+      const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      byName[roleOf(command)] = (byName[roleOf(command)] ?? 0) + kib / 1024;
     } catch {
       // Ended between the listing and the read.
     }
@@ -130,7 +128,6 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
 
   let sessionsStarted = 0;
   const idle: Session[] = [];
-  const next = new Map<Session, number>();
   const inFlight = new Set<Promise<void>>();
   const total = SECONDS * RATE;
   for (let sent = 0; sent < total; sent++) {
@@ -141,17 +138,16 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
     if (!session) {
       sessionsStarted += 1;
       const dataBytes = sessionsStarted % HUGE_EVERY === 0 ? HUGE_BYTES : sessionsStarted % LARGE_EVERY === 0 ? LARGE_BYTES : SMALL_BYTES;
-      session = { baseUrl: server.baseUrl, webhook, dataBytes, secrets: [] };
-      next.set(session, 0);
+      session = { baseUrl: server.baseUrl, webhook, dataBytes, secrets: [], step: 0 };
     }
     const current = session;
-    const stepIndex = next.get(current) ?? 0;
+    const stepIndex = current.step;
     const step = SESSION_STEPS[stepIndex] as Step;
     const requestStarted = at();
     const request = step(current)
       .then(({ status, expected }) => {
-        const ok = expected.includes(status);
-        if (!ok) errors.push(`step ${stepIndex}: ${status}, expected ${expected.join(' or ')}`);
+        const ok = status === expected;
+        if (!ok) errors.push(`step ${stepIndex}: ${status}, expected ${expected}`);
         return ok;
       })
       .catch((error: unknown) => {
@@ -161,12 +157,8 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
       .then((ok) => {
         samples.push({ atMs: requestStarted, ms: at() - requestStarted, ok });
         // A session whose step failed is dropped: its next steps would fail for that reason alone.
-        if (ok && stepIndex + 1 < SESSION_STEPS.length) {
-          next.set(current, stepIndex + 1);
-          idle.push(current);
-        } else {
-          next.delete(current);
-        }
+        current.step += 1;
+        if (ok && current.step < SESSION_STEPS.length) idle.push(current);
         inFlight.delete(request);
       });
     inFlight.add(request);

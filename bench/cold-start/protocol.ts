@@ -1,19 +1,11 @@
-/** What a cold-start child tells the bench, and where; and what a handler's success is, to the child and the warm measurement alike. */
-
 /** The function name a sample runs under: in its Lambda context and its environment alike. */
 export const SAMPLE_FUNCTION_NAME = 'cold-start';
 
-/** The pipe the parent opens next to stdin, stdout and stderr: stdout belongs to the handler's logs. */
-export const REPORT_FD = 3;
-
 /**
- * The child's CPU time (user and system) from its start until the response was in hand, Node's own
- * start-up included: what the bundle costs, far less disturbed by other processes on a shared
- * machine than the elapsed time.
+ * The pipe on which the child reports its CPU time (user and system, ms) from its start until the
+ * response was in hand: stdout belongs to the handler's logs.
  */
-export interface RunnerReport {
-  cpuMs: number;
-}
+export const REPORT_FD = 3;
 
 /** Why a handler's response is not a success (a non-2xx status, batch item failures), or undefined when it is one. */
 export function failureOf(response: unknown): string | undefined {

@@ -2,15 +2,11 @@ import type { Context } from 'aws-lambda';
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { lambdaContext } from '#local/lambda-context';
-import { REPORT_FD, SAMPLE_FUNCTION_NAME, failureOf, type RunnerReport } from './protocol';
+import { REPORT_FD, SAMPLE_FUNCTION_NAME, failureOf } from './protocol';
 
 /**
- * The child process of one cold-start sample: imports a bundle, hands its handler one event, and
- * reports on REPORT_FD once the response is in, then exits. Handler and baseline samples run this
- * same script with the same environment; only the bundle differs.
- *
- * argv: <bundle path> <event as JSON>. Exits non-zero, saying why on stderr, when the handler
- * fails or answers with a non-2xx status or with batch item failures.
+ * The child process of one cold-start sample: argv <bundle> <event JSON>. Imports the bundle, hands its
+ * handler the event, reports on REPORT_FD once the response is in and exits; fails saying why otherwise.
  */
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
@@ -29,8 +25,7 @@ async function main(): Promise<void> {
 
   const failure = failureOf(response);
   if (failure !== undefined) throw new Error(`the handler did not succeed: ${failure}`);
-  const report: RunnerReport = { cpuMs: (cpu.user + cpu.system) / 1000 };
-  writeSync(REPORT_FD, `${JSON.stringify(report)}\n`);
+  writeSync(REPORT_FD, `${(cpu.user + cpu.system) / 1000}\n`);
   // The SDK keeps sockets open; a Lambda would be frozen here, a sample just ends.
   process.exit(0);
 }

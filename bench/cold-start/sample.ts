@@ -1,15 +1,28 @@
 import { spawn } from 'node:child_process';
-import { REPORT_FD, type RunnerReport } from './protocol';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { REPORT_FD } from './protocol';
+
+/** The child-process runner, as plain JavaScript that `node` runs without a loader. */
+export async function buildRunner(outdir: string): Promise<string> {
+  const outfile = path.join(outdir, 'runner.mjs');
+  const target = `node${process.versions.node.split('.')[0]}`;
+  await build({
+    entryPoints: [path.join(__dirname, 'runner.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target,
+    logLevel: 'silent',
+  });
+  return outfile;
+}
 
 /** A sample that takes this long has hung, not started slowly. */
 const SAMPLE_TIMEOUT_MS = 30_000;
 
-/**
- * A sample can fail for the machine's sake rather than the function's: beside a test run, DynamoDB
- * Local once took 1.6 s to answer the health function, which rightly answered 503, and the whole
- * run stopped after 5 minutes. So a failed sample is taken again, from a fresh request, up to this
- * many attempts in all; each retry is reported, and a sample that fails every time stops the run.
- */
+/** A sample can fail for the machine's sake (DynamoDB Local slow beside a test run): taken again, from a fresh request, up to this many attempts. */
 export const SAMPLE_ATTEMPTS = 3;
 
 /** `take`, attempted up to SAMPLE_ATTEMPTS times; `onRetry` hears why each failed attempt but the last failed. */
@@ -25,10 +38,10 @@ export async function withRetries<T>(take: () => Promise<T>, onRetry: (reason: s
 }
 
 /**
- * Runs one cold start: a fresh `node` running the runner on one bundle and one event. The child's environment is exactly `env`: nothing of the bench's own (such as
- * NODE_OPTIONS or tsx's loader) leaks into it. Rejects if the child fails or reports nothing.
+ * One cold start, its CPU ms: a fresh `node` running the runner on one bundle and one event, in exactly `env`:
+ * nothing of the bench's own (such as NODE_OPTIONS or tsx's loader) leaks into it. Rejects if the child fails or reports nothing.
  */
-export function runSample(runner: string, bundle: string, event: unknown, env: Readonly<Record<string, string>>): Promise<RunnerReport> {
+export function runSample(runner: string, bundle: string, event: unknown, env: Readonly<Record<string, string>>): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [runner, bundle, JSON.stringify(event)], {
       env: { ...env },
@@ -56,7 +69,7 @@ export function runSample(runner: string, bundle: string, event: unknown, env: R
         reject(new Error(`cold-start sample of ${bundle} failed (exit ${code ?? signal}): ${stderr.trim() || 'no report'}`));
         return;
       }
-      resolve(JSON.parse(line) as RunnerReport);
+      resolve(Number(line));
     });
   });
 }

@@ -9,6 +9,7 @@ import {
   getKeyResponse,
   secretStatusResponse,
   updateKeyResponse,
+  webhookTestResponse,
   type CreateKeyResponse,
   type CreateSecretRequest,
   type GetKeyResponse,
@@ -231,6 +232,11 @@ export class OnetimeClient {
   /** An https URL sets the key's webhook; "" removes it. */
   async updateWebhook(webhook: string): Promise<void> {
     await this.transport.call({ route: 'keys-update', apiKey: this.requireKey(), body: { webhook }, schema: updateKeyResponse });
+  }
+
+  /** Queues a webhook.test event to the key's webhook; resolves to its event id. */
+  async testWebhook(): Promise<string> {
+    return (await this.transport.call({ route: 'keys-webhook-test', apiKey: this.requireKey(), schema: webhookTestResponse })).eventId;
   }
 
   async revokeKey(): Promise<void> {

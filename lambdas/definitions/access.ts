@@ -2,6 +2,7 @@ import {
   ADDRESS_BYTE_SLOT_PREFIX,
   ATTEMPT_ATTRIBUTE_PREFIX,
   CLAIM_ATTRIBUTE_PREFIX,
+  DELIVERY_CLAIM_PK_PREFIX,
   KEY_ATTRIBUTES as KEY,
   RECEIPT_ITEM_ATTRIBUTES,
   RECEIPT_READ_ATTRIBUTES,
@@ -24,6 +25,8 @@ export interface TableGrant {
   readonly returnValues?: readonly ReturnValue[];
   /** Reads: dynamodb:Select must be SPECIFIC_ATTRIBUTES, so that a read without a projection is refused. */
   readonly specificAttributesOnly?: true;
+  /** dynamodb:LeadingKeys: the partition keys the request may address, as StringLike patterns. */
+  readonly leadingKeys?: readonly string[];
 }
 
 export interface TableAccess {
@@ -63,6 +66,17 @@ export const LOG_CREATION_ATTEMPT: TableGrant = {
   actions: ['dynamodb:UpdateItem'],
   attributes: [KEY.pk, KEY.creationLog, KEY.ttl, KEY.logged],
   returnValues: ['ALL_NEW', 'NONE'],
+};
+
+/**
+ * Webhook delivery: claims an event's delivery for one queue message and lets the claim go when
+ * that message is dead-lettered (store/delivery-claims.ts). Only claim items: it cannot touch a key.
+ */
+export const CLAIM_DELIVERY: TableGrant = {
+  actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  attributes: [KEY.pk, KEY.ttl, KEY.claimedBy],
+  returnValues: ['NONE'],
+  leadingKeys: [`${DELIVERY_CLAIM_PK_PREFIX}*`],
 };
 
 /** POST /keys: writes the new key, and cannot read back a key it would replace. */

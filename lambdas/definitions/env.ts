@@ -25,7 +25,7 @@ export const ENV = {
   oidcAudience: 'OIDC_AUDIENCE',
   /** signed-in: the issuer's JWKS URL; unset: read from its discovery document. */
   oidcJwksUri: 'OIDC_JWKS_URI',
-  /** signed-in: the accounts that get a full key (definitions/create-access.ts, AllowedAccounts). */
+  /** signed-in: the accounts that get a full key (contract/create-access.ts, AllowedAccounts). */
   oidcAllowedDomains: 'OIDC_ALLOWED_DOMAINS',
   oidcAllowedGroups: 'OIDC_ALLOWED_GROUPS',
   oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',

@@ -36,6 +36,8 @@ interface RouteFunction {
   readonly readsClientAddress?: boolean;
   /** What an answer with this status counts as: the route builder adds 1 to that metric. */
   readonly counts?: Readonly<Record<number, MetricName>>;
+  /** Sends to the webhook jobs queue: the stack gives it the queue's URL and sqs:SendMessage on it. */
+  readonly sendsWebhookJobs?: boolean;
 }
 
 export type RouteDefinition = RouteContract & RouteFunction;
@@ -48,6 +50,8 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
   },
   'keys-get': { access: { keys: [COUNT_REQUEST, SETTLE_KEY] } },
   'keys-update': { access: { keys: [COUNT_REQUEST, SET_WEBHOOK, SETTLE_KEY] } },
+  // Queues a webhook.test event through the webhook pipeline; reads the key as every keyed route does.
+  'keys-webhook-test': { access: { keys: [COUNT_REQUEST, SETTLE_KEY] }, sendsWebhookJobs: true },
   'keys-delete': { access: { keys: [COUNT_REQUEST, { actions: ['dynamodb:DeleteItem'] }, SETTLE_KEY] } },
   'secrets-create': {
     access: {

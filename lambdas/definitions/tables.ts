@@ -58,6 +58,8 @@ export const KEY_ATTRIBUTES = {
   logged: 'logged',
   /** The record of a request that carried an Idempotency-Key (rules/idempotency), on its scope's item. */
   idempotency: 'idem',
+  /** On a delivery claim's item: the queue message that holds the event's delivery (store/delivery-claims.ts). */
+  claimedBy: 'claimedBy',
 } as const;
 
 export const SECRET_ATTRIBUTES = {
@@ -152,6 +154,9 @@ export const keyItemPk = (keyHash: string): string => `key#${keyHash}`;
 /** A request with an Idempotency-Key: its scope's record, an item apart from its key's (store/idempotency-store.ts). */
 export const idempotencyRecordPk = (keyHash: string, scope: string): string => `idem#${keyHash}#${scope}`;
 export const ipItemPk = (ipHash: string): string => `ip#${ipHash}`;
+/** A webhook event's delivery claim: the prefix is what the delivery function's writes are limited to. */
+export const DELIVERY_CLAIM_PK_PREFIX = 'delivery#';
+export const deliveryClaimPk = (eventId: string): string => `${DELIVERY_CLAIM_PK_PREFIX}${eventId}`;
 /** An address's bytes sent in an hour (store/address-bytes.ts): `sb:<hour index>`, one attribute an hour. */
 export const ADDRESS_BYTE_SLOT_PREFIX = 'sb:';
 /** A client address's bytes sent in a day: an item apart from its key-creation log, which lives an hour. */

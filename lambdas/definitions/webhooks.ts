@@ -1,4 +1,4 @@
-import { PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
+import { CLAIM_DELIVERY, PUT_RECEIPT, SETTLE_SECRET_HEAD, type TableAccess } from './access';
 import { API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { SECRET_HEAD_SK } from './tables';
 
@@ -33,6 +33,12 @@ export const WEBHOOK_RETRY_BASE_MS = {
    */
   aws: 60_000,
 } as const;
+
+/**
+ * How long an event's delivery claim is kept: longer than its retries can last (three waits, each
+ * within SQS's 12-hour visibility limit), so that a copy of its job never finds it gone.
+ */
+export const DELIVERY_CLAIM_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Dead letters are kept this long (SQS's maximum), to be inspected and redriven. */
 export const DEAD_LETTER_RETENTION_DAYS = 14;
@@ -114,6 +120,6 @@ export const PIPELINE_TABLE_ACCESS = {
     keys: [{ actions: ['dynamodb:BatchGetItem'] }],
     secrets: [{ actions: ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] }, SETTLE_SECRET_HEAD, PUT_RECEIPT],
   },
-  /** Reads the owner's webhook URL and signing secret at delivery time. */
-  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }] },
+  /** Reads the owner's webhook URL and signing secret at delivery time, and claims each event's delivery. */
+  delivery: { keys: [{ actions: ['dynamodb:GetItem'] }, CLAIM_DELIVERY] },
 } as const satisfies Record<keyof typeof PIPELINE_ENTRIES, TableAccess>;

@@ -20,6 +20,8 @@ export interface RenderedCondition {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
+const partsOf = (part: Condition): readonly Condition[] => ('all' in part ? part.all : 'any' in part ? part.any : []);
+
 /**
  * The condition's expression, with the names and values the rest of the command uses (`names`,
  * `values`) merged in: its own placeholders are `#c…` and `:c…`.
@@ -32,9 +34,13 @@ export function renderCondition(condition: Condition, names: Record<string, stri
     ownNames[placeholder] = segment;
     return placeholder;
   };
+  // DynamoDB refuses redundant parentheses: only a group of two or more within another is wrapped.
+  const grouped = (part: Condition): string => (partsOf(part).length > 1 ? `(${render(part)})` : render(part));
   const render = (part: Condition): string => {
-    if ('all' in part) return part.all.map((each) => `(${render(each)})`).join(' AND ');
-    if ('any' in part) return part.any.map((each) => `(${render(each)})`).join(' OR ');
+    const parts = partsOf(part);
+    if (parts.length === 1) return render(parts[0]!);
+    if ('all' in part) return part.all.map(grouped).join(' AND ');
+    if ('any' in part) return part.any.map(grouped).join(' OR ');
     const path = part.path.split('.').map(nameOf).join('.');
     if (!('value' in part)) return part.op === 'exists' ? `attribute_exists(${path})` : `attribute_not_exists(${path})`;
     const placeholder = `:c${Object.keys(ownValues).length}`;

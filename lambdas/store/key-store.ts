@@ -165,6 +165,14 @@ interface OverFull {
   overFull: KeyItem;
 }
 
+/**
+ * A count is sent once: a repeat after a lost answer would count the request again whenever
+ * another request was counted in between (`counted` holds the last one's token only), so a
+ * count the settling read cannot confirm answers StoreUnavailable (503) instead. A request is
+ * then counted at most SDK_MAX_ATTEMPTS times, the attempts of its one write (docs/api.md).
+ */
+const COUNT_SENDS = 1;
+
 /** Whether this request's count is in the key item, and so what it answered. */
 const settleCount =
   (keyHash: string, now: number, token: string) =>
@@ -203,6 +211,7 @@ async function countOnce(keyHash: string, now: number, token: string, attempts: 
   const byBytes = byteCounting(bytes, now);
   const counted = await settledWrite<Authentication | OverFull>({
     settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
@@ -251,6 +260,7 @@ async function rewriteBytesAndCount(
   const rewrite = byteRewrite(old, bytes, now);
   const rewritten = await settledWrite<Authentication | undefined>({
     settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
@@ -277,6 +287,7 @@ async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: 
   slots[current] = (slots[current] ?? 0) + 1;
   const pruned = await settledWrite<Authentication | undefined>({
     settle: settleCount(keyHash, now, token),
+    sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({

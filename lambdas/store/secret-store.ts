@@ -358,6 +358,7 @@ async function claimAs(
   const gate = proof?.gate;
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
+  const condition = claimable(now, caller, claim, gate, takeView);
   const outcome = await settledWrite<ClaimUpdateOutcome>({
     withinMs: CLAIM_RETRY_WINDOW_MS,
     write: (abortSignal) =>
@@ -371,23 +372,7 @@ async function claimAs(
           UpdateExpression:
             `SET ${A.remaining} = ${A.remaining} - :one, ${A.viewedAt} = :now, ` +
             `${A.viewed} = list_append(if_not_exists(${A.viewed}, :noViews), :thisView), #claim = ${A.remaining} - :one ADD ${A.readers} :one`,
-          // Without takeView the condition never holds: the update only reads the head back.
-          ConditionExpression:
-            `${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#claim) AND ` +
-            // An answer to a request (`reader`) is claimed by its requester's key only.
-            `(attribute_not_exists(${A.reader}) OR ${A.reader} = :caller) AND ` +
-            (gate === undefined ? `attribute_not_exists(${A.gate})` : `(attribute_not_exists(${A.gate}) OR ${A.gate} = :gate)`) +
-            (takeView ? '' : ' AND attribute_exists(#claim)'),
-          ExpressionAttributeNames: { '#claim': claim },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':zero': 0,
-            ':now': now,
-            ':caller': caller,
-            ':noViews': [],
-            ':thisView': [now],
-            ...(gate === undefined ? {} : { ':gate': gate }),
-          },
+          ...renderCondition(condition, { '#claim': claim }, { ':one': 1, ':now': now, ':noViews': [], ':thisView': [now] }),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -399,14 +384,7 @@ async function claimAs(
       const item = await readForSettling<HeadItem & Record<string, unknown>>(table, key, attributes, signal);
       // Not applied while the update's condition holds: sent again. Otherwise the item says what
       // it answered (this claim's own view) or would answer (gone, used up, expired, the gate).
-      const conditionHolds =
-        item !== undefined &&
-        typeof item[claim] !== 'number' &&
-        isLive(item, now) &&
-        takeView &&
-        (item.reader === undefined || item.reader === caller) &&
-        (item.gate === undefined || item.gate === gate);
-      return conditionHolds ? NOT_APPLIED : { refusedBy: item };
+      return item !== undefined && holds(condition, item) ? NOT_APPLIED : { refusedBy: item };
     },
   }).catch(viewMayBeTaken);
   let head: HeadItem;
@@ -467,6 +445,27 @@ function viewMayBeTaken(error: unknown): never {
  * settling read found instead, after a lost answer), from which the claim's answer is read.
  */
 type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
+
+/**
+ * What a claim's update wants of the head: a view left, not expired, not taken by this claim yet,
+ * no other key's answer to a request (`reader`), and no gate or the right proof. Without
+ * `takeView` it never holds (the update only reads the head back).
+ */
+const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => ({
+  all: [
+    { path: A.remaining, op: '>', value: 0 },
+    { path: A.expires, op: '>', value: now },
+    { path: claim, op: 'absent' },
+    {
+      any: [
+        { path: A.reader, op: 'absent' },
+        { path: A.reader, op: '=', value: caller },
+      ],
+    },
+    { any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])] },
+    ...(takeView ? [] : [{ path: claim, op: 'exists' as const }]),
+  ],
+});
 
 /** A head that a claim with the right proof could take a view of. */
 const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;

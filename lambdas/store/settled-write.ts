@@ -68,9 +68,11 @@ export interface SettledWrite<T> {
   settle: (signal: AbortSignal | undefined) => Promise<Settled<T>>;
   /** The most time writes and reads together may take from now (the claim's retry window). */
   withinMs?: number;
+  /** At most this many sends (a count that must not be applied twice: 1). */
+  sends?: number;
 }
 
-export async function settledWrite<T>({ write, settle, withinMs = Infinity }: SettledWrite<T>): Promise<T> {
+export async function settledWrite<T>({ write, settle, withinMs = Infinity, sends = MAX_SENDS }: SettledWrite<T>): Promise<T> {
   const started = Date.now();
   const left = (): number => withinMs - (Date.now() - started);
   for (let send = 1; ; send++) {
@@ -89,7 +91,7 @@ export async function settledWrite<T>({ write, settle, withinMs = Infinity }: Se
       throw error;
     }
     if (settled !== NOT_APPLIED) return settled;
-    if (send === MAX_SENDS || Math.min(remainingBudgetMs(), left()) <= 2 * SETTLE_RESERVE_MS) throw new StoreUnavailable(fault);
+    if (send >= sends || Math.min(remainingBudgetMs(), left()) <= 2 * SETTLE_RESERVE_MS) throw new StoreUnavailable(fault);
   }
 }
 

@@ -1,5 +1,6 @@
 import { WEBHOOK_HEADERS, WEBHOOK_MAX_RESPONSE_BYTES, WEBHOOK_REQUEST_TIMEOUT_MS } from '../definitions/webhooks';
 import { webhookTarget } from '../store/key-store';
+import { claimDelivery } from '../store/delivery-claims';
 import type { WebhookJob } from './rules/webhook-job';
 import { postWebhook } from './outbound-http';
 import { signatureHeader, standardWebhookSignature } from './signature';
@@ -8,6 +9,8 @@ export type DeliveryResult =
   | { outcome: 'delivered'; status: number }
   /** The owner key has no webhook now (removed, or the key revoked): nothing to deliver. */
   | { outcome: 'no webhook' }
+  /** Another queue message of the same event holds its delivery (store/delivery-claims.ts): this copy is dropped. */
+  | { outcome: 'duplicate' }
   /** 410 Gone: the receiver wants no more of this event; it is not retried. */
   | { outcome: 'gone'; status: 410 }
   | { outcome: 'failed'; reason: string; status?: number; retryAfterMs?: number };
@@ -19,12 +22,13 @@ const GONE = 410;
  * One attempt at delivering a job to its owner's webhook as it is set now, signed afresh with
  * the time of this attempt. postWebhook judges the URL again, and every address it resolves to.
  */
-export async function attemptDelivery(job: WebhookJob, options: { allowLoopback: boolean }): Promise<DeliveryResult> {
+export async function attemptDelivery(job: WebhookJob, messageId: string, options: { allowLoopback: boolean }): Promise<DeliveryResult> {
   const target = await webhookTarget(job.owner);
   if (!target) return { outcome: 'no webhook' };
+  const now = Date.now();
+  if (!(await claimDelivery(job.eventId, messageId, now))) return { outcome: 'duplicate' };
 
   const body = JSON.stringify(job.event);
-  const now = Date.now();
   const seconds = Math.floor(now / 1000);
   const result = await postWebhook(
     {

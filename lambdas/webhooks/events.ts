@@ -1,5 +1,6 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { WebhookEvent } from '#contract/limits';
+import { randomBytes } from 'node:crypto';
+import { WEBHOOK_TEST_EVENT, type WebhookEvent } from '#contract/limits';
 import { SECRETS_TABLE } from '../definitions/tables';
 import { sha256Hex } from '../rules/api-keys';
 import { isHeadChange, numberOf, stringOf } from './stream/records';
@@ -71,3 +72,10 @@ export const webhookEventId = (secretId: string, event: WebhookEvent, remaining:
 function job(event: WebhookEvent, id: string, owner: string, timestamp: number, remaining: number): WebhookJob {
   return { eventId: webhookEventId(id, event, remaining), owner, event: { event, timestamp, data: { id } } };
 }
+
+/** A webhook.test event for `owner`'s webhook: an id of its own, since every test is a new event. */
+export const testWebhookJob = (owner: string, now: number): WebhookJob => ({
+  eventId: `evt_${randomBytes(16).toString('hex')}`,
+  owner,
+  event: { event: WEBHOOK_TEST_EVENT, timestamp: now, data: {} },
+});

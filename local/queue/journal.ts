@@ -4,13 +4,9 @@ import * as path from 'node:path';
 /**
  * The local queue service's messages on disk (local mode with DATA_DIR), so that a process killed
  * outright loses none: every change is appended to a log before the SQS call that made it is
- * answered, and the log is folded into a snapshot at start and whenever it grows large.
- *
- * An append-only log rather than rewriting the queues to a temp file and renaming it on every
- * change: a change costs one small write whatever the queues hold, where a rewrite costs all of
- * it (docs/decisions/local-queue.md has the figures). The snapshot, written rarely, is
- * the one written to a temp file and renamed, so that it is whole or absent. Writes are not
- * fsynced: they survive the death of the process (the page cache keeps them), not of the machine.
+ * answered (one small write, whatever the queues hold: docs/decisions/local-queue.md), and the log
+ * is folded into a snapshot (temp file, then rename) at start and whenever it grows large. Not
+ * fsynced: it survives the death of the process, not of the machine.
  */
 
 /** A message as kept: all but its receipt, which dies with the consumer that held it. */

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { MAX_MESSAGE_BYTES, messageAttributes, queueAttributes } from './attributes';
 import { QueueError } from './errors';
-import { MAX_VISIBILITY_TIMEOUT_S } from './queue';
+import { answerPeek, LOCAL_TARGET_PREFIX, PEEK_ACTION } from './peek';
+import { MAX_VISIBILITY_TIMEOUT_S, type LocalQueue } from './queue';
 import type { QueueRegistry } from './registry';
 
 /**
@@ -17,6 +18,7 @@ export interface OperationContext {
 
 export type Operation = (input: unknown, context: OperationContext) => Promise<object> | object;
 
+const TARGET_PREFIX = 'AmazonSQS.';
 const MAX_BATCH_ENTRIES = 10;
 const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
 const MAX_DELAY_S = 900;
@@ -114,13 +116,15 @@ const sendEntry = z.object({
   MessageSystemAttributes: attributeMap,
 });
 
+/** Sends one message, checked as SQS checks it. */
+function sendOne(queue: LocalQueue, entry: z.output<typeof sendEntry>): object {
+  checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
+  const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
+  return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+}
+
 const OPERATIONS: Readonly<Record<string, Operation>> = {
-  SendMessage: operation(queueRequest.extend(sendEntry.shape), (input, { registry }) => {
-    const queue = registry.byUrl(input.QueueUrl);
-    checkBody(input.MessageBody, input.MessageAttributes, input.MessageSystemAttributes);
-    const sent = queue.send(input.MessageBody, (input.DelaySeconds ?? 0) * 1000);
-    return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
-  }),
+  SendMessage: operation(queueRequest.extend(sendEntry.shape), (input, { registry }) => sendOne(registry.byUrl(input.QueueUrl), input)),
 
   SendMessageBatch: operation(queueRequest.extend({ Entries: z.array(sendEntry.extend({ Id: z.string() })) }), (input, { registry }) => {
     const queue = registry.byUrl(input.QueueUrl);
@@ -128,11 +132,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     if (totalBytes > MAX_MESSAGE_BYTES) {
       throw new QueueError('BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes.`);
     }
-    return runBatch(input.Entries, (entry) => {
-      checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
-      const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
-      return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
-    });
+    return runBatch(input.Entries, (entry) => sendOne(queue, entry));
   }),
 
   ReceiveMessage: operation(
@@ -217,4 +217,9 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   }),
 };
 
-export const findOperation = (name: string): Operation | undefined => (Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined);
+/** The operation an `x-amz-target` names: SQS's, or the local service's own peek. */
+export function findOperation(target: string): Operation | undefined {
+  if (target === `${LOCAL_TARGET_PREFIX}${PEEK_ACTION}`) return operation(queueRequest, answerPeek);
+  const name = target.slice(TARGET_PREFIX.length);
+  return target.startsWith(TARGET_PREFIX) && Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+}

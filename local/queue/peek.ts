@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { QueueRegistry } from './registry';
+import type { OperationContext } from './operations';
 
 /**
  * The one action of the local queue service that SQS lacks: reading what a queue holds without
@@ -13,8 +13,6 @@ import type { QueueRegistry } from './registry';
 export const LOCAL_TARGET_PREFIX = 'LocalQueue.';
 export const PEEK_ACTION = 'PeekMessages';
 
-const peekRequest = z.object({ QueueUrl: z.string() });
-
 const peekedMessage = z.object({
   MessageId: z.string(),
   Body: z.string(),
@@ -23,11 +21,9 @@ const peekedMessage = z.object({
 const peekResponse = z.object({ Messages: z.array(peekedMessage) });
 export type PeekedQueueMessage = z.infer<typeof peekedMessage>;
 
-/** The service's side; `undefined` for a request that is not a valid peek, which SQS's errors then answer. */
-export function answerPeek(input: unknown, registry: QueueRegistry): z.infer<typeof peekResponse> | undefined {
-  const parsed = peekRequest.safeParse(input);
-  if (!parsed.success) return undefined;
-  const messages = registry.byUrl(parsed.data.QueueUrl).peek();
+/** The service's side. */
+export function answerPeek({ QueueUrl }: { QueueUrl: string }, { registry }: OperationContext): z.infer<typeof peekResponse> {
+  const messages = registry.byUrl(QueueUrl).peek();
   return {
     Messages: messages.map((message) => ({
       MessageId: message.messageId,

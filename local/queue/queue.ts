@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { sleep } from '../poller-support';
 import { QueueError } from './errors';
 import type { PersistedMessage, QueueJournal } from './journal';
 
@@ -20,42 +21,12 @@ export interface DeadLetterTarget {
   maxReceiveCount: number;
 }
 
-interface StoredMessage {
-  readonly messageId: string;
-  readonly body: string;
-  readonly md5OfBody: string;
-  /** Kept when the message moves to the dead-letter queue: SQS counts retention from the first send. */
-  readonly sentTimestamp: number;
-  receiveCount: number;
-  firstReceiveTimestamp: number | undefined;
-  visibleAt: number;
-  /** Hidden by a receive (a consumer's lease), rather than by a delay or ChangeMessageVisibility. */
-  leased: boolean;
-  /** Only the latest receipt's handle may change the message's visibility or delete it. */
-  latestReceipt: { handle: string; receivedAt: number } | undefined;
-  /** The queue a dead letter was moved from. */
-  readonly deadLetterSourceQueue: string | undefined;
-}
+/** Only the latest receipt's handle may change the message's visibility or delete it. */
+type StoredMessage = PersistedMessage & { latestReceipt: { handle: string; receivedAt: number } | undefined };
 
-export interface SentMessage {
-  messageId: string;
-  md5OfBody: string;
-}
+type SentMessage = Pick<PersistedMessage, 'messageId' | 'md5OfBody'>;
 
-export interface ReceivedMessage extends SentMessage {
-  body: string;
-  receiptHandle: string;
-  sentTimestamp: number;
-  receiveCount: number;
-  firstReceiveTimestamp: number;
-  deadLetterSourceQueue: string | undefined;
-}
-
-export interface PeekedMessage extends SentMessage {
-  body: string;
-  sentTimestamp: number;
-  receiveCount: number;
-}
+export type ReceivedMessage = Readonly<PersistedMessage> & { receiptHandle: string; firstReceiveTimestamp: number };
 
 export interface QueueCounts {
   visible: number;
@@ -79,7 +50,8 @@ function messageIdOf(receiptHandle: string): string {
 export class LocalQueue {
   // Insertion order is send order, so the oldest visible messages are received first.
   private readonly messages = new Map<string, StoredMessage>();
-  private readonly waiters = new Set<() => void>();
+  /** Aborted, and replaced, whenever a waiting poll should look again. */
+  private changed = new AbortController();
 
   /** `journal`: where every change is recorded (local mode with DATA_DIR); none keeps it in memory only. */
   constructor(
@@ -146,17 +118,9 @@ export class LocalQueue {
       message.visibleAt = now + visibilityTimeoutMs;
       message.leased = true;
       message.latestReceipt = { handle: newReceiptHandle(message.messageId), receivedAt: now };
-      this.journal?.put(this.name, persisted(message));
-      received.push({
-        messageId: message.messageId,
-        md5OfBody: message.md5OfBody,
-        body: message.body,
-        receiptHandle: message.latestReceipt.handle,
-        sentTimestamp: message.sentTimestamp,
-        receiveCount: message.receiveCount,
-        firstReceiveTimestamp: message.firstReceiveTimestamp,
-        deadLetterSourceQueue: message.deadLetterSourceQueue,
-      });
+      const kept = persisted(message);
+      this.journal?.put(this.name, kept);
+      received.push({ ...kept, receiptHandle: message.latestReceipt.handle, firstReceiveTimestamp: message.firstReceiveTimestamp });
     }
     return received;
   }
@@ -166,15 +130,9 @@ export class LocalQueue {
    * counts, visibility and receipts stay as they are. SQS has no such action; local mode's
    * `npm run dlq -- list` uses it (queue/peek.ts), where on SQS it must receive.
    */
-  peek(): PeekedMessage[] {
+  peek(): PersistedMessage[] {
     this.dropExpired(Date.now());
-    return [...this.messages.values()].map(({ messageId, md5OfBody, body, sentTimestamp, receiveCount }) => ({
-      messageId,
-      md5OfBody,
-      body,
-      sentTimestamp,
-      receiveCount,
-    }));
+    return [...this.messages.values()].map(persisted);
   }
 
   /**
@@ -183,12 +141,10 @@ export class LocalQueue {
    */
   async receiveWaiting(max: number, visibilityTimeoutMs: number, waitMs: number, signal: AbortSignal): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
-    // Never receive for a poll that has ended: nobody would get the messages, yet they would be
-    // hidden for their visibility timeout and their receive counts would go up.
+    // Never receive for a poll that has ended: nobody would get the messages, yet their counts would rise.
     while (!signal.aborted) {
-      // One reading of the clock for the look and for when to look again: a timer may fire a
-      // millisecond before Date.now() reaches its time, and a message that came into view between
-      // two readings would be neither received nor waited for, so the poll would sleep to its end.
+      // One reading of the clock for the look and for when to look again, or a message coming into
+      // view between two readings would be neither received nor waited for.
       const now = Date.now();
       const received = this.receiveAt(now, max, visibilityTimeoutMs);
       if (received.length > 0 || now >= deadline) return received;
@@ -229,8 +185,7 @@ export class LocalQueue {
     message.visibleAt = now + timeoutMs;
     message.leased = false;
     this.journal?.put(this.name, persisted(message));
-    // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them
-    // to look again, or a retry delayed by 4 s would wait out a poll's whole 20 s.
+    // Waiting polls sleep until the earliest visibleAt they saw: a shortened timeout must wake them.
     this.notify();
   }
 
@@ -265,7 +220,8 @@ export class LocalQueue {
   }
 
   private notify(): void {
-    for (const wake of [...this.waiters]) wake();
+    this.changed.abort();
+    this.changed = new AbortController();
   }
 
   private nextVisibleAfter(now: number): number | undefined {
@@ -277,17 +233,7 @@ export class LocalQueue {
   }
 
   private waitForChange(until: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        signal.removeEventListener('abort', wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, Math.max(0, until - Date.now()));
-      this.waiters.add(wake);
-      signal.addEventListener('abort', wake, { once: true });
-    });
+    return sleep(Math.max(0, until - Date.now()), AbortSignal.any([signal, this.changed.signal]));
   }
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { QueueError } from './errors';
 import { findOperation } from './operations';
-import { LOCAL_TARGET_PREFIX, PEEK_ACTION, answerPeek } from './peek';
 import type { QueueRegistry } from './registry';
 
 /**
@@ -12,16 +12,6 @@ import type { QueueRegistry } from './registry';
  */
 
 const CONTENT_TYPE = 'application/x-amz-json-1.0';
-const TARGET_PREFIX = 'AmazonSQS.';
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 function sendJson(response: ServerResponse, status: number, headers: Record<string, string>, body: object): void {
   const text = JSON.stringify(body);
@@ -39,22 +29,11 @@ function parseJson(text: string): unknown {
 
 async function answer(request: IncomingMessage, body: string, registry: QueueRegistry, signal: AbortSignal): Promise<object> {
   const target = request.headers['x-amz-target'];
-  if (request.method === 'POST' && target === `${LOCAL_TARGET_PREFIX}${PEEK_ACTION}`) {
-    const peeked = answerPeek(parseJson(body), registry);
-    if (peeked) return peeked;
-    throw new QueueError('MissingParameter', 'The request must contain the parameter QueueUrl.');
+  if (request.method !== 'POST' || typeof target !== 'string') {
+    throw new QueueError('UnsupportedOperation', "The local queue service speaks SQS's AWS JSON 1.0 protocol only: POST with x-amz-target.");
   }
-  if (request.method !== 'POST' || typeof target !== 'string' || !target.startsWith(TARGET_PREFIX)) {
-    throw new QueueError(
-      'UnsupportedOperation',
-      "The local queue service speaks SQS's AWS JSON 1.0 protocol only: " + `POST with x-amz-target: ${TARGET_PREFIX}<Action>.`,
-    );
-  }
-  const action = target.slice(TARGET_PREFIX.length);
-  const operation = findOperation(action);
-  if (!operation) {
-    throw new QueueError('UnsupportedOperation', `The local queue service does not support the action ${action}.`);
-  }
+  const operation = findOperation(target);
+  if (!operation) throw new QueueError('UnsupportedOperation', `The local queue service does not support the action ${target}.`);
   return operation(parseJson(body), { registry, signal });
 }
 
@@ -66,7 +45,7 @@ export function queueRequestListener(registry: QueueRegistry, stopSignal: AbortS
       const hangUp = new AbortController();
       response.on('close', () => hangUp.abort());
       try {
-        const body = await readBody(request);
+        const body = await text(request);
         const output = await answer(request, body, registry, AbortSignal.any([stopSignal, hangUp.signal]));
         sendJson(response, 200, { 'x-amzn-requestid': requestId }, output);
       } catch (error) {

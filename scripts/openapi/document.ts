@@ -1,11 +1,21 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '#contract/errors';
-import { API_BASE_PATH, GATE, IDEMPOTENCY, MAX_BODY_BYTES, RATE_LIMIT, SLOW_STORE_MS, STORED_BYTES_LIMIT, WEBHOOK_EVENTS } from '#contract/limits';
+import {
+  API_BASE_PATH,
+  GATE,
+  IDEMPOTENCY,
+  MAX_BODY_BYTES,
+  RATE_LIMIT,
+  SLOW_STORE_MS,
+  STORED_BYTES_LIMIT,
+  WEBHOOK_EVENTS,
+  WEBHOOK_TEST_EVENT,
+} from '#contract/limits';
 import { TOKEN_CLOCK_SKEW_SECONDS } from '#contract/create-access';
 import { REQUEST_PUBLIC_KEY_PATTERN } from '#contract/requests';
 import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
-import { webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
+import { secretEventSchema, webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
 import PACKAGE from '../../package.json';
 import {
@@ -28,6 +38,7 @@ import {
   secretId,
   updateKeyBody,
   updateKeyResponse,
+  webhookTestResponse,
 } from '#contract/schemas';
 
 /**
@@ -104,7 +115,7 @@ function webhookOrNone(node: JsonSchema): void {
 const MADE_ID = { pattern: patternOf(secretId) };
 const STATED_BY_SCHEMA = new Map<unknown, (node: JsonSchema) => void>([
   [updateKeyBody.shape.webhook, webhookOrNone],
-  [webhookPayloadSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
+  [secretEventSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
 ]);
 
 const withStatedChecks: Override = (context) => {
@@ -191,6 +202,7 @@ const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' |
   { name: 'KeyDetails', schema: getKeyResponse, io: 'output' },
   { name: 'Updated', schema: updateKeyResponse, io: 'output' },
   { name: 'Deleted', schema: deleteResponse, io: 'output' },
+  { name: 'WebhookTestQueued', schema: webhookTestResponse, io: 'output' },
   { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
   { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
   { name: 'SecretStatus', schema: secretStatusResponse, io: 'output' },
@@ -285,6 +297,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     authenticated: true,
     request: { schema: updateKeyBody, required: true },
     outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
+  },
+  'keys-webhook-test': {
+    summary: "Send a `webhook.test` event to the calling key's webhook.",
+    authenticated: true,
+    outcomes: {
+      202: { description: 'Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schema: webhookTestResponse },
+      400: error('The key has no webhook.'),
+      403: REVEAL_ONLY_REFUSED,
+    },
   },
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
@@ -384,6 +405,8 @@ const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
   'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
   'keys-update':
     'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
+  'keys-webhook-test':
+    'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
   'keys-delete': 'The key stops working at once: its next request gets 401.',
   'secrets-create':
     '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
@@ -435,15 +458,27 @@ const PROOF_PARAMETER = {
   schema: { type: 'string', pattern: GATE.digestPattern.source, maxLength: GATE.digestLength },
 };
 
+/** A header of the Standard Webhooks specification, which every delivery carries beside ours. */
+const standardHeader = (name: string, description: string, schema: { pattern: string; maxLength: number }) => ({
+  name,
+  in: 'header',
+  required: true,
+  description: `Standard Webhooks: ${description}`,
+  schema: { type: 'string', ...schema },
+});
+
 /** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
 function webhooks() {
   return Object.fromEntries(
-    WEBHOOK_EVENTS.map((event) => [
+    [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].map((event) => [
       event,
       {
         post: {
           operationId: `webhook-${event.replace('.', '-')}`,
-          summary: `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          summary:
+            event === WEBHOOK_TEST_EVENT
+              ? `\`${event}\`, sent by POST /keys/webhook/test (docs/webhooks.md).`
+              : `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
           security: [{ webhookSignature: [] }],
           parameters: [
             {
@@ -460,6 +495,12 @@ function webhooks() {
               description: 'Same id on every attempt of one event.',
               schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
             },
+            standardHeader(WEBHOOK_HEADERS.standardId, `the same as ${WEBHOOK_HEADERS.eventId}.`, { pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 }),
+            standardHeader(WEBHOOK_HEADERS.standardTimestamp, 'Unix seconds of this attempt.', { pattern: '^\\d+$', maxLength: 12 }),
+            standardHeader(WEBHOOK_HEADERS.standardSignature, '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.', {
+              pattern: '^v1,[A-Za-z0-9+/]{43}=$',
+              maxLength: 47,
+            }),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },

@@ -164,6 +164,7 @@ describe('cdk-nag AwsSolutions with createAccess=signed-in', () => {
       oidcIssuer: 'https://login.example.com',
       oidcAudience: 'onetime',
       oidcClientId: 'onetime-pages',
+      oidcAllowedDomains: 'example.com',
     });
     expect(report.violations).toEqual([]);
     expect([...new Set(report.suppressedViolations.map((violation) => violation.ruleName))].sort()).toEqual(ACKNOWLEDGED_RULES);

@@ -1,10 +1,11 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
 import { KEYS_TABLE, SECRETS_TABLE, type TableDefinition } from '#lambdas/definitions/tables';
+import { QUEUES } from '#lambdas/definitions/webhooks';
 import { roleOf } from './support/iam';
 import { sharedSynthesis } from './support/synth';
 import { asArray, at, refTarget, resource, roleStatements, routeFunctionId, tableLogicalId, type PolicyStatement } from './support/template';
-import { pipelineOf } from './support/webhooks';
+import { pipelineOf, queueLogicalId } from './support/webhooks';
 
 /**
  * The roles as the template writes them. Which actions each function needs is proven by what it
@@ -241,9 +242,13 @@ describe.each(ROUTES.map((route) => [route.name, route] as const))('the %s funct
   const functionId = routeFunctionId(template, route);
   const roleId = roleOf(template, functionId);
 
-  it('names only the tables and its own log group', () => {
+  it('names only the tables, its own log group and, if it sends webhook jobs, their queue', () => {
     const logGroupId = refTarget(at(resource(template, functionId).Properties, 'LoggingConfig', 'LogGroup'));
-    const allowed = new Set([...TABLES.map((table) => JSON.stringify(tableArn(table))), JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] })]);
+    const allowed = new Set([
+      ...TABLES.map((table) => JSON.stringify(tableArn(table))),
+      JSON.stringify({ 'Fn::GetAtt': [logGroupId, 'Arn'] }),
+      ...(route.sendsWebhookJobs ? [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(template, QUEUES.jobs), 'Arn'] })] : []),
+    ]);
     const targets = roleStatements(template, roleId).flatMap((statement) => asArray(statement.Resource).map((target) => JSON.stringify(target)));
     expect(targets.filter((target) => !allowed.has(target))).toEqual([]);
   });

@@ -2,7 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ENV } from '#lambdas/definitions/env';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
-import { KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { DELIVERY_CLAIM_PK_PREFIX, KEYS_TABLE, SECRETS_TABLE, SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import {
   CONSUMED_SECRETS_BATCH_SIZE,
   DEAD_LETTER_RETENTION_DAYS,
@@ -20,7 +20,18 @@ import {
 import { delayAfterFailedAttempt } from '#lambdas/webhooks/rules/retry-schedule';
 import { actionsByResource, roleOf } from './support/iam';
 import { sharedSynthesis, synthesize } from './support/synth';
-import { asArray, at, isRecord, refTarget, resource, resourcesOfType, routeFunctionId, tableLogicalId, templateJson } from './support/template';
+import {
+  asArray,
+  at,
+  isRecord,
+  refTarget,
+  resource,
+  resourcesOfType,
+  roleStatements,
+  routeFunctionId,
+  tableLogicalId,
+  templateJson,
+} from './support/template';
 import { apiServerErrorsAlarmId, writeUnitsAlarmId } from './support/monitoring';
 import { getAtt, mappingFrom, pipelineOf, queueLogicalId } from './support/webhooks';
 
@@ -264,10 +275,10 @@ describe('pipeline roles', () => {
     });
   });
 
-  it('delivery: its logs, the key it reads, and consuming the jobs queue (visibility changes included)', () => {
+  it('delivery: its logs, the key it reads, its delivery claims, and consuming the jobs queue (visibility changes included)', () => {
     expect(granted(deliveryId)).toEqual({
       [ownLogGroup(deliveryId)]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-      [arn(keysTableId)]: ['dynamodb:GetItem'],
+      [arn(keysTableId)]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
       // What CDK's SqsEventSource grants.
       [arn(queueId(QUEUES.jobs))]: [
         'sqs:ChangeMessageVisibility',
@@ -277,6 +288,25 @@ describe('pipeline roles', () => {
         'sqs:ReceiveMessage',
       ],
     });
+  });
+
+  it('delivery writes claim items only: never a key', () => {
+    const writes = roleStatements(template, roleOf(template, deliveryId)).filter((statement) =>
+      asArray(statement.Action).includes('dynamodb:PutItem'),
+    );
+    expect(writes.map((statement) => at(statement, 'Condition', 'ForAllValues:StringLike', 'dynamodb:LeadingKeys'))).toEqual([
+      [`${DELIVERY_CLAIM_PK_PREFIX}*`],
+    ]);
+  });
+
+  it('POST /keys/webhook/test may send to the jobs queue, and nothing else of the pipeline', () => {
+    const route = ROUTES.find((candidate) => candidate.sendsWebhookJobs);
+    const functionId = routeFunctionId(template, route!);
+    const queues = Object.values(QUEUES).map((queue) => arn(queueId(queue)));
+    expect(Object.entries(granted(functionId)).filter(([target]) => queues.includes(target))).toEqual([
+      [arn(queueId(QUEUES.jobs)), ['sqs:SendMessage']],
+    ]);
+    expect(variablesOf(functionId)).toMatchObject({ [QUEUES.jobs.envVar]: { Ref: queueId(QUEUES.jobs) } });
   });
 
   it.each([

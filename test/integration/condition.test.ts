@@ -37,6 +37,7 @@ const CONDITIONS: Record<string, Condition> = {
       { path: 'idem.at', op: '<', value: 200 },
     ],
   },
+  singles: { all: [{ any: [{ path: 'n', op: 'exists' }] }, { all: [{ path: 's', op: '=', value: 'b' }] }] },
   allOf: {
     all: [
       { path: 'n', op: 'exists' },

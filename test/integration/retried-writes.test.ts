@@ -1,6 +1,6 @@
 import { ERRORS } from '#contract/errors';
 import { CLAIMANTS_DONE_MS, IDEMPOTENCY } from '#contract/limits';
-import { KEY_ATTRIBUTES, SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
+import { SECRET_ATTRIBUTES, SECRET_HEAD_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { REVOKED_CHUNKS_DELETION_DELAY_MS } from '#lambdas/definitions/webhooks';
 import { eventually } from '../support/eventually';
 import { distinctEvents, type WebhookReceiver } from '../support/webhook-receiver';
@@ -121,19 +121,29 @@ describe.each<FaultKind>(['500', 'reset'])('the answer to the write is lost (%s)
   });
 
   describe('every authenticated route', () => {
-    test('the rate-limit count: the request is counted once, and its headers say so', async () => {
-      const { key } = await createKey(undefined, baseUrl);
+    /** Sends `method path` with `key`, the answer to its rate-limit count lost. */
+    const countLost = async (key: string, method: 'GET' | 'POST', path: string): Promise<ApiResponse> => {
       const keyPk = (await storedKeyItem(key, KEYS))?.pk;
-      const first = await withFault(
+      return withFault(
         kind,
         (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk,
-        () => api('GET', '/keys', { key, baseUrl }),
+        () => api(method, path, { key, baseUrl }),
       );
+    };
+
+    test('the rate-limit count: the request is counted once, and its headers say so', async () => {
+      const { key } = await createKey(undefined, baseUrl);
+      const first = await countLost(key, 'GET', '/keys');
       expect(first.status).toBe(200);
       expect(first.headers['x-ratelimit-remaining']).toBe('99');
       expect((await api('GET', '/keys', { key, baseUrl })).headers['x-ratelimit-remaining']).toBe('98');
       const slots = (await storedKeyItem(key, KEYS))?.rl as Record<string, number>;
       expect(Object.values(slots).reduce((sum, count) => sum + count, 0)).toBe(2);
+    });
+
+    test('POST /keys/webhook/test: 202, and one webhook.test event', async () => {
+      const { key } = await owner(['webhook.test']);
+      expect((await countLost(key, 'POST', '/keys/webhook/test')).status).toBe(202);
     });
   });
 
@@ -346,7 +356,7 @@ async function keyedCreate(data: string): Promise<ReturnType<typeof createdHeads
 
 /** Releasing an Idempotency-Key record (a create that answered an error): left undone, its repeat is told the same id. */
 const recordRelease = (call: DynamoDbCall): boolean =>
-  on('UpdateItem', KEYS)(call) && String(call.body.UpdateExpression).startsWith(`REMOVE ${KEY_ATTRIBUTES.idempotency}.`);
+  on('UpdateItem', KEYS)(call) && (keyPkOf(call) ?? '').startsWith('idem#') && String(call.body.UpdateExpression).startsWith('REMOVE');
 
 test('a create whose head write and settling read fail on every attempt: 503, and it deletes the head and chunks it wrote', async () => {
   // No webhook: the head the failed attempts wrote is seen by the stream before the undo.

@@ -1,3 +1,4 @@
+import { ENV } from '#lambdas/definitions/env';
 import { ERRORS } from '#contract/errors';
 import { GATE } from '#contract/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
@@ -50,7 +51,11 @@ let server: LocalServer | undefined;
 let receiver: WebhookReceiver;
 let baseUrl: string;
 
-serverBehindFaultProxyForThisFile({ keysTable: KEYS, secretsTable: SECRETS }, (started) => ({ proxy, server, receiver, baseUrl } = started));
+// Deliveries that meet a fault are retried within the wait: 0.1, 1.2 and 14.4 s.
+serverBehindFaultProxyForThisFile(
+  { keysTable: KEYS, secretsTable: SECRETS, env: { [ENV.webhookRetryBaseMs]: '100' } },
+  (started) => ({ proxy, server, receiver, baseUrl } = started),
+);
 
 // After the server has stopped (the hooks above run first); its output is kept.
 afterAll(() => {
@@ -87,7 +92,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return requests[0]?.PutRequest ? 'POST /secrets: chunks' : 'chunk deletes (revoke, stream consumer)';
     }
     if (operation === 'PutItem') {
-      if (stringOf((body.Item as Record<string, unknown>).sk) === SECRET_RECEIPT_SK) return 'stream consumer: receipt';
+      if (stringOf((body.Item as Record<string, unknown>).sk) === SECRET_RECEIPT_SK) return 'receipt (revoke, stream consumer)';
       return (body.Item as Record<string, unknown>).requestState ? 'POST /requests: head' : 'POST /secrets: head';
     }
     if (operation === 'UpdateItem') {
@@ -101,7 +106,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return update.startsWith('SET attempts') ? 'claim: wrong proof count' : 'claim';
     }
     if (operation === 'DeleteItem') {
-      if (condition.includes('#owner')) return 'DELETE /secrets/{id}';
+      if (Object.values((body.ExpressionAttributeNames as object | undefined) ?? {}).includes('owner')) return 'DELETE /secrets/{id}';
       if (condition.includes('createToken')) return 'POST /secrets: undo';
       // A keyed revoke's repeat's DeleteItem that deletes nothing: whether its first's head is there.
       return condition.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
@@ -135,7 +140,7 @@ const EVERY_WRITE = [
   'DELETE /secrets/{id}',
   'chunk deletes (revoke, stream consumer)',
   'stream consumer: head',
-  'stream consumer: receipt',
+  'receipt (revoke, stream consumer)',
   'POST /requests: head',
   'POST /requests/{id}: answer',
   'POST /requests/{id}: repeat probe',

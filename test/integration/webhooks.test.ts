@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually';
 import { ENV } from '#lambdas/definitions/env';
 import { ERRORS } from '#contract/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
-import { signatureHeader, verifyWebhookSignature } from '#lambdas/webhooks/signature';
+import { signatureHeader, standardWebhookSignature, verifyWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';
 import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress } from '../support/api';
 import type { LocalServer } from '../support/local-server';
@@ -14,6 +14,8 @@ import { serverWithReceiverForThisFile } from './support/server-with-receiver';
 import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { validate, type Schema } from '../support/json-schema';
 import { OPENAPI_PATH } from '#scripts/openapi';
+import { Webhook } from 'standardwebhooks';
+import { onetime } from './support/cli';
 
 /**
  * The webhook pipeline end to end in local mode: DynamoDB Local's stream → fan-out → local queue
@@ -234,6 +236,44 @@ test('after PATCH /keys {"webhook": ""} nothing more arrives', async () => {
   expect(receiver.received(owner.path)).toHaveLength(1);
 });
 
+describe('POST /keys/webhook/test', () => {
+  test('queues a webhook.test event, delivered signed both ways under the eventId it answers', async () => {
+    const owner = await subscribedKey('test-event');
+    const queued = await api('POST', '/keys/webhook/test', { key: owner.key, baseUrl });
+    expect(queued.status).toBe(202);
+    const { eventId } = queued.body as { eventId: string };
+    expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+
+    const [event] = (await receiver.waitFor(owner.path, 1, DELIVERY_WAIT_MS)).map(delivered);
+    expect(event?.payload).toEqual({ event: 'webhook.test', timestamp: expect.any(Number), data: {} });
+    expect(event?.eventId).toBe(eventId);
+    expect(undocumentedInEvent(event!)).toEqual([]);
+    expect(verifyWebhookSignature(event!.request.rawBody, event!.signature, owner.webhookSecret)).toBe(true);
+    expect(new Webhook(owner.webhookSecret).verify(event!.request.body, event!.request.headers as Record<string, string>)).toEqual(event?.payload);
+  });
+
+  test('answers 400 naming the problem when the key has no webhook, and queues nothing', async () => {
+    const { key } = await createKey(undefined, baseUrl);
+    const refused = await api('POST', '/keys/webhook/test', { key, baseUrl });
+    expect(refused).toMatchObject({ status: 400, body: { error: ERRORS.noWebhook } });
+  });
+
+  test('onetime webhook test does it from the CLI, and the event is retried like any other', async () => {
+    const owner = await subscribedKey('cli-test-event');
+    receiver.answer(owner.path, (attempt) => ({ status: attempt === 1 ? 500 : 204 }));
+    const result = await onetime(['webhook', 'test'], { apiKey: owner.key, env: { ONETIME_API_URL: baseUrl } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const printed = /^queued (evt_[0-9a-f]{32})\n$/.exec(result.stdout.toString());
+    expect(printed).not.toBeNull();
+
+    const attempts = (await receiver.waitFor(owner.path, 2, DELIVERY_WAIT_MS)).map(delivered);
+    expect(attempts.map((attempt) => [attempt.eventId, attempt.payload.event])).toEqual([
+      [printed?.[1], 'webhook.test'],
+      [printed?.[1], 'webhook.test'],
+    ]);
+  });
+});
+
 test('without WEBHOOK_ALLOW_LOOPBACK a loopback webhook is refused with 400', async () => {
   // The shared server runs as AWS does: the flag unset.
   for (const webhook of [receiver.url('/refused'), 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://[::1]/hook']) {
@@ -270,8 +310,8 @@ describe('the receiver examples in docs/webhooks', () => {
   const EXAMPLES = path.resolve(__dirname, '../../docs/webhooks');
   /** Node runs the Node example (npm's Node 24 in npm test), python3 the Python one; Go is not on these machines. */
   const receivers = [
-    ['Node', 'node', path.join(EXAMPLES, 'receiver.mjs')],
-    ['Python', 'python3', path.join(EXAMPLES, 'receiver.py')],
+    ['Node', 'node', path.join(EXAMPLES, 'receiver.mjs'), { standardToo: false }],
+    ['Python', 'python3', path.join(EXAMPLES, 'receiver.py'), { standardToo: true }],
   ] as const;
 
   /** Starts an example on a free port with `secret`; resolves once it says where it listens. */
@@ -285,29 +325,49 @@ describe('the receiver examples in docs/webhooks', () => {
     return { url: `http://127.0.0.1:${port}/hook`, output: () => output, stop: () => child.kill() };
   }
 
-  test.each(receivers)('the %s receiver verifies real deliveries and refuses forged, stale and seconds-based ones', async (_name, command, file) => {
-    const { key, webhookSecret } = await createKey(undefined, baseUrl);
-    const example = await startExample(command, file, webhookSecret);
-    try {
-      expect((await api('PATCH', '/keys', { key, baseUrl, json: { webhook: example.url } })).status).toBe(200);
-      const { id } = await createSecret(key, { data: 'ZXhhbXBsZQ==', views: 2 }, baseUrl);
-      expect((await claim(key, id)).status).toBe(200);
-      expect((await claim(key, id)).status).toBe(200);
-      await eventually(() => {
-        const verified = example.output().match(/^verified \S+/gm) ?? [];
-        expect(verified.sort()).toEqual(['verified secret.created', 'verified secret.expired', 'verified secret.viewed']);
-      }, DELIVERY_WAIT_MS);
+  test.each(receivers)(
+    'the %s receiver verifies real deliveries and refuses forged, stale and seconds-based ones',
+    async (_name, command, file, { standardToo }) => {
+      const { key, webhookSecret } = await createKey(undefined, baseUrl);
+      const example = await startExample(command, file, webhookSecret);
+      try {
+        expect((await api('PATCH', '/keys', { key, baseUrl, json: { webhook: example.url } })).status).toBe(200);
+        const { id } = await createSecret(key, { data: 'ZXhhbXBsZQ==', views: 2 }, baseUrl);
+        expect((await claim(key, id)).status).toBe(200);
+        expect((await claim(key, id)).status).toBe(200);
+        await eventually(() => {
+          const verified = example.output().match(/^verified \S+/gm) ?? [];
+          expect(verified.sort()).toEqual(['verified secret.created', 'verified secret.expired', 'verified secret.viewed']);
+        }, DELIVERY_WAIT_MS);
 
-      const body = JSON.stringify({ event: 'secret.viewed', timestamp: Date.now(), data: { id } });
-      const post = (signature: string) =>
-        fetch(example.url, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_HEADERS.signature]: signature }, body });
-      expect((await post(signatureHeader(body, webhookSecret, Date.now()))).status).toBe(200);
-      expect((await post(signatureHeader(body, `${webhookSecret}x`, Date.now()))).status).toBe(401);
-      expect((await post(signatureHeader(body, webhookSecret, Date.now() - 301_000))).status).toBe(401);
-      expect((await post(signatureHeader(body, webhookSecret, Math.floor(Date.now() / 1000)))).status).toBe(401);
-      expect((await post('t=1,v1=zz')).status).toBe(401);
-    } finally {
-      example.stop();
-    }
-  });
+        const body = JSON.stringify({ event: 'secret.viewed', timestamp: Date.now(), data: { id } });
+        const post = (signature: string) =>
+          fetch(example.url, { method: 'POST', headers: { 'content-type': 'application/json', [WEBHOOK_HEADERS.signature]: signature }, body });
+        expect((await post(signatureHeader(body, webhookSecret, Date.now()))).status).toBe(200);
+        expect((await post(signatureHeader(body, `${webhookSecret}x`, Date.now()))).status).toBe(401);
+        expect((await post(signatureHeader(body, webhookSecret, Date.now() - 301_000))).status).toBe(401);
+        expect((await post(signatureHeader(body, webhookSecret, Math.floor(Date.now() / 1000)))).status).toBe(401);
+        expect((await post('t=1,v1=zz')).status).toBe(401);
+        if (!standardToo) return;
+        // The Standard Webhooks headers alone: seconds, not milliseconds.
+        const postStandard = (secret: string, seconds: number) =>
+          fetch(example.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              [WEBHOOK_HEADERS.standardId]: 'evt_example',
+              [WEBHOOK_HEADERS.standardTimestamp]: String(seconds),
+              [WEBHOOK_HEADERS.standardSignature]: standardWebhookSignature('evt_example', body, secret, seconds),
+            },
+            body,
+          });
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        expect((await postStandard(webhookSecret, nowSeconds)).status).toBe(200);
+        expect((await postStandard(`whsec_${'A'.repeat(32)}`, nowSeconds)).status).toBe(401);
+        expect((await postStandard(webhookSecret, nowSeconds - 301)).status).toBe(401);
+      } finally {
+        example.stop();
+      }
+    },
+  );
 });

@@ -4,12 +4,9 @@ import { KEYS_TABLE } from '#lambdas/definitions/tables';
 import { dynamo, tableName } from '#lambdas/store/dynamo';
 
 /**
- * The calls a function cannot do without, made by its house floor through the functions' own
- * document client (`lambdas/store/dynamo.ts`: same settings, built at module load), in the order the
- * function sent them when the bench watched it (bench/calls.ts). A function that must count the
- * request and then write pays each command's first use (its serializer, its response parser)
- * however lean its own code; the floor pays it too. The floor reads and writes items of its own in
- * the keys table, ones no API key can hash to.
+ * A house floor's SDK calls, through the functions' own document client, in the order the function
+ * sent them (bench/calls.ts): each command's first use costs the floor what it costs the function.
+ * On items of its own in the keys table, ones no API key can hash to.
  */
 
 /** What a floor sample is handed instead of the function's event. */

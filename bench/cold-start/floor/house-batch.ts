@@ -7,11 +7,7 @@ import { logger } from '#lambdas/telemetry/powertools';
 import { sqs } from '#lambdas/webhooks/queue/sqs';
 import { floorCalls, type FloorEvent } from './calls';
 
-/**
- * The house floor of a pipeline function: its calls (the SQS client built at module load, as
- * `lambdas/webhooks/queue/sqs.ts` builds it) as the one record of a batch that Powertools' batch
- * processor hands out, inside middy with the telemetry middlewares, and one log line.
- */
+/** A pipeline function's house floor: its calls (SQS client built at load) as one record of Powertools' batch processor, inside middy. */
 const sqsCall = (queueUrl: string | undefined) => (command: string) => {
   if (command !== 'SendMessageCommand' && command !== 'SendMessageBatchCommand')
     return Promise.reject(new Error(`the house floor makes no ${command}`));

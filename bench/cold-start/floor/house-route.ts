@@ -6,11 +6,7 @@ import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
 import { logger } from '#lambdas/telemetry/powertools';
 import { FLOOR_RESPONSE, floorCalls, type FloorEvent } from './calls';
 
-/**
- * The house floor of a route: its calls, inside what the house rules give every route before its
- * own work: middy with the JSON body parser and the telemetry middlewares (Powertools' Logger and
- * Metrics), a body checked by a zod schema (any JSON object: the least a check can be), one log line.
- */
+/** A route's house floor: its calls inside middy with the JSON body parser, Powertools' Logger and Metrics, a zod check, one log line. */
 interface HouseFloorEvent {
   headers: Record<string, string>;
   body: string | null;

@@ -204,6 +204,14 @@ const keyRevoke: Command = {
   },
 };
 
+const webhookTest: Command = {
+  options: [],
+  positionals: { min: 0, max: 0, names: '' },
+  async run(invocation) {
+    print(invocation.io, `queued ${await clientFor(invocation, requireApiKey(invocation.settings)).testWebhook()}`);
+  },
+};
+
 const webhookVerify: Command = {
   options: ['secret', 'signature'],
   positionals: { min: 0, max: 0, names: '' },
@@ -231,5 +239,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'key show': keyShow,
   'key webhook': keyWebhook,
   'key revoke': keyRevoke,
+  'webhook test': webhookTest,
   'webhook verify': webhookVerify,
 };

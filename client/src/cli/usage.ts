@@ -39,6 +39,7 @@ export const USAGE = `Usage: onetime <command> [options]
   key show            print the API key's details as JSON
   key webhook URL|""  set or remove the API key's webhook
   key revoke          revoke the API key
+  webhook test        send a webhook.test event to the API key's webhook
   webhook verify --secret WHSEC --signature HEADER
                       check a webhook delivery read from standard input
 

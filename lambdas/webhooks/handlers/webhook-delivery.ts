@@ -9,6 +9,7 @@ import { retryWebhookJobAfter } from '../queue/webhook-jobs';
 import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
 import { logger, metrics } from '#lambdas/telemetry/powertools';
 import { attemptDelivery, type DeliveryResult } from '../delivery';
+import { releaseDelivery } from '#lambdas/store/delivery-claims';
 import { delayAfterFailedAttempt } from '../rules/retry-schedule';
 import { parseWebhookJob } from '../rules/webhook-job';
 
@@ -28,7 +29,7 @@ async function deliver(record: SQSRecord): Promise<void> {
   const job = parseWebhookJob(record.body);
   // A malformed job cannot succeed; failing it like any other sends it to the dead letters to be inspected.
   const result: DeliveryResult = job
-    ? await attemptDelivery(job, { allowLoopback: config.webhookAllowLoopback })
+    ? await attemptDelivery(job, record.messageId, { allowLoopback: config.webhookAllowLoopback })
     : { outcome: 'failed', reason: 'message is not a webhook job' };
   const event = job?.event.event ?? UNREADABLE_JOB;
   const lastAttempt = attempt >= WEBHOOK_ATTEMPTS;
@@ -46,6 +47,8 @@ async function deliver(record: SQSRecord): Promise<void> {
   }
   if (lastAttempt) {
     logger.error(LOG_MESSAGES.webhookAttempt, { ...line, deadLettered: true });
+    // A redriven job comes back as a message of its own: it must find the event free.
+    if (job) await releaseDelivery(job.eventId, record.messageId);
     count(event, METRICS.webhookAttemptsFailed);
     count(event, METRICS.webhooksDeadLettered);
   } else {

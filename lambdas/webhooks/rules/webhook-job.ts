@@ -1,6 +1,6 @@
 // zod/mini: the validation core without the chained API, a fraction of zod to load at cold start.
 import * as z from 'zod/mini';
-import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS } from '#contract/limits';
+import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from '#contract/limits';
 
 /**
  * A webhook job as it travels through the queue: ids and the event, never secret data. The
@@ -11,12 +11,20 @@ import { SECRET_ID_MAX_LENGTH, WEBHOOK_EVENTS } from '#contract/limits';
 
 const nonEmptyString = () => z.string().check(z.minLength(1));
 
-/** Exactly the payload docs/webhooks.md defines; a receiver gets JSON.stringify of it. */
-export const webhookPayloadSchema = z.object({
+const timestamp = () => z.number().check(z.int(), z.nonnegative());
+
+/** An event of a secret or a request, `data.id` its id. */
+export const secretEventSchema = z.object({
   event: z.enum(WEBHOOK_EVENTS),
-  timestamp: z.number().check(z.int(), z.nonnegative()),
+  timestamp: timestamp(),
   data: z.object({ id: nonEmptyString().check(z.maxLength(SECRET_ID_MAX_LENGTH)) }),
 });
+
+/** Exactly the payload docs/webhooks.md defines; a receiver gets JSON.stringify of it. */
+export const webhookPayloadSchema = z.union([
+  secretEventSchema,
+  z.object({ event: z.literal(WEBHOOK_TEST_EVENT), timestamp: timestamp(), data: z.object({}) }),
+]);
 
 export const webhookJobSchema = z.object({
   eventId: nonEmptyString(),

@@ -2,25 +2,19 @@ import {
   type CostInputs,
   type MeasuredRequest,
   type ScenarioEstimate,
-  MEASURED_REQUESTS,
   SCENARIO_TITLES,
   estimateCosts,
-  httpApiMeteredRequests,
   lambdaGbSeconds,
   renderCosts,
-  strongReadUnitsFor,
-  writeUnitsFor,
 } from '#bench/cost';
 import { AWS_PRICES } from '#bench/prices';
 
-const KB = 1024;
 const MiB = 1024 * 1024;
 const GiB = 1024 ** 3;
 const PER_MILLION = 1 / 1_000_000;
 
 // Rates per unit, spelled out once so that each expectation below reads as hand arithmetic.
 const REST_PER_REQUEST = 3.5 * PER_MILLION;
-const HTTP_PER_METERED_REQUEST = 1 * PER_MILLION;
 const LAMBDA_PER_REQUEST = 0.2 * PER_MILLION;
 const LAMBDA_PER_GB_SECOND = 0.0000133334;
 const WRITE_UNIT = 0.625 * PER_MILLION;
@@ -29,8 +23,7 @@ const SQS_REQUEST = 0.4 * PER_MILLION;
 const TRANSFER_PER_GIB = 0.09;
 const STORAGE_PER_GB_MONTH = 0.25;
 
-const request = (name: string, fields: Partial<MeasuredRequest>): MeasuredRequest => ({
-  name,
+const request = (fields: Partial<MeasuredRequest>): MeasuredRequest => ({
   readUnits: 0,
   writeUnits: 0,
   handlerMs: 10,
@@ -41,13 +34,11 @@ const request = (name: string, fields: Partial<MeasuredRequest>): MeasuredReques
 
 /** Round figures: 10 ms handlers, 1,000-byte small bodies, a 5 MiB create at the body cap. */
 const INPUTS: CostInputs = {
-  requests: [
-    request(MEASURED_REQUESTS.create1Kb, { writeUnits: 2, requestBytes: 1000, responseBytes: 100 }),
-    request(MEASURED_REQUESTS.claim1Kb, { writeUnits: 2, responseBytes: 1000 }),
-    request(MEASURED_REQUESTS.readKey, { writeUnits: 1, responseBytes: 200 }),
-    request(MEASURED_REQUESTS.create5MiB, { writeUnits: 5200, handlerMs: 400, requestBytes: 5 * MiB, responseBytes: 100 }),
-    request(MEASURED_REQUESTS.claim5MiB, { readUnits: 1300, writeUnits: 2, handlerMs: 300, responseBytes: 5 * MiB + 100 }),
-  ],
+  create1Kb: request({ writeUnits: 2, requestBytes: 1000, responseBytes: 100 }),
+  claim1Kb: request({ writeUnits: 2, responseBytes: 1000 }),
+  readKey: request({ writeUnits: 1, responseBytes: 200 }),
+  create5MiB: request({ writeUnits: 5200, handlerMs: 400, requestBytes: 5 * MiB, responseBytes: 100 }),
+  claim5MiB: request({ readUnits: 1300, writeUnits: 2, handlerMs: 300, responseBytes: 5 * MiB + 100 }),
   pipeline: { deletionWriteUnits: { secret1Kb: 1, secret5MiB: 5130 }, fanOutMsPerBatch: 20, deliveryMsPerJob: 30 },
 };
 
@@ -71,7 +62,6 @@ const invocation = (memoryGb: number, billedMs: number): number => LAMBDA_PER_RE
 describe('the published prices the arithmetic uses', () => {
   test('are the us-east-1 first-tier rates, after DynamoDB’s November 2024 cut', () => {
     expect(AWS_PRICES.restApi.rates.requests.usd * PER_MILLION).toBe(REST_PER_REQUEST);
-    expect(AWS_PRICES.httpApi.rates.requests.usd * PER_MILLION).toBe(HTTP_PER_METERED_REQUEST);
     expect(AWS_PRICES.lambdaArm64.rates.duration.usd).toBe(LAMBDA_PER_GB_SECOND);
     expect(AWS_PRICES.dynamoDbOnDemand.rates.writeRequestUnits.usd).toBe(0.625);
     expect(AWS_PRICES.dynamoDbOnDemand.rates.readRequestUnits.usd).toBe(0.125);
@@ -86,19 +76,6 @@ describe('the published prices the arithmetic uses', () => {
   });
 });
 
-describe('HTTP API metering in 512 KB increments', () => {
-  test.each([
-    [0, 1],
-    [1, 1],
-    [512 * KB, 1],
-    [512 * KB + 1, 2],
-    [5 * MiB, 10],
-    [5 * MiB + 1, 11],
-  ])('a %i-byte body is metered as %i', (bytes, metered) => {
-    expect(httpApiMeteredRequests(bytes)).toBe(metered);
-  });
-});
-
 describe('Lambda GB-seconds', () => {
   test('512 MB for 8 ms is half a GB for 8 thousandths of a second', () => {
     expect(lambdaGbSeconds(512, 8)).toBeCloseTo(0.004, 12);
@@ -110,42 +87,16 @@ describe('Lambda GB-seconds', () => {
   });
 });
 
-describe('DynamoDB unit rounding', () => {
-  test.each([
-    [1, 1],
-    [1024, 1],
-    [1025, 2],
-    [350_000, 342],
-  ])('writing a %i-byte item takes %i write unit(s)', (bytes, units) => {
-    expect(writeUnitsFor(bytes)).toBe(units);
-  });
-
-  test.each([
-    [1, 1],
-    [4096, 1],
-    [4097, 2],
-    [350_000, 86],
-  ])('a strongly consistent read of a %i-byte item takes %i read unit(s)', (bytes, units) => {
-    expect(strongReadUnitsFor(bytes)).toBe(units);
-  });
-});
-
 describe('the typical mix: 450,000 secrets created and claimed, 100,000 key reads', () => {
-  const ours = mix.ours.restApi;
+  const ours = mix;
   const secrets = 450_000;
 
   test('states its requests', () => {
-    expect(mix.requests).toEqual([
-      { name: MEASURED_REQUESTS.create1Kb, count: secrets },
-      { name: MEASURED_REQUESTS.claim1Kb, count: secrets },
-      { name: MEASURED_REQUESTS.readKey, count: 100_000 },
-    ]);
+    expect(mix.workload).toBe('450,000 creates of a 1 KB secret (1 view), as many claims taking that view, 100,000 GET /keys');
   });
 
-  test('API Gateway: a million REST requests; on HTTP API none of these bodies reaches 512 KB', () => {
+  test('API Gateway: a million REST requests', () => {
     expectUsd(ours.costs.apiGateway, 1_000_000 * REST_PER_REQUEST);
-    expectUsd(mix.ours.httpApi.costs.apiGateway, 1_000_000 * HTTP_PER_METERED_REQUEST);
-    expect(mix.httpApiMetering.metered).toBe(1_000_000);
   });
 
   test('Lambda: a million 10 ms invocations at 512 MB', () => {
@@ -178,51 +129,26 @@ describe('the typical mix: 450,000 secrets created and claimed, 100,000 key read
     expectUsd(ours.totalWithoutWebhooks, apiGateway + lambda + dynamoDb + streamFanOut + storage + dataTransferOut);
   });
 
-  test('Yopass: the same secrets through one 128 MB function, PutItem then GetItem and DeleteItem', () => {
-    if (!('costs' in mix.yopass)) throw new Error('Yopass should support 1 KB secrets');
-    // 1,000 bytes of ciphertext and about 100 of other attributes: 2 write units, 1 read unit.
-    expectUsd(mix.yopass.costs.dynamoDb, secrets * (2 * 2 * WRITE_UNIT + 1 * READ_UNIT));
-    expectUsd(mix.yopass.costs.apiGateway, 2 * secrets * REST_PER_REQUEST);
-    expectUsd(mix.yopass.costs.lambda, 2 * secrets * invocation(0.125, 10));
-    expect(mix.yopass.costs.streamFanOut).toBe(0);
-  });
-
-  test('ours ÷ Yopass compares one secret’s whole lifecycle on each', () => {
-    if (!('costs' in mix.yopass)) throw new Error('Yopass should support 1 KB secrets');
+  test('per secret: its whole lifecycle, request path, fan-out, storage and transfer', () => {
     const requestPath = 2 * REST_PER_REQUEST + 2 * invocation(0.5, 10) + 4 * WRITE_UNIT;
     const fanOut = 2 * invocation(0.5, 20) + 2 * READ_UNIT + WRITE_UNIT;
     const storage = (750 / GiB) * (24 / 730) * STORAGE_PER_GB_MONTH;
     const transfer = ((100 + 1000) / GiB) * TRANSFER_PER_GIB;
-    const perSecretOurs = requestPath + fanOut + storage + transfer;
-    expectUsd(ours.perSecretWithoutWebhooks, perSecretOurs);
-    expect(ours.ratioToYopass).toBe(Math.round((perSecretOurs / mix.yopass.perSecretWithoutWebhooks) * 100) / 100);
+    expectUsd(ours.perSecretWithoutWebhooks, requestPath + fanOut + storage + transfer);
   });
 });
 
 describe('5 MiB secrets: 500,000 created and claimed', () => {
   const secrets = 500_000;
 
-  test('HTTP API meters the 5 MiB create as 10 requests and the claim, 100 bytes longer, as 11', () => {
-    expect(large.httpApiMetering.metered).toBe(secrets * 10 + secrets * 11);
-    expectUsd(large.ours.httpApi.costs.apiGateway, secrets * 21 * HTTP_PER_METERED_REQUEST);
-    expect(large.httpApiMetering.meteredByRequestBodiesOnly).toBe(secrets * 10 + secrets * 1);
-  });
-
   test('a chunked secret changes its head three times, its deletion costs what was measured, and its backstop deletion finds 16 items gone', () => {
     // 5 MiB of data in 350,000-character chunks: 15 chunks and the head.
     const backstop = 3 * SQS_REQUEST + invocation(0.5, 20) + 16 * WRITE_UNIT;
-    expectUsd(large.ours.restApi.costs.streamFanOut, secrets * (3 * invocation(0.5, 20) + 2 * READ_UNIT + 5130 * WRITE_UNIT + backstop));
+    expectUsd(large.costs.streamFanOut, secrets * (3 * invocation(0.5, 20) + 2 * READ_UNIT + 5130 * WRITE_UNIT + backstop));
   });
 
-  test('data transfer: the 5 MiB responses, the same on either gateway', () => {
-    const expected = ((secrets * 100 + secrets * (5 * MiB + 100)) / GiB) * TRANSFER_PER_GIB;
-    expectUsd(large.ours.restApi.costs.dataTransferOut, expected);
-    expectUsd(large.ours.httpApi.costs.dataTransferOut, expected);
-  });
-
-  test('Yopass cannot store them, so there is no ratio', () => {
-    expect(large.yopass).toEqual({ architecture: expect.any(String), unsupported: expect.stringMatching(/^not supported/) });
-    expect(large.ours.restApi).not.toHaveProperty('ratioToYopass');
+  test('data transfer: the 5 MiB responses', () => {
+    expectUsd(large.costs.dataTransferOut, ((secrets * 100 + secrets * (5 * MiB + 100)) / GiB) * TRANSFER_PER_GIB);
   });
 });
 
@@ -231,18 +157,10 @@ describe('the report', () => {
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
-  test('names the measurement it lacks', () => {
-    const withoutKeyReads = { ...INPUTS, requests: INPUTS.requests.filter(({ name }) => name !== MEASURED_REQUESTS.readKey) };
-    expect(() => estimateCosts(withoutKeyReads)).toThrow(MEASURED_REQUESTS.readKey);
-  });
-
-  test('renders both scenarios, Yopass where it applies, the assumptions and every price with its source', () => {
+  test('renders both scenarios side by side, the assumptions and every price with its source', () => {
     const markdown = renderCosts(report);
-    expect(markdown).toContain('### Typical mix');
-    expect(markdown).toContain('### 5 MiB secrets');
-    expect(markdown).toMatch(/\| Dollars \| Ours: REST API \| Ours on an HTTP API \| Yopass's CDK stack \|/);
-    expect(markdown).toContain('Yopass: not supported');
-    expect(markdown).toContain('### Assumptions');
+    expect(markdown).toMatch(/\| Dollars \| Typical mix \| 5 MiB secrets \|/);
+    expect(markdown).toContain(`| **Total, no webhooks** | **$${mix.totalWithoutWebhooks.toFixed(2)}** |`);
     for (const service of Object.values(AWS_PRICES)) expect(markdown).toContain(service.authority);
   });
 });

@@ -1,5 +1,5 @@
 import type { ColdStartRow } from '#bench/cold-start';
-import { estimateCosts, MEASURED_REQUESTS } from '#bench/cost';
+import { estimateCosts, type MeasuredRequest } from '#bench/cost';
 import { renderReport, verdicts, type BenchResults } from '#bench/report';
 import { judge } from '#bench/stats';
 import type { LargeFigure, WarmRow } from '#bench/warm';
@@ -37,15 +37,13 @@ const large: LargeFigure = {
   callsMs: 850,
   ratio: judge({ median: 1.05, low: 1.02, high: 1.1 }, 1.15),
 };
+const measured: MeasuredRequest = { readUnits: 1, writeUnits: 2, handlerMs: 6, requestBytes: 1024, responseBytes: 100 };
 const costs = estimateCosts({
-  requests: Object.values(MEASURED_REQUESTS).map((name) => ({
-    name,
-    readUnits: 1,
-    writeUnits: 2,
-    handlerMs: 6,
-    requestBytes: 1024,
-    responseBytes: 100,
-  })),
+  create1Kb: measured,
+  claim1Kb: measured,
+  readKey: measured,
+  create5MiB: measured,
+  claim5MiB: measured,
   pipeline: { deletionWriteUnits: { secret1Kb: 1, secret5MiB: 5000 }, fanOutMsPerBatch: 5, deliveryMsPerJob: 5 },
 });
 

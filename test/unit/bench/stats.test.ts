@@ -1,4 +1,6 @@
-import { judge, medianInterval, pairedRatioInterval, percentile } from '#bench/stats';
+import { judge, medianInterval, pairedInterval, percentile, ratioOf } from '#bench/stats';
+
+const pairedRatioInterval = (measured: number[], baseline: number[]) => pairedInterval(measured, baseline, ratioOf);
 
 describe('percentile', () => {
   test('nearest rank', () => {

@@ -3,9 +3,10 @@ import { DEFAULT_PORT, readLocalSettings } from '#local/settings';
 
 /** `npm start`'s environment (docs/local-mode.md). */
 
-test('defaults: port 3000, DynamoDB Local on any free port, in memory, with the request log', () => {
+test('defaults: port 3000 on loopback only, DynamoDB Local on any free port, in memory, with the request log', () => {
   expect(readLocalSettings({})).toEqual({
     port: DEFAULT_PORT,
+    listenHost: '127.0.0.1',
     dynamoDbLocalPort: 0,
     dynamoDbEndpoint: undefined,
     dataDir: undefined,
@@ -18,12 +19,26 @@ test('takes each value as set', () => {
   expect(
     readLocalSettings({
       PORT: '0',
+      LISTEN_HOST: '0.0.0.0',
       DYNAMODB_LOCAL_PORT: '8000',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
       DATA_DIR: 'data',
       LOCAL_REQUEST_LOG: 'off',
     }),
-  ).toEqual({ port: 0, dynamoDbLocalPort: 8000, dynamoDbEndpoint: 'http://127.0.0.1:8000', dataDir: 'data', requestLog: false });
+  ).toEqual({
+    port: 0,
+    listenHost: '0.0.0.0',
+    dynamoDbLocalPort: 8000,
+    dynamoDbEndpoint: 'http://127.0.0.1:8000',
+    dataDir: 'data',
+    requestLog: false,
+  });
+});
+
+test('LISTEN_HOST must be an IP address, not a name', () => {
+  expect(() => readLocalSettings({ LISTEN_HOST: 'everywhere' })).toThrow(
+    'LISTEN_HOST must be an IP address (0.0.0.0: every interface), got "everywhere"',
+  );
 });
 
 test('checks the functions’ variables too, in the functions’ words, before anything starts', () => {

@@ -2,6 +2,8 @@ import '../support/env';
 import { createHash } from 'node:crypto';
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '#lambdas/rules/api-keys';
 import { ERRORS } from '#contract/errors';
 import { EXPIRED_KEY_RETENTION_MS, KEY_CREATION_LIMIT, KEY_LIFETIME_MS } from '#contract/limits';
@@ -9,6 +11,7 @@ import { handler as keysCreate } from '#lambdas/routes/keys-create';
 import { handler as keysDelete } from '#lambdas/routes/keys-delete';
 import { handler as keysGet } from '#lambdas/routes/keys-get';
 import { handler as keysUpdate } from '#lambdas/routes/keys-update';
+import { handler as keysWebhookTest } from '#lambdas/routes/keys-webhook-test';
 import { expectErrorBody, expectNoRateLimitHeaders, expectRateLimitHeaders, expectStandardHeaders } from '../support/assertions';
 import { pinClock } from '../support/clock';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
@@ -175,6 +178,41 @@ describe('authenticated key routes', () => {
       webhookSecret: state.item!.webhookSecret,
     });
     expectRateLimitHeaders(response, now, 99);
+  });
+
+  describe('POST /keys/webhook/test', () => {
+    const sqs = mockClient(SQSClient);
+    const jobsQueueUrl = 'https://sqs.us-east-1.amazonaws.com/000000000000/unit-webhook-jobs';
+    beforeEach(() => {
+      sqs.reset();
+      sqs.on(SendMessageCommand).resolves({});
+      process.env.WEBHOOK_QUEUE_URL = jobsQueueUrl;
+    });
+    const sendTest = () => invoke(keysWebhookTest, apiEvent({ method: 'POST', path: '/keys/webhook/test', headers: bearer(caller.key) }));
+
+    test('202 {eventId}: a webhook.test job for the key, on the jobs queue', async () => {
+      withKey({ webhook: 'https://hooks.example.com/in' });
+      const response = await sendTest();
+      expect(response.statusCode).toBe(202);
+      const { eventId } = response.body as { eventId: string };
+      expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+      const sent = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+      expect(sent).toEqual([{ QueueUrl: jobsQueueUrl, MessageBody: expect.any(String) }]);
+      expect(JSON.parse(sent[0]?.MessageBody ?? '')).toEqual({
+        eventId,
+        owner: caller.hash,
+        event: { event: 'webhook.test', timestamp: now, data: {} },
+      });
+      expectRateLimitHeaders(response, now, 99);
+    });
+
+    test('400 naming the problem when the key has no webhook, and nothing queued', async () => {
+      withKey();
+      const response = await sendTest();
+      expect(response.statusCode).toBe(400);
+      expectErrorBody(response, ERRORS.noWebhook);
+      expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    });
   });
 
   test('GET /keys shows the webhook when set', async () => {

@@ -4,7 +4,7 @@ import { MAX_TRACKED_SLOTS, expiredSlotIndex, slotIndex } from '#lambdas/rules/s
 import { EXPIRED_KEY_RETENTION_MS, KEY_LIFETIME_MS } from '#contract/limits';
 import { authenticateAndCount, deleteKey, putKey, setWebhook } from '#lambdas/store/key-store';
 import { conditionFailed, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
-import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
+import { lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 import { keyItem } from '../support/key-item';
 
@@ -125,11 +125,24 @@ describe('authenticateAndCount', () => {
     expect(ddb.calls().length).toBeLessThanOrEqual(5);
   });
 
-  test('a throttle whose count a settling read does not find: sent three times, then StoreUnavailable', async () => {
+  test('a throttle whose count a settling read does not find: sent once, then StoreUnavailable', async () => {
     throttleUpdatesUnsettled(ddb, keyItem(pk));
     await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
-    expect(sentCommands(ddb).map((c) => c.name)).toEqual(UNSETTLED_UPDATE_CALLS);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand']);
     expect(sentCommands(ddb)[1]!.input).toMatchObject({ ConsistentRead: true });
+  });
+
+  test('a count whose answer is lost is never sent again: however the store fails, a request is counted by one write (at most the SDK attempts of it)', async () => {
+    let applied = 0;
+    ddb.on(UpdateCommand).callsFake(() => {
+      applied++;
+      throw lostAnswer();
+    });
+    // Another request counted meanwhile: the settling read cannot tell whether this one's count applied.
+    ddb.on(GetCommand).resolves({ Item: keyItem(pk, { counted: 'another-request' }) });
+    await expect(authenticateAndCount(keyHash, now)).rejects.toMatchObject({ name: 'StoreUnavailable' });
+    expect(applied).toBe(1);
+    expect(sentCommands(ddb).map((c) => c.name)).toEqual(['UpdateCommand', 'GetCommand']);
   });
 
   test('a lost answer whose count a settling read finds: authenticated with the counts as stored, sent once', async () => {

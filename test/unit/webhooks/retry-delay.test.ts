@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
+import { outcomeOfStatus } from '#lambdas/webhooks/delivery-outcome';
 import { delayAfterFailedAttempt } from '#lambdas/webhooks/rules/retry-schedule';
 
 const MINUTE = 60_000;
@@ -33,5 +34,21 @@ describe('delayAfterFailedAttempt', () => {
         expect(delayAfterFailedAttempt({ attempt }, anyBase)).toBe(0);
       }),
     );
+  });
+});
+
+describe("a receiver's Retry-After", () => {
+  const now = Date.parse('2026-12-05T03:00:00Z');
+
+  test('is read from a 429 or a 503, in seconds or as an HTTP date', () => {
+    expect(outcomeOfStatus(503, '120', now)).toEqual({ ok: false, reason: 'status 503', status: 503, retryAfterMs: 120_000 });
+    expect(outcomeOfStatus(429, 'Sat, 05 Dec 2026 03:30:00 GMT', now)).toMatchObject({ retryAfterMs: 30 * MINUTE });
+    expect(outcomeOfStatus(429, 'Sat, 05 Dec 2026 02:00:00 GMT', now)).toMatchObject({ retryAfterMs: 0 });
+  });
+
+  test('is ignored on other statuses, and when it is neither', () => {
+    expect(outcomeOfStatus(500, '120', now)).toEqual({ ok: false, reason: 'status 500', status: 500 });
+    expect(outcomeOfStatus(503, 'soon', now)).toEqual({ ok: false, reason: 'status 503', status: 503 });
+    expect(outcomeOfStatus(503, undefined, now)).toEqual({ ok: false, reason: 'status 503', status: 503 });
   });
 });

@@ -252,7 +252,7 @@ describe('metrics', () => {
       .reduce((sum, line) => sum + Number(line[metric] ?? 0), 0);
 
   test('count deliveries and failed attempts by event; a key without a webhook counts nothing', async () => {
-    const expired = { ...jobFor(OK.hash, 0), event: { ...jobFor(OK.hash, 0).event, event: 'secret.expired' as const } };
+    const expired: WebhookJob = { ...jobFor(OK.hash, 0), event: { event: 'secret.expired', timestamp: 1_750_000_060_000, data: { id: SECRET_ID } } };
 
     await deliver(messageOf(jobFor(OK.hash)), messageOf(expired), messageOf(jobFor(FAILING.hash), 2), messageOf(jobFor(NO_WEBHOOK.hash)));
 

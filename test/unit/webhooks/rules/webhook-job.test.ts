@@ -13,6 +13,12 @@ describe('parseWebhookJob', () => {
     expect(parseWebhookJob(body(JOB))).toEqual(JOB);
   });
 
+  test('reads a webhook.test job, whose data is {}', () => {
+    const test = { ...JOB, event: { event: 'webhook.test', timestamp: 1_750_000_000_000, data: {} } };
+    expect(parseWebhookJob(body(test))).toEqual(test);
+    expect(parseWebhookJob(body({ ...test, event: { ...test.event, data: { id: 'x' } } }))).toEqual(test);
+  });
+
   test('drops fields that are not part of a job, at every level', () => {
     const padded = { ...JOB, extra: 1, event: { ...JOB.event, extra: 2, data: { ...JOB.event.data, extra: 3 } } };
     expect(parseWebhookJob(body(padded))).toEqual(JOB);
@@ -29,6 +35,7 @@ describe('parseWebhookJob', () => {
     ['a negative timestamp', body({ ...JOB, event: { ...JOB.event, timestamp: -1 } })],
     ['a timestamp as a string', body({ ...JOB, event: { ...JOB.event, timestamp: '1750000000000' } })],
     ['an empty secret id', body({ ...JOB, event: { ...JOB.event, data: { id: '' } } })],
+    ["a secret's event without its id", body({ ...JOB, event: { ...JOB.event, data: {} } })],
   ])('is undefined for %s', (_case, raw) => {
     expect(parseWebhookJob(raw)).toBeUndefined();
   });
