@@ -84,7 +84,6 @@ const batchFloorEvent =
   (environment: BenchEnvironment, postUrl?: string) =>
   (commands: readonly string[]): Promise<unknown> => {
     const floor: FloorEvent = { commands, sqsQueueUrl: environment.floorQueueUrl, ...(postUrl === undefined ? {} : { postUrl }) };
-    // The delivery's floor posts too: a delivery's work ends in one POST.
     return Promise.resolve({ floor, ...sqsEvent(sqsRecord('{}', 1)) });
   };
 
