@@ -5,7 +5,6 @@ import type { LargePayloads, Measured, WarmRow } from './warm';
 
 /** Cost per million requests on AWS, from what the bench measured and AWS's published prices (bench/prices.ts). */
 
-/** What the bench measured for one kind of request. */
 export interface MeasuredRequest {
   /** Consumed capacity per request as DynamoDB reported it (ReturnConsumedCapacity TOTAL), summed over the request's calls. */
   readUnits: number;
@@ -32,7 +31,6 @@ export interface CostInputs {
   };
 }
 
-/** Dollars for one scenario. */
 export interface CostBreakdown {
   apiGateway: number;
   /** The functions that answer requests: invocations and duration. */

@@ -25,8 +25,6 @@ export interface BenchEnvironment {
   stop(): Promise<void>;
 }
 
-const QUEUE_SETTINGS = { visibilityTimeoutMs: 60_000, retentionMs: 60 * 60 * 1000 };
-
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
@@ -39,7 +37,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     await ensureTables(dynamoDb.endpoint, localTableName);
     const receiver = await startWebhookReceiver();
     stops.push(() => receiver.stop());
-    const queues = await startLocalQueueService({ queues: ['bench-jobs', 'bench-floor'].map((name) => ({ name, ...QUEUE_SETTINGS })) });
+    const queue = (name: string) => ({ name, visibilityTimeoutMs: 60_000, retentionMs: 3_600_000 });
+    const queues = await startLocalQueueService({ queues: [queue('bench-jobs'), queue('bench-floor')] });
     stops.push(() => queues.stop());
     const sqs = localSqsClient(queues.endpoint);
     stops.push(() => Promise.resolve(sqs.destroy()));

@@ -66,8 +66,6 @@ const ROUTE_REQUESTS: Readonly<Record<RouteName, () => Promise<RouteRequest>>> =
   },
 };
 
-const nothingToConfirm = (): Promise<void> => Promise.resolve();
-
 const routeFunctions = (): BenchFunction[] =>
   ROUTES.map((route) => ({
     name: route.name,
@@ -78,7 +76,7 @@ const routeFunctions = (): BenchFunction[] =>
       const { body } = await ROUTE_REQUESTS[route.name]();
       return { headers: JSON_CONTENT, body: body ?? null, floor: { commands } satisfies FloorEvent };
     },
-    confirm: nothingToConfirm,
+    confirm: () => Promise.resolve(),
   }));
 
 /** A batch of one record for a pipeline function's house floor. */
@@ -86,7 +84,6 @@ const batchFloorEvent =
   (environment: BenchEnvironment, postUrl?: string) =>
   (commands: readonly string[]): Promise<unknown> => {
     const floor: FloorEvent = { commands, sqsQueueUrl: environment.floorQueueUrl, ...(postUrl === undefined ? {} : { postUrl }) };
-    // The delivery's floor posts too: a delivery's work ends in one POST.
     return Promise.resolve({ floor, ...sqsEvent(sqsRecord('{}', 1)) });
   };
 

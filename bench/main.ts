@@ -11,6 +11,8 @@ import { startBenchEnvironment } from './environment';
  */
 
 const ROOT = path.resolve(__dirname, '..');
+/** What one run may take: its cold-start rounds stop once another would not fit. */
+const RUN_MS = 170_000;
 
 /** Handler logs go to stdout as on Lambda; written to /dev/null here, so that the bench's own output (stderr) stays readable. */
 function quietStdout(): void {
@@ -52,7 +54,9 @@ async function main(): Promise<void> {
     const warmRows = await step('warm requests', () => warm.measureWarm(functions));
     const large = await step('5 MiB secrets', () => warm.measureLargePayloads());
     const floorEventOf = (name: string): unknown => warmRows.find((row) => row.name === name)?.floorEvent;
-    const coldStarts = await step('cold init', () => cold.measureColdStarts({ functions, floorEventOf, env: environment.env }));
+    const coldStarts = await step('cold init', () =>
+      cold.measureColdStarts({ functions, floorEventOf, env: environment.env, deadline: started.getTime() + RUN_MS }),
+    );
     const results = {
       startedAt: started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
       durationS: Math.round((Date.now() - started.getTime()) / 1000),

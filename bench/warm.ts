@@ -21,12 +21,11 @@ export const WARM_ALLOWANCE_MS = 0.5;
 /** A 5 MiB create or claim may take this many times its calls' time: parsing, checking and shaping 5 MiB is the route's own work. */
 export const LARGE_PAYLOAD_BUDGET = 1.15;
 const WARM_UP_PAIRS = 10;
-const MEASURED_PAIRS = 40;
-const LARGE_PAIRS = 4;
+const MEASURED_PAIRS = 30;
+const LARGE_PAIRS = 3;
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
-/** One request's figures, and what it sent and answered. */
 interface Invocation {
   totalMs: number;
   callsMs: number;

@@ -12,7 +12,6 @@ export type AllowedAccounts =
 
 /** The claim that lists a token's groups unless the deployment names another (Entra ID's and Okta's name). */
 export const DEFAULT_GROUPS_CLAIM = 'groups';
-/** The claim Cognito lists a user's groups in. */
 export const COGNITO_GROUPS_CLAIM = 'cognito:groups';
 
 /** Clock skew allowed on a token's exp and nbf, in seconds. */

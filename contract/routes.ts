@@ -10,7 +10,6 @@ export interface RouteContract {
   readonly method: HttpMethod;
   /** Path below /api/v1, with API Gateway's {param} syntax. */
   readonly path: string;
-  /** Takes an Idempotency-Key (limits.ts IDEMPOTENCY). */
   readonly idempotent?: boolean;
 }
 

@@ -20,7 +20,6 @@ import {
 import { REQUEST_NOTE_MAX_LENGTH, REQUEST_PUBLIC_KEY_LENGTH, REQUEST_PUBLIC_KEY_PATTERN, REQUEST_STATES, REQUEST_URL_MAX_LENGTH } from './requests';
 import { isStandardBase64 } from './base64';
 import { MIME_TYPE, NO_CONTROL_CHARACTERS } from './request-bodies/content';
-import type { createRequestBody } from './request-bodies/create-request';
 import type { fulfilRequestBody } from './request-bodies/fulfil-request';
 import type { createSecretBody } from './request-bodies/secrets';
 
@@ -126,7 +125,6 @@ export const requestStatusResponse = z.object({
   secret: z.nullable(secretId),
 });
 
-export type CreateRequestBody = z.input<typeof createRequestBody>;
 export type FulfilRequestBody = z.input<typeof fulfilRequestBody>;
 export type CreateRequestResponse = z.output<typeof createRequestResponse>;
 export type RequestDetailsResponse = z.output<typeof requestDetailsResponse>;

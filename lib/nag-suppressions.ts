@@ -12,12 +12,10 @@ export interface AcceptedFindingScopes {
   /** The role that reads the secrets table's stream. */
   readonly streamReader: IConstruct;
   readonly fanOutFailures: IQueue;
-  /** Consumed secrets to delete after a delay (lambdas/definitions/webhooks.ts). */
   readonly consumedSecrets: IQueue;
   /** The secrets table, when its point-in-time recovery is off (the default). */
   readonly secretsWithoutRecovery?: IConstruct;
   readonly site: SecretsSite;
-  /** Whether the distribution has a domain and certificate of its own. */
   readonly customDomain: boolean;
   /** Whether the API's stage has the stack's web ACL (lib/waf.ts); context waf=false turns it off. */
   readonly webAcl: boolean;

@@ -168,39 +168,35 @@ function enumMember<T extends string>(members: Record<string, T>, value: string)
   return member;
 }
 
-/** `/<id>` → the reveal page; a CloudFront function imports nothing, so the pattern is written into its source. */
-function revealPathFunction(scope: Construct): CloudFrontFunction {
-  return new CloudFrontFunction(scope, 'RevealPath', {
-    comment: "Serves a secret's link with the reveal page, a request's with the request page",
+/** A viewer-request function: source text run by CloudFront, which imports nothing, so values are written into it. */
+const viewerRequestFunction = (scope: Construct, id: string, comment: string, globals: string[], change: string[]): CloudFrontFunction =>
+  new CloudFrontFunction(scope, id, {
+    comment,
     runtime: FunctionRuntime.JS_2_0,
     code: FunctionCode.fromInline(
-      [
-        `var REVEAL_PATH = ${REVEAL_PATH_PATTERN.toString()};`,
-        `var REQUEST_PATH = ${REQUEST_PATH_PATTERN.toString()};`,
-        'function handler(event) {',
-        '  var request = event.request;',
-        `  if (REVEAL_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.reveal}`)};`,
-        `  else if (REQUEST_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.request}`)};`,
-        '  return request;',
-        '}',
-      ].join('\n'),
+      [...globals, 'function handler(event) {', '  var request = event.request;', ...change, '  return request;', '}'].join('\n'),
     ),
   });
-}
+
+/** `/<id>` → the reveal page, `/r/<id>…` → the request page. */
+const revealPathFunction = (scope: Construct): CloudFrontFunction =>
+  viewerRequestFunction(
+    scope,
+    'RevealPath',
+    "Serves a secret's link with the reveal page, a request's with the request page",
+    [`var REVEAL_PATH = ${REVEAL_PATH_PATTERN.toString()};`, `var REQUEST_PATH = ${REQUEST_PATH_PATTERN.toString()};`],
+    [
+      `  if (REVEAL_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.reveal}`)};`,
+      `  else if (REQUEST_PATH.test(request.uri)) request.uri = ${JSON.stringify(`/${PAGE_FILES.request}`)};`,
+    ],
+  );
 
 /** Writes the viewer's bare IP into our header over what the viewer sent, for WAF (docs/decisions/waf.md). */
-function viewerIpFunction(scope: Construct): CloudFrontFunction {
-  return new CloudFrontFunction(scope, 'ViewerIp', {
-    comment: "Passes the viewer's IP to the API's web ACL",
-    runtime: FunctionRuntime.JS_2_0,
-    code: FunctionCode.fromInline(
-      [
-        'function handler(event) {',
-        '  var request = event.request;',
-        `  request.headers[${JSON.stringify(EDGE_HEADERS.viewerIp)}] = { value: event.viewer.ip };`,
-        '  return request;',
-        '}',
-      ].join('\n'),
-    ),
-  });
-}
+const viewerIpFunction = (scope: Construct): CloudFrontFunction =>
+  viewerRequestFunction(
+    scope,
+    'ViewerIp',
+    "Passes the viewer's IP to the API's web ACL",
+    [],
+    [`  request.headers[${JSON.stringify(EDGE_HEADERS.viewerIp)}] = { value: event.viewer.ip };`],
+  );

@@ -11,9 +11,7 @@ import { EDGE_HEADERS } from '#contract/site';
 
 /** Rule names, which are also their CloudWatch metric names. */
 export const WAF_RULES = {
-  /** Requests that came through the distribution, per viewer address. */
   ratePerViewer: 'RatePerViewerAddress',
-  /** Requests to the API's own URL, per source address. */
   ratePerSource: 'RatePerSourceAddress',
   knownBadInputs: 'AWSManagedRulesKnownBadInputsRuleSet',
   common: 'AWSManagedRulesCommonRuleSet',

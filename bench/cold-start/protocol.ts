@@ -1,5 +1,3 @@
-/** What a cold-start child tells the bench, and where; and what a handler's success is, to the child and the warm measurement alike. */
-
 /** The function name a sample runs under: in its Lambda context and its environment alike. */
 export const SAMPLE_FUNCTION_NAME = 'cold-start';
 

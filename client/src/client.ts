@@ -239,7 +239,6 @@ export class OnetimeClient {
     return (await this.transport.call({ route: 'keys-webhook-test', apiKey: this.requireKey(), schema: webhookTestResponse })).eventId;
   }
 
-  /** Revokes this client's API key at once. */
   async revokeKey(): Promise<void> {
     await this.transport.call({ route: 'keys-delete', apiKey: this.requireKey(), schema: deleteResponse });
   }

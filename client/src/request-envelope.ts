@@ -17,7 +17,6 @@ const TAG_BYTES = 16;
 export const REQUEST_DATA_OVERHEAD = 1 + POINT_BYTES + IV_BYTES + TAG_BYTES;
 const FILENAME_OVERHEAD = 1 + IV_BYTES + TAG_BYTES;
 
-/** WebCrypto's key type, as envelope.ts names it. */
 export type EcKey = AesKey;
 export type EcKeyPair = { privateKey: EcKey; publicKey: EcKey };
 

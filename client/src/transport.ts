@@ -50,13 +50,8 @@ function networkFailure(error: unknown, origin: string, timeoutMs: number): Netw
 
 /** The service's `{error}`, or the status when the body is not that (a proxy's page, say). */
 function errorMessage(status: number, text: string): string {
-  try {
-    const parsed = errorResponse.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data.error;
-  } catch {
-    // Not JSON: fall through.
-  }
-  return `HTTP ${status} from the service`;
+  const parsed = errorResponse.safeParse(parseJson(text));
+  return parsed.success ? parsed.data.error : `HTTP ${status} from the service`;
 }
 
 function parseJson(text: string): unknown {

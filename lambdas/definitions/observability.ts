@@ -5,7 +5,6 @@ export const SERVICE_NAME = 'onetime-secrets';
 
 export const METRICS_NAMESPACE = 'OneTimeSecrets';
 
-/** Counts, each 1 per occurrence. */
 export const METRICS = {
   secretsCreated: 'SecretsCreated',
   secretsClaimed: 'SecretsClaimed',

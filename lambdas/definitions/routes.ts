@@ -86,8 +86,7 @@ const FUNCTIONS: Readonly<Record<RouteName, RouteFunction>> = {
     access: { keys: [COUNT_REQUEST, SETTLE_KEY], secrets: [{ actions: ['dynamodb:GetItem'] }] },
   },
   'requests-fulfil': {
-    // Large answers' chunks are written in batches, and deleted again when the request was not open.
-    // The answer's bytes count against the key's and the address's day as POST /secrets's do.
+    // Chunks are written in batches; the answer's bytes count as POST /secrets's do.
     access: {
       keys: [COUNT_SECRET_CREATE, RECORD_IDEMPOTENT_REQUEST, SETTLE_KEY_AND_ADDRESS_BYTES, UNCOUNT_KEY_BYTES, COUNT_ADDRESS_BYTES],
       secrets: [FULFIL_REQUEST, { actions: ['dynamodb:BatchWriteItem'] }, SETTLE_FULFILMENT],

@@ -62,7 +62,6 @@ export const KEY_ATTRIBUTES = {
   claimedBy: 'claimedBy',
 } as const;
 
-/** Attribute names of the secrets table's items, as KEY_ATTRIBUTES names the keys table's. */
 export const SECRET_ATTRIBUTES = {
   pk: SECRETS_TABLE.partitionKey,
   sk: SECRETS_TABLE.sortKey,

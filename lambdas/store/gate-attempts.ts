@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ATTEMPT_ATTRIBUTE_PREFIX, SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { ATTEMPT_SETTLING_ATTRIBUTES } from '../definitions/access';
+import { holds, renderCondition, type Condition } from './condition';
 import { sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
@@ -29,6 +30,7 @@ interface AttemptsItem {
 /** The attempts left after this wrong proof (0: it burned the secret); undefined when the secret is gone. */
 export async function countWrongProof(id: string, now: number): Promise<number | undefined> {
   const attempt = `${ATTEMPT_ATTRIBUTE_PREFIX}${newWriteToken()}`;
+  const countable = attemptsLeft('>', now, attempt);
   const counted = await settledWrite<number | undefined | typeof BURN>({
     write: (abortSignal) =>
       sendConditional<AttemptsItem & Record<string, unknown>, number | undefined | typeof BURN>(
@@ -36,9 +38,7 @@ export async function countWrongProof(id: string, now: number): Promise<number |
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
           UpdateExpression: `SET ${A.attempts} = ${A.attempts} - :one, #attempt = ${A.attempts} - :one`,
-          ConditionExpression: `${A.attempts} > :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-          ExpressionAttributeNames: { '#attempt': attempt },
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+          ...renderCondition(countable, { '#attempt': attempt }, { ':one': 1 }),
           ReturnValues: 'UPDATED_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -48,13 +48,22 @@ export async function countWrongProof(id: string, now: number): Promise<number |
     settle: async (signal) => {
       const item = await readAttempts(id, attempt, signal);
       // Not applied while the count's condition still holds: sent again.
-      if (item !== undefined && typeof item[attempt] !== 'number' && item.attempts !== undefined && item.attempts > 1 && isLive(item, now))
-        return NOT_APPLIED;
+      if (item !== undefined && holds(countable, item)) return NOT_APPLIED;
       return outcomeOf(item, attempt, now);
     },
   });
   return counted === BURN ? burn(id, now, attempt) : counted;
 }
+
+/** A live secret with more than one attempt left (`>`: a count), or exactly one (`=`: the burn), not yet counted by `attempt`. */
+const attemptsLeft = (op: '>' | '=', now: number, attempt: string): Condition => ({
+  all: [
+    { path: A.attempts, op, value: 1 },
+    { path: A.remaining, op: '>', value: 0 },
+    { path: A.expires, op: '>', value: now },
+    { path: attempt, op: 'absent' },
+  ],
+});
 
 /** The count found one attempt left: this wrong proof burns the secret. */
 const BURN = Symbol('burn');
@@ -74,6 +83,7 @@ const readAttempts = (id: string, attempt: string, signal: AbortSignal | undefin
 
 /** The wrong proof that takes the last attempt: 0, or undefined when another took it first. */
 async function burn(id: string, now: number, attempt: string): Promise<number | undefined> {
+  const burnable = attemptsLeft('=', now, attempt);
   return settledWrite<number | undefined>({
     write: (abortSignal) =>
       sendConditional<Record<string, unknown>, number | undefined>(
@@ -81,9 +91,7 @@ async function burn(id: string, now: number, attempt: string): Promise<number | 
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
           UpdateExpression: `SET ${A.attempts} = :zero, ${A.remaining} = :zero, ${A.burnedAt} = :now, ${A.readers} = if_not_exists(${A.readers}, :zero), #attempt = :zero`,
-          ConditionExpression: `${A.attempts} = :one AND ${A.remaining} > :zero AND ${A.expires} > :now AND attribute_not_exists(#attempt)`,
-          ExpressionAttributeNames: { '#attempt': attempt },
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':now': now },
+          ...renderCondition(burnable, { '#attempt': attempt }, { ':zero': 0, ':now': now }),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
@@ -92,7 +100,7 @@ async function burn(id: string, now: number, attempt: string): Promise<number | 
     settle: async (signal): Promise<Settled<number | undefined>> => {
       const item = await readAttempts(id, attempt, signal);
       if (typeof item?.[attempt] === 'number') return 0;
-      return item !== undefined && item.attempts === 1 && isLive(item, now) ? NOT_APPLIED : undefined;
+      return item !== undefined && holds(burnable, item) ? NOT_APPLIED : undefined;
     },
   });
 }

@@ -37,10 +37,6 @@ function storeKey(key: string | undefined): void {
   }
 }
 
-async function mintKey(): Promise<string> {
-  return (await client().createKey()).key;
-}
-
 /** A `signed-in` deployment's share page needs a key from signing in: there is none, or it has ended. */
 export class SignInRequired extends Error {}
 
@@ -58,8 +54,8 @@ export async function keepSignedInKey(idToken: string): Promise<void> {
   storeKey((await client().createKey({ signInToken: idToken })).key);
 }
 
-/** The action's result with the session's key; undefined when there is none or the service refused it. */
-async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> {
+/** The action's result with the session's key, never minting one; undefined when there is none or the service refused it. */
+export async function withStoredSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> {
   const stored = storedKey();
   if (stored === undefined) return undefined;
   try {
@@ -71,24 +67,21 @@ async function withStoredKey<T>(action: (client: OnetimeClient) => Promise<T>): 
   }
 }
 
-/** Runs `action` with the session's key, never minting one: for what only a secret's creator may do. */
-export const withStoredSessionKey = <T>(action: (client: OnetimeClient) => Promise<T>): Promise<{ value: T } | undefined> => withStoredKey(action);
-
 /** Runs `action` with the session's key, minted (and kept for the session) when there is none. */
 export async function withSessionKey<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
-  const done = await withStoredKey(action);
+  const done = await withStoredSessionKey(action);
   if (done) return done.value;
   if (keyComesFromSignIn) throw new SignInRequired();
-  const minted = await mintKey();
+  const minted = (await client().createKey()).key;
   storeKey(minted);
   return action(client(minted));
 }
 
 /** Runs `action` with the session's key if there is one; otherwise with a key minted for it alone, revoked afterwards. */
 export async function withKeyForOneAction<T>(action: (client: OnetimeClient) => Promise<T>): Promise<T> {
-  const done = await withStoredKey(action);
+  const done = await withStoredSessionKey(action);
   if (done) return done.value;
-  const minted = client(await mintKey());
+  const minted = client((await client().createKey()).key);
   try {
     return await action(minted);
   } finally {

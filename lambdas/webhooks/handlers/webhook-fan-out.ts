@@ -8,7 +8,7 @@ import { enqueueWebhookJob } from '../queue/webhook-jobs';
 import { putReceipt } from '#lambdas/store/receipt-store';
 import { deleteChunks, deleteConsumedSecret, deleteRevokedChunks } from '#lambdas/store/secret-store';
 import { consumedSecretOf, revokedChunksOf } from '../stream/consumed-secrets';
-import { receiptOfRemoval } from '../stream/receipts';
+import { receiptToKeep } from '../stream/receipts';
 import { telemetryMiddlewares } from '#lambdas/telemetry/middleware';
 import { logger } from '#lambdas/telemetry/powertools';
 import { webhookJobsOf } from '../fan-out';
@@ -38,8 +38,9 @@ async function fanOut(event: DynamoDBStreamEvent, context: Context): Promise<Dyn
   const processRecord = async (record: DynamoDBRecord): Promise<void> => {
     const job = jobs.get(record.dynamodb?.SequenceNumber ?? '');
     if (job) await enqueueWebhookJob(job);
-    const removed = receiptOfRemoval(record);
-    if (removed) await putReceipt(removed.id, removed.owner, removed.receipt);
+    // Before the deletion below: a status read must find the head or its receipt.
+    const kept = receiptToKeep(record);
+    if (kept) await putReceipt(kept.id, kept.owner, kept.receipt);
     const revoked = revokedChunksOf(record);
     // An answer's chunk id is its fulfilment's own; a secret's id may be written again for a while.
     if (revoked?.chunkId !== undefined) await deleteChunks(revoked.chunkId, revoked.chunks);

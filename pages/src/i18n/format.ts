@@ -40,13 +40,11 @@ function formatParam(catalogue: Catalogue, language: string, param: Param): stri
   return formatMessage(catalogue, language, { key: param.message });
 }
 
-/** The words of `message` for `count`. */
 export function pluralForm(message: Message, language: string, count: number): string {
   if (typeof message === 'string') return message;
   return message[new Intl.PluralRules(language).select(count)] ?? message.other;
 }
 
-/** `phrase` in `language`, from its catalogue. */
 export function formatMessage(catalogue: Catalogue, language: string, { key, params = {} }: Phrase): string {
   const count = params.count;
   const words = pluralForm(catalogue[key], language, typeof count === 'number' ? count : 0);

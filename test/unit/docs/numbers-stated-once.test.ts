@@ -75,13 +75,10 @@ const RULES: Rule[] = [
 ];
 
 /**
- * Pages that may restate a limit, each with the limits and why. docs/scale.md derives capacity
- * figure by figure from the per-key and per-address limits it was written under; it is the
- * bench's page, and linking those to api.md#limits is part of its rewrite (then drop this entry).
+ * Pages that may restate a limit, each with the limits and why: the settings tables (npm run
+ * docs:settings) state siteUrl's own bound, SITE_URL_MAX_LENGTH, the webhook URL's number.
  */
 const RESTATING: Record<string, { limits: string[] }> = {
-  'docs/scale.md': { limits: ['requests per key', 'keys per address', 'requests per address at the web ACL'] },
-  // The settings tables (npm run docs:settings) state siteUrl's own bound, SITE_URL_MAX_LENGTH, the webhook URL's number.
   'docs/deploy.md': { limits: ['webhook URL'] },
   'docs/local-mode.md': { limits: ['webhook URL'] },
 };

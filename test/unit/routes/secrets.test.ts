@@ -297,7 +297,7 @@ describe('GET /secrets/:id', () => {
       ddb.on(UpdateCommand, { TableName: TEST_ENV.secretsTable }).resolves({ Attributes: headItem({ data: 'c2VjcmV0', gate, attempts: 5 }) });
       const response = await claimWith({ 'X-Secret-Proof': proof });
       expect(response.statusCode).toBe(200);
-      expect(secretCommands()[0]?.input.ExpressionAttributeValues).toMatchObject({ ':gate': gate });
+      expect(Object.values(secretCommands()[0]?.input.ExpressionAttributeValues ?? {})).toContain(gate);
     });
 
     test('no proof: 403 passphrase required, with the attempts left', async () => {

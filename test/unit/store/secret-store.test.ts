@@ -4,7 +4,7 @@ import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
-import { conditionFailed, invalidRequest, mockDocumentClient, sentCommands, throttled } from '../support/dynamo';
+import { conditionFailed, invalidRequest, mockDocumentClient, resolvedCondition, sentCommands, throttled } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, lostAnswer, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 
@@ -39,15 +39,6 @@ const storedText = (value: unknown): string => (value instanceof Uint8Array ? Bu
 
 type WriteRequest = { PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } };
 const writeRequests = (input: Record<string, unknown>): WriteRequest[] => (input.RequestItems as Record<string, WriteRequest[]>)[table] ?? [];
-
-/** A condition as it reads with its placeholders resolved: `owner = "owner-hash"`. */
-const resolvedCondition = (input: Record<string, unknown>): string => {
-  const names = input.ExpressionAttributeNames as Record<string, string>;
-  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  return String(input.ConditionExpression)
-    .replace(/:\w+/g, (value) => JSON.stringify(values[value]))
-    .replace(/#\w+/g, (name) => names[name] ?? name);
-};
 
 describe('putSecret', () => {
   test('small data: exactly one conditional PutItem holding the data inline', async () => {

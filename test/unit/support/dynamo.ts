@@ -43,3 +43,12 @@ export const invalidRequest = (): DynamoDBServiceException =>
     message: 'One or more parameter values were invalid',
     $metadata: { httpStatusCode: 400 },
   });
+
+/** A condition as it reads with its placeholders resolved: `owner = "owner-hash"`. */
+export const resolvedCondition = (input: Record<string, unknown>): string => {
+  const names = input.ExpressionAttributeNames as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  return String(input.ConditionExpression)
+    .replace(/:\w+/g, (value) => JSON.stringify(values[value]))
+    .replace(/#\w+/g, (name) => names[name] ?? name);
+};

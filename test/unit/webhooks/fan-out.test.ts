@@ -2,7 +2,7 @@ import '../support/webhook-env';
 import type { SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext } from '#local/lambda-context';
@@ -242,6 +242,21 @@ describe('the stream consumer deletes consumed secrets', () => {
         .map((job) => `${job.event.event} ${job.event.data.id}`)
         .sort(),
     ).toEqual([`secret.created ${secretId(3)}`, `secret.expired ${secretId(1)}`]);
+  });
+
+  test('the last view keeps its receipt before the head is deleted, so a status read never finds neither', async () => {
+    serveKeys({});
+    ddb.on(DeleteCommand).resolves({ Attributes: head({ remaining: 0 }) });
+
+    await fanOut(lastView(OWNER_A, 1));
+
+    const writes = ddb.calls().map((call) => call.args[0]);
+    const put = writes.findIndex(
+      (command) => command instanceof PutCommand && (command.input.Item as { pk?: string } | undefined)?.pk === secretId(1),
+    );
+    const deleted = writes.findIndex((command) => command instanceof DeleteCommand);
+    expect({ put: put >= 0, deleted: deleted >= 0 }).toEqual({ put: true, deleted: true });
+    expect(put).toBeLessThan(deleted);
   });
 
   test('a chunked secret is left while a claimant still reads it, and queued for when every claim has surely ended', async () => {
