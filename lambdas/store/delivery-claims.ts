@@ -2,6 +2,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_CLAIM_LIFETIME_MS } from '#lambdas/definitions/webhooks';
 import { KEY_ATTRIBUTES as KEY, KEYS_TABLE, deliveryClaimPk } from '#lambdas/definitions/tables';
 import { dynamo, isConditionFailure, tableName } from './dynamo';
+import { NOT_APPLIED, readForSettling, settledWrite } from './settled-write';
 
 /**
  * One delivery per event, however many queue messages carry it. A SendMessage whose answer is lost
@@ -12,23 +13,37 @@ import { dynamo, isConditionFailure, tableName } from './dynamo';
  * dead-lettered, so that a redriven job is delivered again.
  */
 
-/** True if `messageId` holds the event's delivery (it does after its first claim, on every retry). */
+/**
+ * True if `messageId` holds the event's delivery (it does after its first claim, on every retry).
+ * A claim whose answer was lost is settled by reading the claim back, as every write of ours is
+ * (settled-write.ts): a lost answer must not drop the event as another message's.
+ */
 export async function claimDelivery(eventId: string, messageId: string, now: number): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName(KEYS_TABLE),
-        Item: { [KEY.pk]: deliveryClaimPk(eventId), [KEY.claimedBy]: messageId, [KEY.ttl]: Math.ceil((now + DELIVERY_CLAIM_LIFETIME_MS) / 1000) },
-        // A repeat of this put by the same message finds its own claim: repeating is safe.
-        ConditionExpression: `attribute_not_exists(${KEY.pk}) OR ${KEY.claimedBy} = :messageId`,
-        ExpressionAttributeValues: { ':messageId': messageId },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const key = { [KEY.pk]: deliveryClaimPk(eventId) };
+  return settledWrite({
+    write: async (signal) => {
+      try {
+        await dynamo.send(
+          new PutCommand({
+            TableName: tableName(KEYS_TABLE),
+            Item: { ...key, [KEY.claimedBy]: messageId, [KEY.ttl]: Math.ceil((now + DELIVERY_CLAIM_LIFETIME_MS) / 1000) },
+            // A repeat of this put by the same message finds its own claim: repeating is safe.
+            ConditionExpression: `attribute_not_exists(${KEY.pk}) OR ${KEY.claimedBy} = :messageId`,
+            ExpressionAttributeValues: { ':messageId': messageId },
+          }),
+          signal ? { abortSignal: signal } : {},
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    settle: async (signal) => {
+      const claim = await readForSettling<{ [KEY.claimedBy]?: string }>(tableName(KEYS_TABLE), key, [KEY.claimedBy], signal);
+      return claim === undefined ? NOT_APPLIED : claim[KEY.claimedBy] === messageId;
+    },
+  });
 }
 
 /** Lets the event go, if `messageId` holds it. */
