@@ -50,8 +50,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       [ENV.dynamodbEndpoint]: dynamoDb.endpoint,
       [KEYS_TABLE.envVar]: localTableName(KEYS_TABLE),
       [SECRETS_TABLE.envVar]: localTableName(SECRETS_TABLE),
-      // The routes form links with it; they are never followed.
-      [SETTINGS.siteUrl.env]: 'https://secrets.bench.invalid',
+      [SETTINGS.siteUrl.env]: 'https://secrets.bench.invalid', // for the links the routes form, never followed
       [SETTINGS.webhookAllowLoopback.env]: '1',
       [ENV.sqsEndpoint]: queues.endpoint,
       [QUEUES.jobs.envVar]: jobsQueueUrl,
