@@ -543,6 +543,15 @@ test('a 1-view claim whose answer never comes: the SDK repeats it after its requ
   mustBeGone.push(id);
 });
 
+test('POST /keys/webhook/test whose count applied but none of its attempts was answered: the settling read finds it, 202', async () => {
+  const { key } = await owner(['webhook.test']);
+  const keyPk = (await storedKeyItem(key, KEYS))?.pk;
+  proxy.failNext('silence', (call) => on('UpdateItem', KEYS)(call) && keyPkOf(call) === keyPk, Number.POSITIVE_INFINITY);
+  const sent = await api('POST', '/keys/webhook/test', { key, baseUrl });
+  proxy.disarm();
+  expect(sent.status).toBe(202);
+});
+
 test('a keyed claim whose view is taken but whose answers all come too late: 503, and its repeat with the same Idempotency-Key answers the data', async () => {
   const { key } = await createKey(undefined, baseUrl);
   const { id } = await createSecret(key, { data: INLINE_DATA }, baseUrl);

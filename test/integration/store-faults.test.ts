@@ -317,6 +317,11 @@ const STORIES: Record<string, (seed: number) => Promise<void>> = {
     await expectGone(owner, id);
     mustBeGone.push(id);
   },
+  'a test event to the key’s webhook': async () => {
+    const owner = await newOwner(['webhook.test']);
+    const sent = await owner.send('POST', '/keys/webhook/test');
+    expect(sent.status).toBe(202);
+  },
   'an inline secret, revoked': async () => {
     const owner = await newOwner(['secret.created']);
     const id = await create(owner, { data: INLINE, views: 2 });
