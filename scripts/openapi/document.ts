@@ -136,6 +136,11 @@ const jsonSchema = (schema: ZodMiniType, io: 'input' | 'output'): JsonSchema =>
 /** A header holding a whole number: digits only, at most a millisecond timestamp's 16. */
 const DIGITS = { type: 'string', pattern: '^\\d+$', maxLength: 16 } as const;
 
+/**
+ * Header names are case-insensitive in HTTP, and the service sends them in lower case; the
+ * document spells the rate-limit ones as RFC 9110 and GitHub's API do, which is how OWASP's rules
+ * (Spectral) look for them.
+ */
 const HEADERS = {
   'x-request-id': {
     description: "Identifier of the request, unique per request (a UUID: API Gateway's request id, or local mode's).",
@@ -143,10 +148,10 @@ const HEADERS = {
   },
   'cache-control': { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' } },
   'x-content-type-options': { description: 'Always `nosniff`.', schema: { type: 'string', const: 'nosniff' } },
-  'x-ratelimit-limit': { description: `Requests allowed per window (${RATE_LIMIT.requests}).`, schema: DIGITS },
-  'x-ratelimit-remaining': { description: 'Requests left in the window.', schema: DIGITS },
-  'x-ratelimit-reset': { description: 'When the window resets: Unix time in milliseconds.', schema: DIGITS },
-  'retry-after': { description: 'Seconds to wait before trying again.', schema: DIGITS },
+  'X-RateLimit-Limit': { description: `Requests allowed per window (${RATE_LIMIT.requests}).`, schema: DIGITS },
+  'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: DIGITS },
+  'X-RateLimit-Reset': { description: 'When the window resets: Unix time in milliseconds.', schema: DIGITS },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: DIGITS },
   [GATE.attemptsLeftHeader]: {
     description: `Wrong passphrase proofs the gated secret still accepts (${GATE.attempts} at creation); the one that leaves 0 deleted it.`,
     schema: DIGITS,
@@ -154,20 +159,7 @@ const HEADERS = {
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
-/**
- * Header names are case-insensitive in HTTP, and the service sends them in lower case; the
- * document spells the rate-limit ones as RFC 9110 and GitHub's API do, which is how OWASP's rules
- * (Spectral) look for them.
- */
-const SPELLED: Partial<Record<HeaderName, string>> = {
-  'x-ratelimit-limit': 'X-RateLimit-Limit',
-  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
-  'x-ratelimit-reset': 'X-RateLimit-Reset',
-  'retry-after': 'Retry-After',
-};
-const spelled = (name: HeaderName): string => SPELLED[name] ?? name;
-
-const RATE_LIMIT_HEADERS: HeaderName[] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 interface Outcome {
   description: string;
@@ -181,6 +173,8 @@ interface Outcome {
 
 interface RouteDocument {
   summary: string;
+  /** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
+  description: string;
   /** Requests need `Authorization: Bearer <key>`: 401 without, 429 over the rate limit, rate-limit headers. */
   authenticated: boolean;
   request?: { schema: ZodMiniType; required: boolean };
@@ -195,28 +189,28 @@ const error = (description: string): Outcome => ({ description });
  * "always present" in a named schema (right for what a server answers) but not in a request body,
  * where a default means "may be left out" (ttl, type and views of POST /secrets).
  */
-const NAMED_SCHEMAS: readonly { name: string; schema: ZodMiniType; io: 'input' | 'output' }[] = [
-  { name: 'Error', schema: errorResponse, io: 'output' },
-  { name: 'Health', schema: healthResponse, io: 'output' },
-  { name: 'CreatedKey', schema: createKeyResponse, io: 'output' },
-  { name: 'KeyDetails', schema: getKeyResponse, io: 'output' },
-  { name: 'Updated', schema: updateKeyResponse, io: 'output' },
-  { name: 'Deleted', schema: deleteResponse, io: 'output' },
-  { name: 'WebhookTestQueued', schema: webhookTestResponse, io: 'output' },
-  { name: 'CreatedSecret', schema: createSecretResponse, io: 'output' },
-  { name: 'ClaimedSecret', schema: claimSecretResponse, io: 'output' },
-  { name: 'SecretStatus', schema: secretStatusResponse, io: 'output' },
-  { name: 'CreatedRequest', schema: createRequestResponse, io: 'output' },
-  { name: 'RequestDetails', schema: requestDetailsResponse, io: 'output' },
-  { name: 'Fulfilled', schema: fulfilRequestResponse, io: 'output' },
-  { name: 'RequestStatus', schema: requestStatusResponse, io: 'output' },
-  { name: 'WebhookEvent', schema: webhookPayloadSchema, io: 'output' },
-];
+const NAMED_SCHEMAS: Record<string, ZodMiniType> = {
+  Error: errorResponse,
+  Health: healthResponse,
+  CreatedKey: createKeyResponse,
+  KeyDetails: getKeyResponse,
+  Updated: updateKeyResponse,
+  Deleted: deleteResponse,
+  WebhookTestQueued: webhookTestResponse,
+  CreatedSecret: createSecretResponse,
+  ClaimedSecret: claimSecretResponse,
+  SecretStatus: secretStatusResponse,
+  CreatedRequest: createRequestResponse,
+  RequestDetails: requestDetailsResponse,
+  Fulfilled: fulfilRequestResponse,
+  RequestStatus: requestStatusResponse,
+  WebhookEvent: webhookPayloadSchema,
+};
 
 function ref(schema: ZodMiniType): { $ref: string } {
-  const named = NAMED_SCHEMAS.find((candidate) => candidate.schema === schema);
-  if (!named) throw new Error('a schema the document uses has no name in NAMED_SCHEMAS');
-  return { $ref: `#/components/schemas/${named.name}` };
+  const name = Object.keys(NAMED_SCHEMAS).find((candidate) => NAMED_SCHEMAS[candidate] === schema);
+  if (!name) throw new Error('a schema the document uses has no name in NAMED_SCHEMAS');
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 /** What every route may answer, whatever it does. */
@@ -261,6 +255,8 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   health: {
     summary: 'Health of the service and its data store (no credentials).',
     authenticated: false,
+    description:
+      'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
     outcomes: {
       200: { description: 'Healthy. `redis` reports the data store (DynamoDB); the name is kept for client compatibility.', schema: healthResponse },
       503: {
@@ -272,6 +268,8 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'keys-create': {
     summary: 'Create an API key (no credentials). The key is shown only here.',
     authenticated: false,
+    description:
+      'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
     request: { schema: createKeyBody, required: false },
     outcomes: {
       201: { description: 'The new key, its expiry (90 days) and its webhook signing secret.', schema: createKeyResponse },
@@ -290,17 +288,21 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'keys-get': {
     summary: "The calling key's details.",
     authenticated: true,
+    description: 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
     outcomes: { 200: { description: 'Masked key, webhook (absent when none), creation and expiry times, signing secret.', schema: getKeyResponse } },
   },
   'keys-update': {
     summary: 'Set (an https URL) or remove ("") the calling key\'s webhook.',
     authenticated: true,
+    description:
+      'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
     request: { schema: updateKeyBody, required: true },
     outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
   },
   'keys-webhook-test': {
     summary: "Send a `webhook.test` event to the calling key's webhook.",
     authenticated: true,
+    description: 'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
     outcomes: {
       202: { description: 'Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schema: webhookTestResponse },
       400: error('The key has no webhook.'),
@@ -310,11 +312,14 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
     authenticated: true,
+    description: 'The key stops working at once: its next request gets 401.',
     outcomes: { 200: { description: 'Revoked.', schema: deleteResponse } },
   },
   'secrets-create': {
     summary: 'Store a client-encrypted secret.',
     authenticated: true,
+    description:
+      '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
     request: { schema: createSecretBody, required: true },
     outcomes: {
       201: {
@@ -329,6 +334,8 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'secrets-claim': {
     summary: 'Claim a secret: consumes one view; the last one deletes it.',
     authenticated: true,
+    description:
+      'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
     outcomes: {
       200: {
         description: 'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
@@ -347,11 +354,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'secrets-revoke': {
     summary: 'Delete a secret before it is used up; only the key that created it may.',
     authenticated: true,
+    description:
+      'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
     outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 403: REVEAL_ONLY_REFUSED, 404: SECRET_GONE },
   },
   'secrets-status': {
     summary: "A secret's receipt: what became of it, for the key that created it. Uses no view.",
     authenticated: true,
+    description:
+      'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
     outcomes: {
       200: {
         description:
@@ -364,6 +375,8 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'requests-create': {
     summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
     authenticated: true,
+    description:
+      "`publicKey` is the requester's P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request's id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.",
     request: { schema: createRequestBody, required: true },
     outcomes: {
       201: { description: "Its id, the sender's page (`{site_url}/r/<id>`) and until when it may be fulfilled.", schema: createRequestResponse },
@@ -373,11 +386,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'requests-get': {
     summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
     authenticated: true,
+    description:
+      "Any valid key: the request's id is the sender's capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.",
     outcomes: { 200: { description: 'An open request.', schema: requestDetailsResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
   },
   'requests-fulfil': {
     summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
     authenticated: true,
+    description:
+      "Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester's key under the request's id, claimable by that key only. Sends `request.fulfilled` to the requester's webhook.",
     request: { schema: fulfilRequestBody, required: true },
     outcomes: {
       201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
@@ -392,38 +409,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'requests-status': {
     summary: "The state of a request (its requester's key only) and, once fulfilled, the id to claim its answer with.",
     authenticated: true,
+    description:
+      "Only the requester's key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.",
     outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
   },
-};
-
-/** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
-const DESCRIPTIONS: Partial<Record<RouteName, string>> = {
-  health:
-    'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
-  'keys-create':
-    'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
-  'keys-get': 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
-  'keys-update':
-    'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
-  'keys-webhook-test':
-    'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
-  'keys-delete': 'The key stops working at once: its next request gets 401.',
-  'secrets-create':
-    '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
-  'secrets-claim':
-    'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
-  'secrets-status':
-    'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
-  'secrets-revoke':
-    'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
-  'requests-create':
-    "`publicKey` is the requester's P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request's id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.",
-  'requests-get':
-    "Any valid key: the request's id is the sender's capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.",
-  'requests-fulfil':
-    "Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester's key under the request's id, claimable by that key only. Sends `request.fulfilled` to the requester's webhook.",
-  'requests-status':
-    "Only the requester's key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.",
 };
 
 /** Operations are grouped by the first segment of their path: health, keys, secrets, requests. */
@@ -441,31 +430,55 @@ function headersOf(status: number, authenticated: boolean, outcome: Outcome): Re
     const counted = status < 300 || status === 403 || status === 404 || status === 429;
     names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
   }
-  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'retry-after', required: outcome.retryAfter !== 'sometimes' });
+  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'Retry-After', required: outcome.retryAfter !== 'sometimes' });
   names.push(...(outcome.headers ?? []).map((name) => ({ name, required: true })));
   return Object.fromEntries(
-    names.map(({ name, required }) => [spelled(name), required ? { $ref: `#/components/headers/${spelled(name)}` } : { ...HEADERS[name], required }]),
+    names.map(({ name, required }) => [name, required ? { $ref: `#/components/headers/${name}` } : { ...HEADERS[name], required }]),
   );
 }
 
-const PROOF_PARAMETER = {
-  name: GATE.proofHeader,
-  in: 'header',
-  required: false,
-  description:
-    'The passphrase proof of a gated secret (docs/client.md): 43 characters of unpadded base64url, whose SHA-256 is the `gate` ' +
-    'it was created with. Ignored by a secret without a gate.',
-  schema: { type: 'string', pattern: GATE.digestPattern.source, maxLength: GATE.digestLength },
-};
-
-/** A header of the Standard Webhooks specification, which every delivery carries beside ours. */
-const standardHeader = (name: string, description: string, schema: { pattern: string; maxLength: number }) => ({
+/** A header a request or a webhook delivery carries, stated as a pattern. */
+const headerParameter = (name: string, required: boolean, description: string, pattern: string, maxLength: number) => ({
   name,
   in: 'header',
-  required: true,
-  description: `Standard Webhooks: ${description}`,
-  schema: { type: 'string', ...schema },
+  required,
+  description,
+  schema: { type: 'string', pattern, maxLength },
 });
+
+const PROOF_PARAMETER = headerParameter(
+  GATE.proofHeader,
+  false,
+  'The passphrase proof of a gated secret (docs/client.md): 43 characters of unpadded base64url, whose SHA-256 is the `gate` ' +
+    'it was created with. Ignored by a secret without a gate.',
+  GATE.digestPattern.source,
+  GATE.digestLength,
+);
+
+const IDEMPOTENCY_KEY_PARAMETER = headerParameter(
+  IDEMPOTENCY.header,
+  false,
+  'IETF httpapi draft: a repeat with the same API key, route, id and key within 60 s of the first answer is answered as the ' +
+    'first was, doing nothing again (a claim uses no view). Send a fresh key per operation.',
+  IDEMPOTENCY.pattern.source,
+  IDEMPOTENCY.maxLength,
+);
+
+const EVENT_ID = '^evt_[0-9a-f]{32}$';
+/** Ours, then those of the Standard Webhooks specification, which every delivery carries beside ours. */
+const WEBHOOK_PARAMETERS = [
+  headerParameter(WEBHOOK_HEADERS.signature, true, 'HMAC-SHA256 signature of the body.', '^t=\\d+,v1=[0-9a-f]{64}$', 90),
+  headerParameter(WEBHOOK_HEADERS.eventId, true, 'Same id on every attempt of one event.', EVENT_ID, 36),
+  headerParameter(WEBHOOK_HEADERS.standardId, true, `Standard Webhooks: the same as ${WEBHOOK_HEADERS.eventId}.`, EVENT_ID, 36),
+  headerParameter(WEBHOOK_HEADERS.standardTimestamp, true, 'Standard Webhooks: Unix seconds of this attempt.', '^\\d+$', 12),
+  headerParameter(
+    WEBHOOK_HEADERS.standardSignature,
+    true,
+    'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.',
+    '^v1,[A-Za-z0-9+/]{43}=$',
+    47,
+  ),
+];
 
 /** The events a key's webhook receives: OpenAPI 3.1's `webhooks`, one per event, each a signed POST. */
 function webhooks() {
@@ -480,28 +493,7 @@ function webhooks() {
               ? `\`${event}\`, sent by POST /keys/webhook/test (docs/webhooks.md).`
               : `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
           security: [{ webhookSignature: [] }],
-          parameters: [
-            {
-              name: WEBHOOK_HEADERS.signature,
-              in: 'header',
-              required: true,
-              description: 'HMAC-SHA256 signature of the body.',
-              schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$', maxLength: 90 },
-            },
-            {
-              name: WEBHOOK_HEADERS.eventId,
-              in: 'header',
-              required: true,
-              description: 'Same id on every attempt of one event.',
-              schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 },
-            },
-            standardHeader(WEBHOOK_HEADERS.standardId, `the same as ${WEBHOOK_HEADERS.eventId}.`, { pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 }),
-            standardHeader(WEBHOOK_HEADERS.standardTimestamp, 'Unix seconds of this attempt.', { pattern: '^\\d+$', maxLength: 12 }),
-            standardHeader(WEBHOOK_HEADERS.standardSignature, '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.', {
-              pattern: '^v1,[A-Za-z0-9+/]{43}=$',
-              maxLength: 47,
-            }),
-          ],
+          parameters: WEBHOOK_PARAMETERS,
           requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
         },
@@ -520,15 +512,6 @@ function operation(name: RouteName) {
     ...(route.idempotent ? IDEMPOTENT_OUTCOMES : {}),
     ...document.outcomes,
   };
-  const idempotencyKey = {
-    name: IDEMPOTENCY.header,
-    in: 'header',
-    required: false,
-    description:
-      'IETF httpapi draft: a repeat with the same API key, route, id and key within 60 s of the first answer is answered as the ' +
-      'first was, doing nothing again (a claim uses no view). Send a fresh key per operation.',
-    schema: { type: 'string', pattern: IDEMPOTENCY.pattern.source, maxLength: IDEMPOTENCY.maxLength },
-  };
   const parameters = [
     ...(route.path.includes('{id}')
       ? [
@@ -542,7 +525,7 @@ function operation(name: RouteName) {
         ]
       : []),
     ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
-    ...(route.idempotent ? [idempotencyKey] : []),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
   const responses = Object.fromEntries(
     Object.entries(outcomes).map(([status, outcome]) => [
@@ -560,7 +543,7 @@ function operation(name: RouteName) {
     operation: {
       operationId: name,
       summary: document.summary,
-      ...(DESCRIPTIONS[name] ? { description: DESCRIPTIONS[name] } : {}),
+      description: document.description,
       tags: [tagOf(route.path)],
       security: document.authenticated ? [{ apiKey: [] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
@@ -620,8 +603,8 @@ export function openApiDocument() {
           description: "The service's HMAC-SHA256 signature of the body, made with the key's webhook signing secret (docs/webhooks.md).",
         },
       },
-      headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [spelled(name as HeaderName), { ...header, required: true }])),
-      schemas: Object.fromEntries(NAMED_SCHEMAS.map(({ name, schema, io }) => [name, jsonSchema(schema, io)])),
+      headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [name, { ...header, required: true }])),
+      schemas: Object.fromEntries(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
     },
     paths,
     webhooks: webhooks(),
