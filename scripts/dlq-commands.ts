@@ -1,8 +1,8 @@
 import {
   ChangeMessageVisibilityBatchCommand,
-  DeleteMessageBatchCommand,
+  DeleteMessageCommand,
   ReceiveMessageCommand,
-  SendMessageBatchCommand,
+  SendMessageCommand,
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -36,8 +36,6 @@ export interface DeadLetterListing {
 
 export interface RedriveResult {
   moved: number;
-  /** Could not be sent to the jobs queue; they stay dead letters. */
-  notSent: number;
   /** Sent, but still in the dead-letter queue too: a later redrive would deliver them twice. */
   notDeleted: number;
 }
@@ -49,28 +47,6 @@ const WAIT_SECONDS = 1;
 const HOLD_SECONDS = 30;
 
 export type IdentifiedMessage = Message & { MessageId: string };
-
-/** The next messages not in `seen`, held for HOLD_SECONDS; `handles` holds every message received. */
-async function receiveUnseen(
-  client: SQSClient,
-  queueUrl: string,
-  seen: ReadonlySet<string>,
-): Promise<{ fresh: IdentifiedMessage[]; handles: string[] }> {
-  const { Messages = [] } = await client.send(
-    new ReceiveMessageCommand({
-      QueueUrl: queueUrl,
-      MaxNumberOfMessages: MAX_PER_RECEIVE,
-      WaitTimeSeconds: WAIT_SECONDS,
-      VisibilityTimeout: HOLD_SECONDS,
-      MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
-      MessageAttributeNames: ['All'],
-    }),
-  );
-  return {
-    fresh: Messages.filter((message): message is IdentifiedMessage => !!message.MessageId && !seen.has(message.MessageId)),
-    handles: Messages.flatMap((message) => (message.ReceiptHandle ? [message.ReceiptHandle] : [])),
-  };
-}
 
 /** `items` in runs of `size`: by default as many as one SQS batch call takes. */
 export function chunks<T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] {
@@ -96,9 +72,19 @@ export async function visitEach(
   let notReleased = 0;
   try {
     for (;;) {
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: MAX_PER_RECEIVE,
+          WaitTimeSeconds: WAIT_SECONDS,
+          VisibilityTimeout: HOLD_SECONDS,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+          MessageAttributeNames: ['All'],
+        }),
+      );
+      for (const { ReceiptHandle } of Messages) if (ReceiptHandle) held.add(ReceiptHandle);
       // Paging ends at an empty answer, or at one with only messages seen before (held too long).
-      const { fresh, handles } = await receiveUnseen(client, queueUrl, seen);
-      for (const handle of handles) held.add(handle);
+      const fresh = Messages.filter((message): message is IdentifiedMessage => !!message.MessageId && !seen.has(message.MessageId));
       if (fresh.length === 0) break;
       for (const message of fresh) {
         seen.add(message.MessageId);
@@ -120,16 +106,19 @@ export async function visitEach(
   return notReleased;
 }
 
+/** A dead letter as SQS receives it or the local queue service peeks at it. */
+const deadLetter = (message: Pick<Message, 'Attributes' | 'Body'> & { MessageId: string }): DeadLetter => ({
+  messageId: message.MessageId,
+  receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
+  sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
+  body: message.Body ?? '',
+});
+
 /** SQS: every dead letter, each once, by receiving them; a receive with VisibilityTimeout 0 would count as well, and could not page. */
 export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
   const letters: DeadLetter[] = [];
   const notReleased = await visitEach(client, deadLetterQueueUrl, (message) => {
-    letters.push({
-      messageId: message.MessageId,
-      receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
-      sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
-      body: message.Body ?? '',
-    });
+    letters.push(deadLetter(message));
     return false;
   });
   return { letters, notReleased, countsRaised: true };
@@ -137,14 +126,7 @@ export async function listDeadLetters(client: SQSClient, deadLetterQueueUrl: str
 
 /** Local mode: every dead letter as the local queue service holds it, read without being received. */
 export async function peekDeadLetters(endpoint: string, deadLetterQueueUrl: string): Promise<DeadLetterListing> {
-  const messages = await peekMessages(endpoint, deadLetterQueueUrl);
-  const letters = messages.map((message) => ({
-    messageId: message.MessageId,
-    receiveCount: Number(message.Attributes.ApproximateReceiveCount),
-    sentAt: new Date(Number(message.Attributes.SentTimestamp)),
-    body: message.Body,
-  }));
-  return { letters, notReleased: 0, countsRaised: false };
+  return { letters: (await peekMessages(endpoint, deadLetterQueueUrl)).map(deadLetter), notReleased: 0, countsRaised: false };
 }
 
 /** One line per dead letter: for a webhook job its event id, event and time, never the secret's id. */
@@ -154,38 +136,22 @@ export function describeDeadLetter(letter: DeadLetter): string {
   return `${letter.messageId}  receives ${letter.receiveCount}  sent ${letter.sentAt.toISOString()}  ${what}`;
 }
 
-/** Sends each dead letter's body to the jobs queue again, then deletes it from the dead-letter queue. */
+/**
+ * Sends each dead letter's body to the jobs queue again, then deletes it from the dead-letter
+ * queue. A send that fails stops the redrive (what is left stays a dead letter, visible at once).
+ */
 export async function redriveDeadLetters(client: SQSClient, queues: { deadLetterQueueUrl: string; queueUrl: string }): Promise<RedriveResult> {
-  const result: RedriveResult = { moved: 0, notSent: 0, notDeleted: 0 };
-  const seen = new Set<string>();
-  for (;;) {
-    // A message seen before is one that failed to move and came back: stop rather than loop.
-    const { fresh: batch } = await receiveUnseen(client, queues.deadLetterQueueUrl, seen);
-    if (batch.length === 0) return result;
-    for (const message of batch) seen.add(message.MessageId);
-
-    const { Successful = [] } = await client.send(
-      new SendMessageBatchCommand({
-        QueueUrl: queues.queueUrl,
-        Entries: batch.map((message, index) => ({
-          Id: String(index),
-          MessageBody: message.Body ?? '',
-          MessageAttributes: message.MessageAttributes,
-        })),
-      }),
-    );
-    const sentIds = new Set(Successful.map((entry) => entry.Id));
-    const sent = batch.filter((_, index) => sentIds.has(String(index)));
-    result.notSent += batch.length - sent.length;
-    if (sent.length === 0) continue;
-
-    const { Failed = [] } = await client.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: queues.deadLetterQueueUrl,
-        Entries: sent.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle ?? '' })),
-      }),
-    );
-    result.notDeleted += Failed.length;
-    result.moved += sent.length - Failed.length;
-  }
+  const result: RedriveResult = { moved: 0, notDeleted: 0 };
+  await visitEach(client, queues.deadLetterQueueUrl, async (message) => {
+    await client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: message.Body, MessageAttributes: message.MessageAttributes }));
+    try {
+      await client.send(new DeleteMessageCommand({ QueueUrl: queues.deadLetterQueueUrl, ReceiptHandle: message.ReceiptHandle }));
+    } catch {
+      result.notDeleted += 1;
+      return false;
+    }
+    result.moved += 1;
+    return true;
+  });
+  return result;
 }

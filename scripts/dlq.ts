@@ -1,6 +1,8 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as path from 'node:path';
+import * as z from 'zod/mini';
+import { httpUrl, readSettings, text } from '#lambdas/config/fields';
 import { SETTINGS } from '#lambdas/config/settings';
 import { ENV } from '#lambdas/definitions/env';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
@@ -8,7 +10,6 @@ import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { localSqsClient } from '#local/queue-service';
 import { exitWithUsage, parseCommandLine } from './command-line';
-import { type DlqEnv, readDlqEnv } from './dlq-env';
 import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from './dlq-commands';
 import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
 
@@ -41,68 +42,75 @@ WebhookFanOutFailureQueueUrl, and region and credentials come from the usual AWS
 (AWS_REGION, AWS_PROFILE, ...). In local mode, set ${ENV.sqsEndpoint} to the local queue service and,
 for replay, ${ENV.dynamodbEndpoint} to DynamoDB Local; \`npm start\` prints both commands.`;
 
-function fail(message: string): never {
-  return exitWithUsage(USAGE, message);
+/**
+ * What the command reads from its environment: the queues' URLs (each also an option), local
+ * mode's endpoints (none: SQS and DynamoDB), and the fan-out function's keys table, which replay
+ * needs. Replay runs the fan-out handler, which reads the rest of its environment itself, as on Lambda.
+ */
+const DLQ_ENV = z.object({
+  [ENV.sqsEndpoint]: z.optional(httpUrl()),
+  [ENV.dynamodbEndpoint]: z.optional(httpUrl()),
+  [QUEUES.jobs.envVar]: z.optional(httpUrl()),
+  [QUEUES.deadLetters.envVar]: z.optional(httpUrl()),
+  [QUEUES.fanOutFailures.envVar]: z.optional(httpUrl()),
+  [KEYS_TABLE.envVar]: z.optional(text()),
+});
+
+export const readDlqEnv = (env: Readonly<Record<string, string | undefined>> = process.env) => readSettings(DLQ_ENV, { read: (name) => env[name] });
+
+type DlqEnv = ReturnType<typeof readDlqEnv>;
+type QueueOption = 'dlq-url' | 'queue-url' | 'failures-url';
+
+interface Command {
+  sqs: SQSClient;
+  env: DlqEnv;
+  /** A queue's URL, from its option or else its variable; the command fails without either. */
+  queue: (option: QueueOption) => string;
 }
 
-async function main(): Promise<void> {
-  const parsed = parseCommandLine(USAGE, { 'dlq-url': { type: 'string' }, 'queue-url': { type: 'string' }, 'failures-url': { type: 'string' } }, 1);
-  if (!parsed) return;
-  const { values, positionals } = parsed;
-  const [command] = positionals;
-  let env: DlqEnv;
-  try {
-    env = readDlqEnv();
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+const QUEUE_OPTIONS: Record<QueueOption, { what: string; envVar: keyof DlqEnv }> = {
+  'dlq-url': { what: 'dead-letter queue', envVar: QUEUES.deadLetters.envVar },
+  'queue-url': { what: 'jobs queue', envVar: QUEUES.jobs.envVar },
+  'failures-url': { what: 'fan-out failure queue', envVar: QUEUES.fanOutFailures.envVar },
+};
+
+const plural = (count: number, noun: string, suffix = 's'): string => `${count} ${noun}${count === 1 ? '' : suffix}`;
+
+async function list({ sqs, env, queue }: Command): Promise<void> {
+  const sqsEndpoint = env[ENV.sqsEndpoint];
+  const { letters, notReleased, countsRaised } = sqsEndpoint
+    ? await peekDeadLetters(sqsEndpoint, queue('dlq-url'))
+    : await listDeadLetters(sqs, queue('dlq-url'));
+  for (const letter of letters) console.log(describeDeadLetter(letter));
+  console.log(plural(letters.length, 'dead letter'));
+  if (countsRaised && letters.length > 0) {
+    console.error('SQS cannot list without receiving: each receive count above includes this listing, and each listing adds one');
   }
-  const client = env.sqsEndpoint ? localSqsClient(env.sqsEndpoint) : new SQSClient({});
-  /** A queue's URL, from its option or else its variable. */
-  const queue = (what: string, option: 'dlq-url' | 'queue-url' | 'failures-url', fallback: string | undefined, envVar: string): string =>
-    (values[option] ?? fallback) || fail(`no ${what}: pass --${option} or set ${envVar}`);
-  const jobsQueue = (): string => queue('jobs queue', 'queue-url', env.jobsQueueUrl, QUEUES.jobs.envVar);
-  try {
-    if (command === 'replay') {
-      const failuresQueueUrl = queue('fan-out failure queue', 'failures-url', env.fanOutFailureQueueUrl, QUEUES.fanOutFailures.envVar);
-      await replay(client, env, failuresQueueUrl, jobsQueue());
-      return;
-    }
-    const deadLetterQueueUrl = queue('dead-letter queue', 'dlq-url', env.deadLetterQueueUrl, QUEUES.deadLetters.envVar);
-    if (command === 'list') {
-      const { letters, notReleased, countsRaised } = env.sqsEndpoint
-        ? await peekDeadLetters(env.sqsEndpoint, deadLetterQueueUrl)
-        : await listDeadLetters(client, deadLetterQueueUrl);
-      for (const letter of letters) console.log(describeDeadLetter(letter));
-      console.log(`${letters.length} dead letter${letters.length === 1 ? '' : 's'}`);
-      if (countsRaised && letters.length > 0) {
-        console.error('SQS cannot list without receiving: each receive count above includes this listing, and each listing adds one');
-      }
-      if (notReleased > 0) {
-        console.error(`${notReleased} could not be released: a redrive misses them until the listing's hold on them ends`);
-        process.exitCode = 1;
-      }
-    } else if (command === 'redrive') {
-      const { moved, notSent, notDeleted } = await redriveDeadLetters(client, { deadLetterQueueUrl, queueUrl: jobsQueue() });
-      console.log(`moved ${moved} dead letter${moved === 1 ? '' : 's'} back to the jobs queue`);
-      if (notSent > 0) console.error(`${notSent} could not be sent to the jobs queue and are still dead letters`);
-      if (notDeleted > 0) console.error(`${notDeleted} were sent but could not be deleted from the dead-letter queue`);
-      if (notSent + notDeleted > 0) process.exitCode = 1;
-    } else {
-      fail(command ? `unknown command: ${command}` : 'no command given');
-    }
-  } finally {
-    client.destroy();
+  if (notReleased > 0) {
+    console.error(`${notReleased} could not be released: a redrive misses them until the listing's hold on them ends`);
+    process.exitCode = 1;
+  }
+}
+
+async function redrive({ sqs, queue }: Command): Promise<void> {
+  const { moved, notDeleted } = await redriveDeadLetters(sqs, { deadLetterQueueUrl: queue('dlq-url'), queueUrl: queue('queue-url') });
+  console.log(`moved ${plural(moved, 'dead letter')} back to the jobs queue`);
+  if (notDeleted > 0) {
+    console.error(`${notDeleted} were sent but could not be deleted from the dead-letter queue`);
+    process.exitCode = 1;
   }
 }
 
 /** Table name of a DynamoDB stream ARN: arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>. */
 const tableOfStream = (streamArn: string | undefined): string | undefined => /:table\/([^/]+)\/stream\//.exec(streamArn ?? '')?.[1];
 
-async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEnv, failuresQueueUrl: string, queueUrl: string): Promise<void> {
-  if (!keysTableName) fail(`no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
+async function replay({ sqs, env: settings, queue }: Command): Promise<void> {
+  const [failuresQueueUrl, queueUrl] = [queue('failures-url'), queue('queue-url')];
+  if (!settings[KEYS_TABLE.envVar]) exitWithUsage(USAGE, `no keys table: set ${KEYS_TABLE.envVar} as the fan-out function has it`);
   // The fan-out handler reads its environment itself, as on Lambda.
   const env = process.env;
   env[QUEUES.jobs.envVar] = queueUrl;
+  const dynamoDbEndpoint = settings[ENV.dynamodbEndpoint];
   if (dynamoDbEndpoint) {
     // Local mode: the handler's clients read region and credentials from the environment, as on Lambda.
     env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
@@ -121,9 +129,7 @@ async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEn
   };
   try {
     const { replayed, records, left } = await replayFanOutFailures({ sqs, streams, failuresQueueUrl, fanOut });
-    console.log(
-      `replayed ${replayed} failed batch${replayed === 1 ? '' : 'es'} (${records} stream record${records === 1 ? '' : 's'} fanned out again)`,
-    );
+    console.log(`replayed ${plural(replayed, 'failed batch', 'es')} (${plural(records, 'stream record')} fanned out again)`);
     for (const { messageId, why } of left) console.error(`${messageId} stays in the failure queue: ${why}`);
     if (left.length > 0) process.exitCode = 1;
   } finally {
@@ -131,7 +137,37 @@ async function replay(sqs: SQSClient, { dynamoDbEndpoint, keysTableName }: DlqEn
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
-  process.exit(1);
-});
+const COMMANDS: Record<string, (command: Command) => Promise<void>> = { list, redrive, replay };
+
+async function main(): Promise<void> {
+  const parsed = parseCommandLine(USAGE, { 'dlq-url': { type: 'string' }, 'queue-url': { type: 'string' }, 'failures-url': { type: 'string' } }, 1);
+  if (!parsed) return;
+  const { values, positionals } = parsed;
+  const [name] = positionals;
+  const run = name === undefined ? undefined : COMMANDS[name];
+  if (!run) return exitWithUsage(USAGE, name ? `unknown command: ${name}` : 'no command given');
+  let env: DlqEnv;
+  try {
+    env = readDlqEnv();
+  } catch (error) {
+    return exitWithUsage(USAGE, error instanceof Error ? error.message : String(error));
+  }
+  const queue = (option: QueueOption): string => {
+    const { what, envVar } = QUEUE_OPTIONS[option];
+    return (values[option] ?? env[envVar]) || exitWithUsage(USAGE, `no ${what}: pass --${option} or set ${envVar}`);
+  };
+  const sqsEndpoint = env[ENV.sqsEndpoint];
+  const sqs = sqsEndpoint ? localSqsClient(sqsEndpoint) : new SQSClient({});
+  try {
+    await run({ sqs, env, queue });
+  } finally {
+    sqs.destroy();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+    process.exit(1);
+  });
+}

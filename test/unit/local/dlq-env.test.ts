@@ -1,16 +1,9 @@
-import { readDlqEnv } from '#scripts/dlq-env';
+import { readDlqEnv } from '#scripts/dlq';
 
 /** `npm run dlq`'s environment: queue URLs (each also an option) and local mode's endpoints. */
 
 test('everything is optional: each command says what it lacks', () => {
-  expect(readDlqEnv({})).toEqual({
-    sqsEndpoint: undefined,
-    dynamoDbEndpoint: undefined,
-    jobsQueueUrl: undefined,
-    deadLetterQueueUrl: undefined,
-    fanOutFailureQueueUrl: undefined,
-    keysTableName: undefined,
-  });
+  expect(readDlqEnv({})).toEqual({});
 });
 
 test('takes what npm start prints', () => {
@@ -24,12 +17,12 @@ test('takes what npm start prints', () => {
       KEYS_TABLE_NAME: 'local-ApiKeys',
     }),
   ).toEqual({
-    sqsEndpoint: 'http://127.0.0.1:4566',
-    dynamoDbEndpoint: 'http://127.0.0.1:8000',
-    jobsQueueUrl: 'http://127.0.0.1:4566/000000000000/local-WebhookJobs',
-    deadLetterQueueUrl: 'http://127.0.0.1:4566/000000000000/local-WebhookDeadLetters',
-    fanOutFailureQueueUrl: 'http://127.0.0.1:4566/000000000000/local-WebhookFanOutFailures',
-    keysTableName: 'local-ApiKeys',
+    SQS_ENDPOINT: 'http://127.0.0.1:4566',
+    DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+    WEBHOOK_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookJobs',
+    WEBHOOK_DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookDeadLetters',
+    WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookFanOutFailures',
+    KEYS_TABLE_NAME: 'local-ApiKeys',
   });
 });
 
