@@ -4,8 +4,7 @@ import { isStandardBase64 } from '#contract/base64';
 import { isP256PublicKey } from '#contract/p256';
 import { randomUrlSafeId } from '#lambdas/rules/random';
 import { SECRET_ID_BYTES } from '#contract/limits';
-import { renderOpenApi } from '#scripts/openapi';
-import { STANDARD_BASE64_PATTERN } from '#scripts/openapi/document';
+import { renderOpenApi, STANDARD_BASE64_PATTERN } from '#scripts/openapi';
 import { validate, type Schema } from '#test/support/json-schema';
 
 /**
