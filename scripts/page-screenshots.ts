@@ -13,28 +13,20 @@ import { launchChromium } from '#test/support/browser';
 const DOCS = path.resolve(__dirname, '../docs');
 const VIEWPORT = { width: 720, height: 640 };
 
-interface Variant {
-  /** In the file names: docs/pages-<prefix><state>.png. */
-  prefix: string;
-  /** What the browser prefers: its language, its colour scheme. */
-  context: BrowserContextOptions;
-  /** The document's `lang` once the page speaks the browser's language. */
-  language: string;
-}
-
-const VARIANTS: Variant[] = [
-  { prefix: '', context: { locale: 'en-US', colorScheme: 'light' }, language: 'en' },
-  { prefix: 'de-', context: { locale: 'de-DE', colorScheme: 'light' }, language: 'de' },
-  { prefix: 'de-dark-', context: { locale: 'de-DE', colorScheme: 'dark' }, language: 'de' },
+/** The prefix of its file names (docs/pages-<prefix><state>.png), and what the browser prefers. */
+const VARIANTS: [string, BrowserContextOptions & { locale: string }][] = [
+  ['', { locale: 'en-US', colorScheme: 'light' }],
+  ['de-', { locale: 'de-DE', colorScheme: 'light' }],
+  ['de-dark-', { locale: 'de-DE', colorScheme: 'dark' }],
 ];
 
-async function takeFour(browser: Browser, siteUrl: string, { prefix, context, language }: Variant): Promise<void> {
+async function takeFour(browser: Browser, siteUrl: string, [prefix, context]: (typeof VARIANTS)[number]): Promise<void> {
   const file = (state: string): string => path.join(DOCS, `pages-${prefix}${state}.png`);
-  /** `url` in a new page of `browserContext`, once it speaks the browser's language. */
+  /** `url` in a new page of `browserContext`, once the document's `lang` is the browser's language. */
   const open = async (browserContext: BrowserContext, url: string): Promise<Page> => {
     const page = await browserContext.newPage();
     await page.goto(url);
-    await page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+    await page.locator(`html[lang="${context.locale.slice(0, 2)}"]`).waitFor({ state: 'attached' });
     return page;
   };
   const sender = await browser.newContext({ viewport: VIEWPORT, ...context });

@@ -16,7 +16,6 @@ import { percentile } from '#bench/stats';
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const RATE = Number(process.env.SOAK_RATE ?? 10);
 const WINDOW_MS = 30_000;
-const MEMORY_SAMPLE_MS = 5_000;
 /** Every LARGE_EVERY-th session stores 1 MiB, every HUGE_EVERY-th nearly the 5 MiB limit. */
 const LARGE_EVERY = 10;
 const HUGE_EVERY = 40;
@@ -30,11 +29,8 @@ interface Sample {
   ok: boolean;
 }
 
-interface MemorySample {
-  atMs: number;
-  /** Resident memory in MiB by process name (node, java), summed over local mode's tree. */
-  rssMiB: Record<string, number>;
-}
+/** Resident memory in MiB by role (local mode, pipeline, DynamoDB Local), summed over local mode's tree. */
+type MemorySample = Record<string, number>;
 
 interface Session {
   baseUrl: string;
@@ -46,54 +42,52 @@ interface Session {
   step: number;
 }
 
-/** One step of a session: the request it sends, and the status that means it went right. */
-type Step = (session: Session) => Promise<{ status: number; expected: number }>;
-
-const send = (session: Session, method: string, path: string, json?: unknown, address?: string) =>
-  api(method, path, {
-    baseUrl: session.baseUrl,
-    ...(session.key ? { key: session.key } : {}),
-    ...(json === undefined ? {} : { json }),
-    ...(address ? { localAddress: address } : {}),
-  });
-
-const expectStatus =
-  (expected: number, method: string, path: (session: Session) => string, json?: (session: Session) => unknown): Step =>
-  async (session) => ({ status: (await send(session, method, path(session), json?.(session))).status, expected });
-
-const createSecret: Step = async (session) => {
-  const response = await send(session, 'POST', '/secrets', { data: dataFilling(session.dataBytes), views: 2 });
-  if (response.status === 201) session.secrets.push(String(response.body.id));
-  return { status: response.status, expected: 201 };
-};
+/** One request of a session: its method and path, its body, the status that means it went right. */
+interface Step {
+  method: string;
+  path: string | ((session: Session) => string);
+  json?: (session: Session) => unknown;
+  expected: number;
+}
 
 const secret = (index: number) => (session: Session) => `/secrets/${session.secrets[index]}`;
+const createSecret: Step = {
+  method: 'POST',
+  path: '/secrets',
+  json: (session) => ({ data: dataFilling(session.dataBytes), views: 2 }),
+  expected: 201,
+};
 
 /** A key's life, on every route: 12 requests. */
 const SESSION_STEPS: readonly Step[] = [
-  async (session) => {
-    const response = await send(session, 'POST', '/keys', { webhook: session.webhook }, freshClientAddress());
-    session.key = String(response.body.key);
-    return { status: response.status, expected: 201 };
-  },
-  expectStatus(200, 'GET', () => '/health'),
-  expectStatus(200, 'GET', () => '/keys'),
-  expectStatus(
-    200,
-    'PATCH',
-    () => '/keys',
-    (session) => ({ webhook: session.webhook }),
-  ),
+  { method: 'POST', path: '/keys', json: (session) => ({ webhook: session.webhook }), expected: 201 },
+  { method: 'GET', path: '/health', expected: 200 },
+  { method: 'GET', path: '/keys', expected: 200 },
+  { method: 'PATCH', path: '/keys', json: (session) => ({ webhook: session.webhook }), expected: 200 },
   createSecret,
   createSecret,
-  expectStatus(200, 'GET', secret(0)),
-  expectStatus(200, 'GET', secret(0)),
+  { method: 'GET', path: secret(0), expected: 200 },
+  { method: 'GET', path: secret(0), expected: 200 },
   // Its last view was taken: gone.
-  expectStatus(404, 'GET', secret(0)),
-  expectStatus(200, 'DELETE', secret(1)),
-  expectStatus(404, 'GET', secret(1)),
-  expectStatus(200, 'DELETE', () => '/keys'),
+  { method: 'GET', path: secret(0), expected: 404 },
+  { method: 'DELETE', path: secret(1), expected: 200 },
+  { method: 'GET', path: secret(1), expected: 404 },
+  { method: 'DELETE', path: '/keys', expected: 200 },
 ];
+
+/** Sends the session's step; remembers the key and the secrets it makes; answers whether it went right. */
+async function send(session: Session, { method, path, json, expected }: Step): Promise<{ status: number; expected: number }> {
+  const creatingKey = method === 'POST' && path === '/keys';
+  const response = await api(method, typeof path === 'string' ? path : path(session), {
+    baseUrl: session.baseUrl,
+    ...(session.key ? { key: session.key } : {}),
+    ...(json ? { json: json(session) } : {}),
+    ...(creatingKey ? { localAddress: freshClientAddress() } : {}),
+  });
+  if (creatingKey) session.key = String(response.body.key);
+  else if (path === '/secrets' && response.status === 201) session.secrets.push(String(response.body.id));
+  return { status: response.status, expected };
+}
 
 /** What each process of local mode's tree is, from its command line. */
 function roleOf(command: string): string {
@@ -123,8 +117,8 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
   const started = performance.now();
   const at = (): number => performance.now() - started;
   const root = server.child.pid as number;
-  const memoryTimer = setInterval(() => memory.push({ atMs: at(), rssMiB: rssOfTree(root) }), MEMORY_SAMPLE_MS);
-  memory.push({ atMs: 0, rssMiB: rssOfTree(root) });
+  // At the end of each window: what the processes hold once it has run.
+  const memoryTimer = setInterval(() => memory.push(rssOfTree(root)), WINDOW_MS);
 
   let sessionsStarted = 0;
   const idle: Session[] = [];
@@ -142,9 +136,8 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
     }
     const current = session;
     const stepIndex = current.step;
-    const step = SESSION_STEPS[stepIndex] as Step;
     const requestStarted = at();
-    const request = step(current)
+    const request = send(current, SESSION_STEPS[stepIndex] as Step)
       .then(({ status, expected }) => {
         const ok = status === expected;
         if (!ok) errors.push(`step ${stepIndex}: ${status}, expected ${expected}`);
@@ -165,7 +158,7 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
   }
   await Promise.all(inFlight);
   clearInterval(memoryTimer);
-  memory.push({ atMs: at(), rssMiB: rssOfTree(root) });
+  memory.push(rssOfTree(root));
   return { samples, memory, errors };
 }
 
@@ -173,7 +166,7 @@ const fixed = (value: number, digits = 1): string => (Number.isNaN(value) ? '-' 
 
 function report(samples: readonly Sample[], memory: readonly MemorySample[], errors: readonly string[]): string {
   const windows = Math.ceil((SECONDS * 1000) / WINDOW_MS);
-  const names = [...new Set(memory.flatMap((sample) => Object.keys(sample.rssMiB)))].sort();
+  const names = [...new Set(memory.flatMap((sample) => Object.keys(sample)))].sort();
   const lines = [
     `| window | requests | errors | p50 ms | p99 ms | ${names.map((name) => `RSS ${name} MiB`).join(' | ')} |`,
     `| --- | ---: | ---: | ---: | ---: | ${names.map(() => '---:').join(' | ')} |`,
@@ -182,9 +175,8 @@ function report(samples: readonly Sample[], memory: readonly MemorySample[], err
     const [from, to] = [window * WINDOW_MS, (window + 1) * WINDOW_MS];
     const inWindow = samples.filter((sample) => sample.atMs >= from && sample.atMs < to);
     const latencies = inWindow.map((sample) => sample.ms);
-    // The last memory reading of the window: what the processes hold once it has run.
-    const reading = [...memory].reverse().find((sample) => sample.atMs < to) ?? memory[0];
-    const rss = names.map((name) => fixed(reading?.rssMiB[name] ?? 0, 0));
+    const reading = memory[window] ?? memory.at(-1);
+    const rss = names.map((name) => fixed(reading?.[name] ?? 0, 0));
     lines.push(
       `| ${from / 1000}-${to / 1000} s | ${inWindow.length} | ${inWindow.filter((sample) => !sample.ok).length} | ` +
         `${fixed(percentile(latencies, 50))} | ${fixed(percentile(latencies, 99))} | ${rss.join(' | ')} |`,
