@@ -171,8 +171,6 @@ interface RouteDocument {
   summary: string;
   /** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
   description: string;
-  /** Requests need `Authorization: Bearer <key>`: 401 without, 429 over the rate limit, rate-limit headers. */
-  authenticated: boolean;
   request?: { schema: ZodMiniType; required: boolean };
   outcomes: Record<number, Outcome>;
 }
@@ -247,10 +245,12 @@ const IDEMPOTENT_OUTCOMES: Record<number, Outcome> = {
   },
 };
 
+/** Routes that need no credentials; the others need `Authorization: Bearer <key>`: 401 without, 429 over the rate limit, rate-limit headers. */
+const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['health', 'keys-create']);
+
 const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   health: {
     summary: 'Health of the service and its data store (no credentials).',
-    authenticated: false,
     description:
       'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
     outcomes: {
@@ -263,7 +263,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'keys-create': {
     summary: 'Create an API key (no credentials). The key is shown only here.',
-    authenticated: false,
     description:
       'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
     request: { schema: createKeyBody, required: false },
@@ -283,13 +282,11 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'keys-get': {
     summary: "The calling key's details.",
-    authenticated: true,
     description: 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
     outcomes: { 200: { description: 'Masked key, webhook (absent when none), creation and expiry times, signing secret.', schema: getKeyResponse } },
   },
   'keys-update': {
     summary: 'Set (an https URL) or remove ("") the calling key\'s webhook.',
-    authenticated: true,
     description:
       'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
     request: { schema: updateKeyBody, required: true },
@@ -297,7 +294,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'keys-webhook-test': {
     summary: "Send a `webhook.test` event to the calling key's webhook.",
-    authenticated: true,
     description: 'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
     outcomes: {
       202: { description: 'Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schema: webhookTestResponse },
@@ -307,13 +303,11 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
-    authenticated: true,
     description: 'The key stops working at once: its next request gets 401.',
     outcomes: { 200: { description: 'Revoked.', schema: deleteResponse } },
   },
   'secrets-create': {
     summary: 'Store a client-encrypted secret.',
-    authenticated: true,
     description:
       '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
     request: { schema: createSecretBody, required: true },
@@ -329,7 +323,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'secrets-claim': {
     summary: 'Claim a secret: consumes one view; the last one deletes it.',
-    authenticated: true,
     description:
       'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
     outcomes: {
@@ -349,14 +342,12 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'secrets-revoke': {
     summary: 'Delete a secret before it is used up; only the key that created it may.',
-    authenticated: true,
     description:
       'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
     outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 403: REVEAL_ONLY_REFUSED, 404: SECRET_GONE },
   },
   'secrets-status': {
     summary: "A secret's receipt: what became of it, for the key that created it. Uses no view.",
-    authenticated: true,
     description:
       'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
     outcomes: {
@@ -370,7 +361,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'requests-create': {
     summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
-    authenticated: true,
     description:
       "`publicKey` is the requester's P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request's id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.",
     request: { schema: createRequestBody, required: true },
@@ -381,14 +371,12 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'requests-get': {
     summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
-    authenticated: true,
     description:
       "Any valid key: the request's id is the sender's capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.",
     outcomes: { 200: { description: 'An open request.', schema: requestDetailsResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
   },
   'requests-fulfil': {
     summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
-    authenticated: true,
     description:
       "Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester's key under the request's id, claimable by that key only. Sends `request.fulfilled` to the requester's webhook.",
     request: { schema: fulfilRequestBody, required: true },
@@ -404,7 +392,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
   'requests-status': {
     summary: "The state of a request (its requester's key only) and, once fulfilled, the id to claim its answer with.",
-    authenticated: true,
     description:
       "Only the requester's key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.",
     outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
@@ -498,28 +485,25 @@ function webhooks() {
   );
 }
 
-function operation(name: RouteName) {
-  const route = ROUTES.find((candidate) => candidate.name === name);
-  if (!route) throw new Error(`no route ${name}`);
+function operation(route: (typeof ROUTES)[number]) {
+  const name = route.name;
   const document = ROUTE_DOCUMENTS[name];
+  const authenticated = !PUBLIC_ROUTES.has(name);
   const outcomes = {
     ...EVERY_ROUTE,
-    ...(document.authenticated ? AUTHENTICATED : {}),
+    ...(authenticated ? AUTHENTICATED : {}),
     ...(route.idempotent ? IDEMPOTENT_OUTCOMES : {}),
     ...document.outcomes,
   };
+  const idParameter = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: `The id POST ${route.path.startsWith('/requests') ? '/requests' : '/secrets'} returned.`,
+    schema: jsonSchema(secretId, 'input'),
+  };
   const parameters = [
-    ...(route.path.includes('{id}')
-      ? [
-          {
-            name: 'id',
-            in: 'path',
-            required: true,
-            description: `The id POST ${route.path.startsWith('/requests') ? '/requests' : '/secrets'} returned.`,
-            schema: jsonSchema(secretId, 'input'),
-          },
-        ]
-      : []),
+    ...(route.path.includes('{id}') ? [idParameter] : []),
     ...(name === 'secrets-claim' ? [PROOF_PARAMETER] : []),
     ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
@@ -528,40 +512,33 @@ function operation(name: RouteName) {
       status,
       {
         description: outcome.description,
-        headers: headersOf(Number(status), document.authenticated, outcome),
+        headers: headersOf(Number(status), authenticated, outcome),
         content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
       },
     ]),
   );
   return {
-    path: route.path,
-    method: route.method.toLowerCase(),
-    operation: {
-      operationId: name,
-      summary: document.summary,
-      description: document.description,
-      tags: [tagOf(route.path)],
-      security: document.authenticated ? [{ apiKey: [] }] : [],
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(document.request
-        ? {
-            requestBody: {
-              required: document.request.required,
-              content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } },
-            },
-          }
-        : {}),
-      responses,
-    },
+    operationId: name,
+    summary: document.summary,
+    description: document.description,
+    tags: [tagOf(route.path)],
+    security: authenticated ? [{ apiKey: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(document.request
+      ? {
+          requestBody: {
+            required: document.request.required,
+            content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } },
+          },
+        }
+      : {}),
+    responses,
   };
 }
 
 function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) {
-    const { path, method, operation: described } = operation(route.name);
-    paths[path] = { ...paths[path], [method]: described };
-  }
+  for (const route of ROUTES) paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   return {
     openapi: '3.1.0',
     info: {

@@ -7,23 +7,15 @@ test('everything is optional: each command says what it lacks', () => {
 });
 
 test('takes what npm start prints', () => {
-  expect(
-    readDlqEnv({
-      SQS_ENDPOINT: 'http://127.0.0.1:4566',
-      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
-      WEBHOOK_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookJobs',
-      WEBHOOK_DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookDeadLetters',
-      WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookFanOutFailures',
-      KEYS_TABLE_NAME: 'local-ApiKeys',
-    }),
-  ).toEqual({
+  const printed = {
     SQS_ENDPOINT: 'http://127.0.0.1:4566',
     DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
     WEBHOOK_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookJobs',
     WEBHOOK_DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookDeadLetters',
     WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL: 'http://127.0.0.1:4566/000000000000/local-WebhookFanOutFailures',
     KEYS_TABLE_NAME: 'local-ApiKeys',
-  });
+  };
+  expect(readDlqEnv(printed)).toEqual(printed);
 });
 
 test.each(['SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DEAD_LETTER_QUEUE_URL', 'WEBHOOK_FAN_OUT_FAILURE_QUEUE_URL'])(
