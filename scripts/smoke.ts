@@ -31,6 +31,8 @@ interface Reply {
   headers: Headers;
   /** The JSON object answered, if any. */
   body?: Record<string, unknown>;
+  /** What was called, for messages: the route's template, or the method and path. */
+  what: string;
   /** The route called, if any, for its grants. */
   route?: RouteDefinition;
 }
@@ -43,8 +45,6 @@ interface CheckResult {
 }
 
 class CheckFailed extends Error {}
-
-const routeNamed = (name: RouteName): RouteDefinition => ROUTES.find((route) => route.name === name) as RouteDefinition;
 
 /**
  * The grants of a route that IAM may refuse although they look right: an UpdateItem or PutItem
@@ -75,13 +75,13 @@ function failure(what: string, reply: Reply, expected: string): string {
 }
 
 /** The body of `reply` if it has the status `expected` starts with and a body `accepted` takes; otherwise the check fails. */
-function expectReply(reply: Reply, expected: string, accepted: (body: Record<string, unknown>) => boolean = () => true, what?: string) {
+function expectReply(reply: Reply, expected: string, accepted: (body: Record<string, unknown>) => boolean = () => true, what = reply.what) {
   if (reply.status === parseInt(expected, 10) && reply.body && accepted(reply.body)) return reply.body;
-  throw new CheckFailed(failure(what ?? (reply.route ? routeTemplate(reply.route) : 'a call'), reply, expected));
+  throw new CheckFailed(failure(what, reply, expected));
 }
 
 /** JSON, not cached, with a request id: what every API answer carries. */
-function expectJsonContract(reply: Reply, what: string): void {
+function expectJsonContract(reply: Reply, what = reply.what): void {
   const type = reply.headers.get('content-type') ?? '';
   if (!type.startsWith('application/json') || !reply.body) throw new CheckFailed(`${what}: not a JSON response (content-type ${type || 'none'})`);
   if (reply.headers.get('cache-control') !== 'no-store') throw new CheckFailed(`${what}: cache-control is not no-store`);
@@ -112,12 +112,13 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
     return {
       status: response.status,
       headers: response.headers,
+      what: `${method} ${API_BASE_PATH}${path}`,
       ...(typeof body === 'object' && body !== null ? { body: body as Record<string, unknown> } : {}),
     };
   };
   const call = async (name: RouteName, init: { id?: string; key?: string | null; json?: unknown } = {}): Promise<Reply> => {
-    const route = routeNamed(name);
-    return { ...(await request(route.method, route.path.replace('{id}', init.id ?? ''), init)), route };
+    const route = ROUTES.find((candidate) => candidate.name === name) as RouteDefinition;
+    return { ...(await request(route.method, route.path.replace('{id}', init.id ?? ''), init)), what: routeTemplate(route), route };
   };
 
   const check = async (name: string, run: () => Promise<string>): Promise<boolean> => {
@@ -136,36 +137,35 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
     const data = randomBytes(bytes).toString('base64');
     const reply = await call('secrets-create', { json: { data, views, ttl: '1h' } });
     const { id, url } = expectReply(reply, '201 with an id', (body) => typeof body.id === 'string');
-    const what = routeTemplate(routeNamed('secrets-create'));
-    expectJsonContract(reply, what);
-    if (!SECRET_ID_PATTERN.test(String(id))) throw new CheckFailed(`${what}: the id is not 22 URL-safe characters`);
-    if (typeof url !== 'string' || !url.endsWith(`/${String(id)}`)) throw new CheckFailed(`${what}: url does not end in the id`);
+    expectJsonContract(reply);
+    if (!SECRET_ID_PATTERN.test(String(id))) throw new CheckFailed(`${reply.what}: the id is not 22 URL-safe characters`);
+    if (typeof url !== 'string' || !url.endsWith(`/${String(id)}`)) throw new CheckFailed(`${reply.what}: url does not end in the id`);
     leftSecrets.add(String(id));
     return { id: String(id), data };
   };
   const claimExpecting = async (id: string, data: string, remaining: number): Promise<void> => {
-    const body = expectReply(await call('secrets-claim', { id }), '200');
-    const what = routeTemplate(routeNamed('secrets-claim'));
-    if (body.data !== data) throw new CheckFailed(`${what}: the data came back different`);
-    if (body.remaining !== remaining) throw new CheckFailed(`${what}: remaining is ${String(body.remaining)}, expected ${remaining}`);
+    const reply = await call('secrets-claim', { id });
+    const body = expectReply(reply, '200');
+    if (body.data !== data) throw new CheckFailed(`${reply.what}: the data came back different`);
+    if (body.remaining !== remaining) throw new CheckFailed(`${reply.what}: remaining is ${String(body.remaining)}, expected ${remaining}`);
     if (remaining === 0) leftSecrets.delete(id);
   };
   const expectGone = async (id: string): Promise<void> => {
-    const what = `${routeTemplate(routeNamed('secrets-claim'))} of a used-up secret`;
-    expectReply(await call('secrets-claim', { id }), `404 ${ERRORS.secretNotFound}`, (body) => body.error === ERRORS.secretNotFound, what);
+    const reply = await call('secrets-claim', { id });
+    expectReply(reply, `404 ${ERRORS.secretNotFound}`, (body) => body.error === ERRORS.secretNotFound, `${reply.what} of a used-up secret`);
   };
 
   // Unauthenticated: the service answers, the gateway answers, the pages carry their headers.
   const healthy = await check('health', async () => {
     const reply = await call('health', { key: null });
     expectReply(reply, '200 healthy', (body) => body.status === 'healthy');
-    expectJsonContract(reply, routeTemplate(routeNamed('health')));
-    return `${routeTemplate(routeNamed('health'))} 200 healthy`;
+    expectJsonContract(reply);
+    return `${reply.what} 200 healthy`;
   });
   await check('unknown route', async () => {
     const reply = await request('GET', '/no-such-route', { key: null });
     const expected = `404 ${ERRORS.routeNotFound}`;
-    expectReply(reply, expected, (body) => body.error === ERRORS.routeNotFound, `GET ${API_BASE_PATH}/no-such-route`);
+    expectReply(reply, expected, (body) => body.error === ERRORS.routeNotFound);
     expectJsonContract(reply, 'the gateway’s 404');
     return '404 with the JSON error';
   });
@@ -196,26 +196,26 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
   const keyCreated = await check('create key', async () => {
     const reply = await call('keys-create', { key: null, ...(webhook ? { json: { webhook } } : {}) });
     const body = expectReply(reply, '201 with a key', ({ key }) => typeof key === 'string');
-    const what = routeTemplate(routeNamed('keys-create'));
-    expectJsonContract(reply, what);
+    expectJsonContract(reply);
     apiKey = String(body.key);
-    if (!apiKey.startsWith(API_KEY_PREFIX)) throw new CheckFailed(`${what}: the key does not start with ${API_KEY_PREFIX}`);
-    if (typeof body.webhookSecret !== 'string') throw new CheckFailed(`${what}: no webhookSecret`);
-    return `${what} 201${webhook ? ', subscribed to the given webhook' : ''}`;
+    if (!apiKey.startsWith(API_KEY_PREFIX)) throw new CheckFailed(`${reply.what}: the key does not start with ${API_KEY_PREFIX}`);
+    if (typeof body.webhookSecret !== 'string') throw new CheckFailed(`${reply.what}: no webhookSecret`);
+    return `${reply.what} 201${webhook ? ', subscribed to the given webhook' : ''}`;
   });
 
   const checks: Record<string, () => Promise<string>> = {
     'inspect key': async () => {
-      const body = expectReply(await call('keys-get'), '200');
-      const what = routeTemplate(routeNamed('keys-get'));
-      if (body.hint !== `${API_KEY_PREFIX}****${apiKey?.slice(-4) ?? ''}`) throw new CheckFailed(`${what}: the hint is not the key's`);
-      if ((body.webhook ?? null) !== (webhook ?? null)) throw new CheckFailed(`${what}: the webhook is not the one given`);
-      return `${what} 200`;
+      const reply = await call('keys-get');
+      const body = expectReply(reply, '200');
+      if (body.hint !== `${API_KEY_PREFIX}****${apiKey?.slice(-4) ?? ''}`) throw new CheckFailed(`${reply.what}: the hint is not the key's`);
+      if ((body.webhook ?? null) !== (webhook ?? null)) throw new CheckFailed(`${reply.what}: the webhook is not the one given`);
+      return `${reply.what} 200`;
     },
     'update key': async () => {
       // Sets what the key has: the webhook given, or none.
-      expectReply(await call('keys-update', { json: { webhook: webhook ?? '' } }), '200 updated', ({ updated }) => updated === true);
-      return `${routeTemplate(routeNamed('keys-update'))} 200`;
+      const reply = await call('keys-update', { json: { webhook: webhook ?? '' } });
+      expectReply(reply, '200 updated', ({ updated }) => updated === true);
+      return `${reply.what} 200`;
     },
     'small secret': async () => {
       const { id, data } = await createSecret(32, 2);
@@ -238,7 +238,7 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
       if (won > 0) leftSecrets.delete(id);
       const other = replies.find((reply) => reply.status !== 200 && reply.status !== 404);
       if (won !== 1 || other) {
-        const why = other ? `; one ${failure(routeTemplate(routeNamed('secrets-claim')), other, '200 or 404')}` : '';
+        const why = other ? `; one ${failure(other.what, other, '200 or 404')}` : '';
         throw new CheckFailed(
           `${CLAIM_RACE_CLAIMERS} claims of a 1-view secret at once: ${won} got it, expected exactly 1 (statuses ${statuses.sort().join(' ')})${why}`,
         );
@@ -247,10 +247,11 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
     },
     'revoke secret': async () => {
       const { id } = await createSecret(16, 1);
-      expectReply(await call('secrets-revoke', { id }), '200 deleted', ({ deleted }) => deleted === true);
+      const reply = await call('secrets-revoke', { id });
+      expectReply(reply, '200 deleted', ({ deleted }) => deleted === true);
       leftSecrets.delete(id);
       await expectGone(id);
-      return `${routeTemplate(routeNamed('secrets-revoke'))} 200, then gone`;
+      return `${reply.what} 200, then gone`;
     },
   };
   if (webhook) {
@@ -261,15 +262,14 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
     };
   }
   const revokeKey = async (): Promise<string> => {
-    const what = routeTemplate(routeNamed('keys-delete'));
     const left = leftSecrets.size;
     const reply = await call('keys-delete');
     if (reply.status !== 200 || reply.body?.deleted !== true) {
-      throw new CheckFailed(`${failure(what, reply, '200 deleted')}; the key this run created is still valid`);
+      throw new CheckFailed(`${failure(reply.what, reply, '200 deleted')}; the key this run created is still valid`);
     }
     const after = await call('keys-get');
-    if (after.status !== 401) throw new CheckFailed(`${what}: the key still answers ${after.status} after its revocation`);
-    return `${what} 200, then 401${left > 0 ? ` (${left} secret(s) revoked after a failed check)` : ''}`;
+    if (after.status !== 401) throw new CheckFailed(`${reply.what}: the key still answers ${after.status} after its revocation`);
+    return `${reply.what} 200, then 401${left > 0 ? ` (${left} secret(s) revoked after a failed check)` : ''}`;
   };
 
   if (!keyCreated) {
