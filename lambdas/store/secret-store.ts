@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '#contract/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '#contract/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET, type SecretType } from '#contract/limits';
 import {
   CLAIM_ATTRIBUTE_PREFIX,
   KEYED_CLAIM_ATTRIBUTE_PREFIX,
@@ -10,6 +10,7 @@ import {
   SECRET_HEAD_SK,
   secretChunkKey,
 } from '../definitions/tables';
+import { readSetting } from '../config/environment';
 import { batchGetAll, batchWriteAll } from './batches';
 import { holds, renderCondition, type Condition } from './condition';
 import { countWrongProof } from './gate-attempts';
@@ -29,6 +30,9 @@ import {
 import { NOT_APPLIED, StoreUnavailable, isStoreFault, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
+
+/** Wrong proofs a new gated secret allows, the last of them deleting it: the deployment's setting. */
+const PASSPHRASE_ATTEMPTS = readSetting('passphraseAttempts');
 
 /**
  * Storage of secrets within DynamoDB's 400 KB item limit:
@@ -207,7 +211,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
-    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: PASSPHRASE_ATTEMPTS } : {}),
   };
   /** Whether the head under the id is this create's: read when a put's answer is lost or refused. */
   const isOwnHead = async (signal: AbortSignal | undefined): Promise<boolean> =>
