@@ -91,7 +91,7 @@ export const SECRET_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + 1 + SECRET_ID_MAX_LEN
 /**
  * Data up to this size lives in the head item, larger in chunk items: refused writes are evaluated
  * on the head, so a small one keeps their time and cost the same whatever a secret's size. 16 KiB
- * keeps keys and certificates one write, and a stranger's probe could not tell it from no secret.
+ * keeps keys and certificates one write; timing refused writes told 64 KiB heads from none, not these.
  */
 export const INLINE_DATA_MAX_BYTES = 16 * 1024;
 /** Chunk items hold this much data each (400 KB cap); a multiple of 4 for base64. */
