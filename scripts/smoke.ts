@@ -22,7 +22,7 @@ FAIL and names the check, and the exit code is 1.
                           deliveries (which read the key) go out (default 20)
   -h, --help              this text`;
 
-/** Above the 350 KB a secret head holds, so that the secret is stored in chunks. */
+/** Above what a secret's head holds, and more than one chunk: the secret is stored in chunks. */
 const CHUNKED_SECRET_BYTES = 400 * 1024;
 const CLAIM_RACE_CLAIMERS = 8;
 
