@@ -5,7 +5,7 @@ import { QUEUES } from '#lambdas/definitions/webhooks';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
-import { ensureTables } from './create-tables';
+import { ensureTables, localTableName } from './create-tables';
 import { prepareDataDir } from './data-dir';
 import { assertPortFree, freePort, isAddressInUse, portInUse } from './free-port';
 import { watchLaunchers } from './launcher-watch';
@@ -13,16 +13,13 @@ import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
-import { localTableName } from './local-tables';
 import { loadPages } from './pages';
 import { readSettingsWhere } from '#lambdas/config/environment';
 import { pagesConfig, SETTINGS } from '#lambdas/config/settings';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
-import type { LocalSignInProvider } from './sign-in-provider';
-import { startSignInProviderProcess } from './sign-in-provider-process';
-import type { LocalWebhookPipeline } from './webhook-pipeline';
-import { startWebhookPipelineProcess } from './webhook-pipeline-process';
+import { startSignInProviderProcess, type LocalSignInProvider } from './sign-in-provider';
+import { startWebhookPipelineProcess, type LocalWebhookPipeline } from './webhook-pipeline';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables

@@ -39,9 +39,7 @@ export interface QueuePoller {
   stop(): Promise<void>;
 }
 
-const MAX_BATCH_SIZE = 10;
 const LONG_POLL_SECONDS = 20;
-const RECORD_ATTRIBUTES = ['ApproximateReceiveCount', 'SentTimestamp', 'SenderId', 'ApproximateFirstReceiveTimestamp'] as const;
 
 /** Where the records come from, as each record of the event names it. */
 interface EventSource {
@@ -50,20 +48,10 @@ interface EventSource {
 }
 
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { batchSize, maxConcurrency, pollers } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
-    throw new RangeError(`batchSize must be 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`);
-  }
-  for (const [name, value] of [
-    ['maxConcurrency', maxConcurrency],
-    ['pollers', pollers],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
-  }
   const source: EventSource = { queueArn: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
   const stopping = new AbortController();
-  const invocations = new Invocations(maxConcurrency);
-  const loops = Array.from({ length: pollers }, () => pollUntilAborted(options, source, invocations, stopping.signal));
+  const invocations = new Invocations(options.maxConcurrency);
+  const loops = Array.from({ length: options.pollers }, () => pollUntilAborted(options, source, invocations, stopping.signal));
   return {
     stop: async () => {
       stopping.abort();
@@ -135,7 +123,7 @@ async function pollUntilAborted(options: QueuePollerOptions, source: EventSource
           QueueUrl: options.queueUrl,
           MaxNumberOfMessages: options.batchSize,
           WaitTimeSeconds: LONG_POLL_SECONDS,
-          MessageSystemAttributeNames: [...RECORD_ATTRIBUTES],
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'SenderId', 'ApproximateFirstReceiveTimestamp'],
         }),
         { abortSignal: signal },
       );
@@ -203,28 +191,17 @@ function failedRecords(records: readonly SQSRecord[], invocation: Invocation<SQS
   return { failed };
 }
 
+/** The message as Lambda's event carries it; the local queue service always returns what the receive asked for. */
 function sqsRecord(message: Message, { queueArn, awsRegion }: EventSource): SQSRecord {
-  const attributes = message.Attributes ?? {};
-  const attribute = (name: (typeof RECORD_ATTRIBUTES)[number]): string => required(attributes[name], name);
   return {
-    messageId: required(message.MessageId, 'MessageId'),
-    receiptHandle: required(message.ReceiptHandle, 'ReceiptHandle'),
-    body: required(message.Body, 'Body'),
-    attributes: {
-      ApproximateReceiveCount: attribute('ApproximateReceiveCount'),
-      SentTimestamp: attribute('SentTimestamp'),
-      SenderId: attribute('SenderId'),
-      ApproximateFirstReceiveTimestamp: attribute('ApproximateFirstReceiveTimestamp'),
-    },
+    messageId: message.MessageId ?? '',
+    receiptHandle: message.ReceiptHandle ?? '',
+    body: message.Body ?? '',
+    attributes: message.Attributes as SQSRecord['attributes'],
     messageAttributes: {},
-    md5OfBody: required(message.MD5OfBody, 'MD5OfBody'),
+    md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
     awsRegion,
   };
-}
-
-function required(value: string | undefined, name: string): string {
-  if (value === undefined) throw new Error(`ReceiveMessage returned a message without ${name}`);
-  return value;
 }

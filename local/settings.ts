@@ -41,28 +41,9 @@ const localEnv = () =>
     ),
   });
 
-/** Local sign-in: a real OpenID provider on this machine (local/sign-in-provider.ts). */
-export interface LocalSignInSettings {
-  readonly port: number;
-  /** LOCAL_OIDC_KEY as given: parsed by the provider, which never repeats it. */
-  readonly signingKey: string | undefined;
-}
+export type LocalSettings = ReturnType<typeof readLocalSettings>;
 
-export interface LocalSettings {
-  readonly port: number;
-  /** The API's and pages' address: loopback unless LISTEN_HOST opens them to the network. */
-  readonly listenHost: string;
-  readonly dynamoDbLocalPort: number;
-  /** A DynamoDB already running; none: start DynamoDB Local. */
-  readonly dynamoDbEndpoint: string | undefined;
-  /** As given: relative to the folder `npm start` was run from (data-dir.ts). None: in memory. */
-  readonly dataDir: string | undefined;
-  readonly requestLog: boolean;
-  /** Set when CREATE_ACCESS=signed-in names no OIDC_ISSUER: local mode runs its own. */
-  readonly localSignIn: LocalSignInSettings | undefined;
-}
-
-export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
+export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env) {
   const settings = readSettings(localEnv(), { read: (name) => env[name] });
   const localSignIn = env[SETTINGS.createAccess.env] === 'signed-in' && !env[SETTINGS.oidcIssuer.env];
   // CREATE_ACCESS with the OIDC_* variables POST /keys reads: told now, not at its first request
@@ -73,8 +54,10 @@ export function readLocalSettings(env: Readonly<Record<string, string | undefine
     listenHost: settings.LISTEN_HOST,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
     dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
+    /** As given: relative to the folder `npm start` was run from (data-dir.ts). None: in memory. */
     dataDir: settings.DATA_DIR,
     requestLog: settings.LOCAL_REQUEST_LOG === 'on',
+    /** Set when CREATE_ACCESS=signed-in names no OIDC_ISSUER: local mode runs its own provider; its key is parsed there, never repeated. */
     localSignIn: localSignIn ? { port: settings.LOCAL_OIDC_PORT, signingKey: settings.LOCAL_OIDC_KEY } : undefined,
   };
 }

@@ -17,13 +17,14 @@ import {
 } from '#lambdas/definitions/webhooks';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
+import { forkService } from './child-service';
 import { fanOutFailureRecord } from './fan-out-failure-record';
-import { invocationScopes } from './invocation-scope';
-import { startQueuePoller, type QueuePoller } from './queue-poller';
+import { environmentBeforeScopes, invocationScopes } from './invocation-scope';
+import { startQueuePoller, type QueuePollerOptions } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
 import { SDK_CALL_LOG_ENV, asFunction, recordSdkCalls } from './sdk-calls';
 import { StreamCheckpoint } from './stream-checkpoint';
-import { startStreamPoller, type StreamPoller } from './stream-poller';
+import { startStreamPoller } from './stream-poller';
 
 /**
  * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
@@ -62,7 +63,6 @@ const QUEUE_POLLERS = 2;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
 export const STREAM_POLL_INTERVAL_MS = 100;
 
-const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
 const FAN_OUT_FUNCTION_NAME = 'webhook-fan-out';
 /** The pipeline's files under local mode's DATA_DIR, beside DynamoDB Local's. */
 export const PIPELINE_DATA_SUBDIRECTORY = 'webhook-pipeline';
@@ -77,49 +77,40 @@ export interface WebhookPipelineOptions {
   log: (line: string) => void;
 }
 
-/** In this process; local mode runs it in a process of its own (webhook-pipeline-process.ts). */
+export type PipelineProcessOptions = Omit<WebhookPipelineOptions, 'log'>;
+
+/** In this process; local mode runs it in a process of its own (startWebhookPipelineProcess). */
 export async function startWebhookPipeline(options: WebhookPipelineOptions): Promise<LocalWebhookPipeline> {
   const env = process.env;
-  const jobsName = localQueueName(QUEUES.jobs);
-  const deadLettersName = localQueueName(QUEUES.deadLetters);
-  const fanOutFailuresName = localQueueName(QUEUES.fanOutFailures);
-  const consumedSecretsName = localQueueName(QUEUES.consumedSecrets);
+  const name = (queue: keyof typeof QUEUES): string => `local-${QUEUES[queue].id}`;
   const directory = options.dataDir ? path.join(options.dataDir, PIPELINE_DATA_SUBDIRECTORY) : undefined;
   const queues = await startLocalQueueService({
     ...(directory ? { directory } : {}),
     queues: [
       {
-        name: jobsName,
+        name: name('jobs'),
         visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS,
         retentionMs: RETENTION_MS,
-        deadLetter: { name: deadLettersName, maxReceiveCount: WEBHOOK_ATTEMPTS },
+        deadLetter: { name: name('deadLetters'), maxReceiveCount: WEBHOOK_ATTEMPTS },
       },
-      { name: deadLettersName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      { name: fanOutFailuresName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      { name: consumedSecretsName, visibilityTimeoutMs: CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('deadLetters'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('fanOutFailures'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('consumedSecrets'), visibilityTimeoutMs: CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
-  const jobsUrl = queues.queueUrl(jobsName);
-  const deadLettersUrl = queues.queueUrl(deadLettersName);
-  const fanOutFailuresUrl = queues.queueUrl(fanOutFailuresName);
-  const consumedSecretsUrl = queues.queueUrl(consumedSecretsName);
+  const url = (queue: keyof typeof QUEUES): string => queues.queueUrl(name(queue));
   const checkpoint = directory ? new StreamCheckpoint(directory, options.secretsStreamArn) : undefined;
   const sqsClient = localSqsClient(queues.endpoint);
-  let streamPoller: StreamPoller | undefined;
-  let queuePoller: QueuePoller | undefined;
-  let consumedSecretsPoller: QueuePoller | undefined;
+  const pollers: { stop(): Promise<void> }[] = [];
   const stop = async (): Promise<void> => {
-    await Promise.all([streamPoller?.stop(), queuePoller?.stop(), consumedSecretsPoller?.stop()]);
+    await Promise.all(pollers.map((poller) => poller.stop()));
     sqsClient.destroy();
     await queues.stop();
   };
 
   try {
     env[ENV.sqsEndpoint] = queues.endpoint;
-    env[QUEUES.jobs.envVar] = jobsUrl;
-    env[QUEUES.deadLetters.envVar] = deadLettersUrl;
-    env[QUEUES.fanOutFailures.envVar] = fanOutFailuresUrl;
-    env[QUEUES.consumedSecrets.envVar] = consumedSecretsUrl;
+    for (const queue of Object.keys(QUEUES) as (keyof typeof QUEUES)[]) env[QUEUES[queue].envVar] = url(queue);
 
     // The fan-out also takes the consumed-secrets queue's messages, as its second mapping does on AWS.
     const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
@@ -137,7 +128,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
     }
 
-    streamPoller = await startStreamPoller({
+    const streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
       streamArn: options.secretsStreamArn,
       functionName: FAN_OUT_FUNCTION_NAME,
@@ -154,33 +145,35 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
         const failure = fanOutFailureRecord({ functionArn, streamArn: options.secretsStreamArn, shardId, records, invocations });
-        await sqsClient.send(new SendMessageCommand({ QueueUrl: fanOutFailuresUrl, MessageBody: JSON.stringify(failure) }));
+        await sqsClient.send(new SendMessageCommand({ QueueUrl: url('fanOutFailures'), MessageBody: JSON.stringify(failure) }));
       },
       log: options.log,
     });
-    queuePoller = startQueuePoller({
-      client: sqsClient,
-      queueUrl: jobsUrl,
-      queueArn: queues.queueArn(jobsName),
+    pollers.push(streamPoller);
+    type Mapping = Pick<QueuePollerOptions, 'functionName' | 'batchSize' | 'timeoutMs' | 'handler'>;
+    const pollQueue = (queue: keyof typeof QUEUES, mapping: Mapping): number =>
+      pollers.push(
+        startQueuePoller({
+          ...mapping,
+          client: sqsClient,
+          queueUrl: url(queue),
+          queueArn: queues.queueArn(name(queue)),
+          maxConcurrency: QUEUE_MAX_CONCURRENCY,
+          pollers: QUEUE_POLLERS,
+          log: options.log,
+        }),
+      );
+    pollQueue('jobs', {
       functionName: 'webhook-delivery',
       batchSize: DELIVERY_BATCH_SIZE,
-      maxConcurrency: QUEUE_MAX_CONCURRENCY,
-      pollers: QUEUE_POLLERS,
       timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
-      log: options.log,
     });
-    consumedSecretsPoller = startQueuePoller({
-      client: sqsClient,
-      queueUrl: consumedSecretsUrl,
-      queueArn: queues.queueArn(consumedSecretsName),
+    pollQueue('consumedSecrets', {
       functionName: FAN_OUT_FUNCTION_NAME,
       batchSize: CONSUMED_SECRETS_BATCH_SIZE,
-      maxConcurrency: QUEUE_MAX_CONCURRENCY,
-      pollers: QUEUE_POLLERS,
       timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('fanOut', (event: SQSEvent, context: Context) => fanOut.handler(event, context) as Promise<SQSBatchResponse>)),
-      log: options.log,
     });
   } catch (error) {
     await stop();
@@ -189,9 +182,25 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
 
   return {
     sqsEndpoint: queues.endpoint,
-    queueUrl: jobsUrl,
-    deadLetterQueueUrl: deadLettersUrl,
-    fanOutFailureQueueUrl: fanOutFailuresUrl,
+    queueUrl: url('jobs'),
+    deadLetterQueueUrl: url('deadLetters'),
+    fanOutFailureQueueUrl: url('fanOutFailures'),
     stop,
   };
+}
+
+/**
+ * Runs the webhook pipeline in a process of its own, as the stack runs the fan-out and delivery
+ * in functions of their own: reading the stream, fanning out and delivering never hold up the
+ * API's requests in local mode's event loop.
+ */
+export async function startWebhookPipelineProcess(options: PipelineProcessOptions): Promise<LocalWebhookPipeline> {
+  // The same flags as this process (tsx as its loader), so the entry runs from TypeScript as local mode does.
+  const { ready, stop } = await forkService<Omit<LocalWebhookPipeline, 'stop'>>(
+    path.join(__dirname, 'webhook-pipeline-entry.ts'),
+    options,
+    { execArgv: process.execArgv, env: environmentBeforeScopes(process.env) },
+    { name: "the webhook pipeline's process", lost: 'webhooks are no longer delivered' },
+  );
+  return { ...ready, stop };
 }

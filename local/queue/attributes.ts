@@ -18,9 +18,6 @@ const QUEUE_ATTRIBUTES = new Map<string, (queue: LocalQueue) => string | undefin
   ['ApproximateNumberOfMessagesDelayed', (queue) => String(queue.counts().delayed)],
   ['VisibilityTimeout', (queue) => seconds(queue.settings.visibilityTimeoutMs)],
   ['MessageRetentionPeriod', (queue) => seconds(queue.settings.retentionMs)],
-  ['DelaySeconds', () => '0'],
-  ['ReceiveMessageWaitTimeSeconds', () => '0'],
-  ['MaximumMessageSize', () => String(MAX_MESSAGE_BYTES)],
   [
     'RedrivePolicy',
     ({ deadLetter }) =>

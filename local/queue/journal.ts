@@ -23,7 +23,7 @@ export interface PersistedMessage {
   deadLetterSourceQueue: string | undefined;
 }
 
-type JournalEntry = { queue: string; put: PersistedMessage } | { queue: string; deleted: string } | { queue: string; purged: true };
+type JournalEntry = { queue: string; put: PersistedMessage } | { queue: string; deleted: string };
 
 /** What the service's queues held, by queue name, in send order. */
 export type PersistedQueues = Map<string, Map<string, PersistedMessage>>;
@@ -69,10 +69,6 @@ export class QueueJournal {
     this.append([{ queue, deleted: messageId }]);
   }
 
-  purge(queue: string): void {
-    this.append([{ queue, purged: true }]);
-  }
-
   close(): void {
     closeSync(this.fd);
   }
@@ -108,8 +104,7 @@ function apply(state: PersistedQueues, entry: JournalEntry): void {
   let messages = state.get(entry.queue);
   if (!messages) state.set(entry.queue, (messages = new Map<string, PersistedMessage>()));
   if ('put' in entry) messages.set(entry.put.messageId, entry.put);
-  else if ('deleted' in entry) messages.delete(entry.deleted);
-  else messages.clear();
+  else messages.delete(entry.deleted);
 }
 
 function readSnapshot(file: string): PersistedQueues {

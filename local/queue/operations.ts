@@ -202,18 +202,9 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     },
   ),
 
-  GetQueueUrl: operation(z.object({ QueueName: z.string() }), (input, { registry }) => ({
-    QueueUrl: registry.urlOf(input.QueueName),
-  })),
-
   GetQueueAttributes: operation(queueRequest.extend({ AttributeNames: names }), (input, { registry }) => {
     const attributes = queueAttributes(registry.byUrl(input.QueueUrl), input.AttributeNames ?? []);
     return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
-  }),
-
-  PurgeQueue: operation(queueRequest, (input, { registry }) => {
-    registry.byUrl(input.QueueUrl).purge();
-    return {};
   }),
 };
 

@@ -189,11 +189,6 @@ export class LocalQueue {
     this.notify();
   }
 
-  purge(): void {
-    this.messages.clear();
-    this.journal?.purge(this.name);
-  }
-
   counts(): QueueCounts {
     const now = Date.now();
     this.dropExpired(now);

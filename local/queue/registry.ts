@@ -1,7 +1,7 @@
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from '../aws-account';
 import { QueueError } from './errors';
 import type { PersistedQueues, QueueJournal } from './journal';
-import { LocalQueue, type DeadLetterTarget } from './queue';
+import { LocalQueue } from './queue';
 
 export interface LocalQueueDefinition {
   name: string;
@@ -22,30 +22,15 @@ export class QueueRegistry {
     definitions: readonly LocalQueueDefinition[],
     kept?: { journal: QueueJournal; restored: PersistedQueues },
   ) {
-    const byName = new Map(definitions.map((definition) => [definition.name, definition]));
-    if (byName.size !== definitions.length) throw new Error('local queue names must be unique');
-    const create = (definition: LocalQueueDefinition, referrers: readonly string[]): LocalQueue => {
-      const existing = this.queues.get(definition.name);
-      if (existing) return existing;
-      if (referrers.includes(definition.name)) throw new Error(`dead-letter queues form a cycle at ${definition.name}`);
-      let deadLetter: DeadLetterTarget | undefined;
-      if (definition.deadLetter) {
-        const target = byName.get(definition.deadLetter.name);
-        if (!target) {
-          throw new Error(`${definition.name}: dead-letter queue ${definition.deadLetter.name} is not defined`);
-        }
-        deadLetter = {
-          queue: create(target, [...referrers, definition.name]),
-          maxReceiveCount: definition.deadLetter.maxReceiveCount,
-        };
-      }
-      const { visibilityTimeoutMs, retentionMs } = definition;
-      const queue = new LocalQueue(definition.name, { visibilityTimeoutMs, retentionMs }, deadLetter, kept?.journal);
-      queue.restore(kept?.restored.get(definition.name)?.values() ?? []);
-      this.queues.set(definition.name, queue);
-      return queue;
-    };
-    for (const definition of definitions) create(definition, []);
+    // Dead-letter queues first, as the queues that redrive to them need them; they have none of their own.
+    for (const definition of [...definitions].sort((a, b) => Number(!!a.deadLetter) - Number(!!b.deadLetter))) {
+      const { name, visibilityTimeoutMs, retentionMs, deadLetter } = definition;
+      if (this.queues.has(name)) throw new Error(`local queue ${name} is defined twice`);
+      const target = deadLetter && { queue: this.byName(deadLetter.name), maxReceiveCount: deadLetter.maxReceiveCount };
+      const queue = new LocalQueue(name, { visibilityTimeoutMs, retentionMs }, target, kept?.journal);
+      queue.restore(kept?.restored.get(name)?.values() ?? []);
+      this.queues.set(name, queue);
+    }
   }
 
   urlOf(name: string): string {

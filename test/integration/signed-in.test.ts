@@ -30,7 +30,7 @@ beforeAll(async () => {
     // Its request log counts each request's DynamoDB calls in a response header.
     LOCAL_REQUEST_LOG: 'on',
   });
-  // Without local mode's loader flag (local/sign-in-provider-process.ts says why).
+  // Without local mode's loader flag (local/sign-in-provider.ts says why).
   otherIssuer = await startTsxServer(
     'local/sign-in-provider-entry.ts',
     /OpenID provider at (\S+)/,
