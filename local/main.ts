@@ -2,6 +2,7 @@ import { ENV } from '#lambdas/definitions/env';
 import { API_BASE_PATH } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
@@ -55,16 +56,13 @@ async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Pro
   }
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  try {
+    await once(server.listen(port, host), 'listening');
+  } catch (error) {
     // Taken since the check at start, by a process quicker than DynamoDB Local.
-    const fail = (error: Error): void => reject(isAddressInUse(error) ? portInUse(port, 'PORT') : error);
-    server.once('error', fail);
-    server.listen(port, host, () => {
-      server.off('error', fail);
-      resolve();
-    });
-  });
+    throw isAddressInUse(error) ? portInUse(port, 'PORT') : error;
+  }
 }
 
 /** Records each part in `started` as it comes up, so that a failure can stop exactly those. */

@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withoutSdkLogging } from './sdk-client';
@@ -38,10 +39,7 @@ export interface LocalQueueServiceOptions {
 
 export async function startLocalQueueService(options: LocalQueueServiceOptions): Promise<LocalQueueService> {
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, LOOPBACK, () => resolve());
-  });
+  await once(server.listen(options.port ?? 0, LOOPBACK), 'listening');
   const endpoint = `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`;
   let registry: QueueRegistry;
   let journal: QueueJournal | undefined;

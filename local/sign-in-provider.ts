@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import * as path from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -154,11 +155,8 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   // ESM only: loaded with import(), as the functions' handlers load Middy.
   const { default: Provider } = await import('oidc-provider');
   const server: Server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // A fixed user signs in here: this machine only.
-    server.listen(options.port, LOOPBACK, () => resolve());
-  });
+  // A fixed user signs in here: this machine only.
+  await once(server.listen(options.port, LOOPBACK), 'listening');
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;
   const provider = new Provider(

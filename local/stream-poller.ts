@@ -13,17 +13,16 @@ import { randomUUID } from 'node:crypto';
 import { withoutSdkLogging } from './sdk-client';
 import { passesStreamEventFilter } from '#lambdas/webhooks/stream/records';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
-import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
+import { backoffMs, describe, invokeWithTimeout, pollUntilAborted, sleep, type Invocation, type Poller } from './poller-support';
+import type { StreamCheckpoint } from './stream-checkpoint';
 import { lambdaContext } from './lambda-context';
 import { lambdaRecord } from './lambda-stream-record';
 
 /**
- * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's real stream of
- * the secrets table, drops what the stack's filter criteria drop, and invokes the handler with the
- * event Lambda would build. Failed records (a throw, a timeout, or batch item failures) are retried
- * from the lowest failed sequence number, as Lambda does, until the retry limit; then they are
- * handed to `onGiveUp` (local mode sends their shard and sequence numbers to its on-failure queue,
- * as Lambda does) and skipped. With a checkpoint, each shard is read on from where it was left.
+ * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's stream, drops what
+ * the stack's filter criteria drop, and invokes the handler with the event Lambda would build.
+ * Failed records are retried from the lowest failed sequence number, as Lambda does, until the
+ * retry limit; then they go to `onGiveUp` (as Lambda's to its on-failure destination) and are skipped.
  */
 
 export interface StreamPollerOptions {
@@ -38,27 +37,10 @@ export interface StreamPollerOptions {
   startingPosition: StartingPosition;
   pollIntervalMs: number;
   handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
-  /** Records the retries gave up on, with the shard they come from and how many invocations they had. */
-  onGiveUp?: (failed: GivenUpRecords) => Promise<void>;
+  onGiveUp?: (failed: { shardId: string; records: DynamoDBRecord[]; invocations: number }) => Promise<void>;
   /** Where each shard was left; shards it does not know are read from `startingPosition`. */
-  checkpoint?: ShardCheckpoint;
+  checkpoint?: Pick<StreamCheckpoint, 'positionOf' | 'save'>;
   log: (line: string) => void;
-}
-
-export interface GivenUpRecords {
-  shardId: string;
-  records: DynamoDBRecord[];
-  invocations: number;
-}
-
-export interface ShardCheckpoint {
-  /** The last sequence number fully handled in the shard. */
-  positionOf(shardId: string): string | undefined;
-  save(shardId: string, sequenceNumber: string): void;
-}
-
-export interface StreamPoller {
-  stop(): Promise<void>;
 }
 
 type StartingPosition = 'TRIM_HORIZON' | 'LATEST';
@@ -79,7 +61,7 @@ interface ShardPosition {
  */
 const CREATION_TIME_PRECISION_MS = 60_000;
 
-export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
+export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
   const { streamArn } = options;
   const startedAt = Math.floor(Date.now() / CREATION_TIME_PRECISION_MS) * CREATION_TIME_PRECISION_MS;
   const streams = withoutSdkLogging(new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL_AWS_SETTINGS }));
@@ -148,26 +130,17 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     streams.destroy();
     throw error;
   }
-  const loop = (async () => {
-    let failuresInARow = 0;
-    while (!signal.aborted) {
-      try {
-        for (const [shardId, position] of shards) {
-          if (position.iterator && !signal.aborted) await pollShard(shardId, position, position.iterator);
-        }
-        if (childMissing()) await discoverShards('TRIM_HORIZON');
-        failuresInARow = 0;
-        await sleep(options.pollIntervalMs, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        // DynamoDB Local gone or failing must not turn this loop into a busy, noisy one.
-        failuresInARow += 1;
-        const waitMs = backoffMs(failuresInARow);
-        options.log(`${options.functionName}: stream read failed: ${describe(error)}; again in ${waitMs} ms`);
-        await sleep(waitMs, signal);
+  const loop = pollUntilAborted(
+    signal,
+    async () => {
+      for (const [shardId, position] of shards) {
+        if (position.iterator && !signal.aborted) await pollShard(shardId, position, position.iterator);
       }
-    }
-  })();
+      if (childMissing()) await discoverShards('TRIM_HORIZON');
+      await sleep(options.pollIntervalMs, signal);
+    },
+    (error, waitMs) => options.log(`${options.functionName}: stream read failed: ${describe(error)}; again in ${waitMs} ms`),
+  );
 
   return {
     stop: async () => {

@@ -27,14 +27,10 @@ import { StreamCheckpoint } from './stream-checkpoint';
 import { startStreamPoller } from './stream-poller';
 
 /**
- * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
- * → local queue service (SQS's protocol and semantics) → delivery handler, with the dead-letter
- * queue behind it and the on-failure queue beside the fan-out. The handlers are the stack's own
- * modules, talking to the local queue through the real SQS client (SQS_ENDPOINT).
- *
- * With a data directory, the queues and the stream checkpoint are kept there, so that a restart,
- * even after a kill -9, delivers every event that was pending (at least once: an event whose
- * delivery was under way when the process died is delivered again, under the same event id).
+ * The stack's webhook pipeline on this machine: DynamoDB Local's stream → fan-out handler → local
+ * queue service → delivery handler, with the dead-letter and on-failure queues. The handlers are
+ * the stack's own modules, on the real SQS client (SQS_ENDPOINT). With a data directory, a restart,
+ * even after a kill -9, delivers every pending event at least once, under the same event id.
  */
 
 export interface LocalWebhookPipeline {
@@ -50,12 +46,9 @@ const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /**
- * Invocations in flight at once for each SQS mapping (the jobs queue's delivery, the
- * consumed-secrets queue's deletions). Lambda gives each batch an invocation of its own and scales
- * to the account's concurrency (1,000 by default), so one slow batch never holds up another: a slow
- * receiver another key's events, a deletion that DynamoDB does not answer another secret's. Locally
- * each invocation is a few sockets in one process, and 50 of them (500 deliveries, each at most
- * 10 s) keep that true for any backlog a developer makes by hand.
+ * Invocations in flight at once per SQS mapping. Lambda scales to the account's concurrency, so one
+ * slow batch (a slow receiver, an unanswered deletion) never holds up another; locally 50 keep that
+ * true for any backlog a developer makes by hand.
  */
 const QUEUE_MAX_CONCURRENCY = 50;
 /** Receive loops per SQS mapping; Lambda starts one with five. Two keep up with what local mode can send. */
@@ -72,7 +65,7 @@ export interface WebhookPipelineOptions {
   secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
-  /** Local mode's DATA_DIR: the queues and the stream checkpoint are kept there. None: in memory. */
+  /** Local mode's DATA_DIR, where the queues and the stream checkpoint are kept. None: in memory. */
   dataDir?: string;
   log: (line: string) => void;
 }

@@ -3,8 +3,8 @@ const SQS_PREFIX = 'AWS.SimpleQueueService.';
 /**
  * The SQS errors the local queue service can answer with: the code SQS's JSON protocol puts in
  * `__type`, and the legacy query-protocol code it sends in `x-amzn-query-error`, which the SDK's
- * SQS client ("awsQueryCompatible") prefers. InvalidParameterValue and MissingParameter are not in
- * the SDK's model (it surfaces them as SQSServiceException with this name), but SQS sends them.
+ * SQS client ("awsQueryCompatible") prefers. InvalidParameterValue is not in the SDK's model (it
+ * surfaces it as SQSServiceException with this name), but SQS sends it.
  */
 const QUERY_CODES = {
   QueueDoesNotExist: `${SQS_PREFIX}NonExistentQueue`,
@@ -19,7 +19,6 @@ const QUERY_CODES = {
   InvalidMessageContents: 'InvalidMessageContents',
   UnsupportedOperation: `${SQS_PREFIX}UnsupportedOperation`,
   InvalidParameterValue: 'InvalidParameterValue',
-  MissingParameter: 'MissingParameter',
 } as const;
 
 export class QueueError extends Error {

@@ -16,23 +16,10 @@ export interface QueueSettings {
   retentionMs: number;
 }
 
-export interface DeadLetterTarget {
-  queue: LocalQueue;
-  maxReceiveCount: number;
-}
-
 /** Only the latest receipt's handle may change the message's visibility or delete it. */
 type StoredMessage = PersistedMessage & { latestReceipt: { handle: string; receivedAt: number } | undefined };
 
-type SentMessage = Pick<PersistedMessage, 'messageId' | 'md5OfBody'>;
-
 export type ReceivedMessage = Readonly<PersistedMessage> & { receiptHandle: string; firstReceiveTimestamp: number };
-
-export interface QueueCounts {
-  visible: number;
-  inFlight: number;
-  delayed: number;
-}
 
 const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 
@@ -57,7 +44,7 @@ export class LocalQueue {
   constructor(
     readonly name: string,
     readonly settings: QueueSettings,
-    readonly deadLetter: DeadLetterTarget | undefined,
+    readonly deadLetter: { queue: LocalQueue; maxReceiveCount: number } | undefined,
     private readonly journal?: QueueJournal,
   ) {}
 
@@ -73,7 +60,7 @@ export class LocalQueue {
     }
   }
 
-  send(body: string, delayMs: number): SentMessage {
+  send(body: string, delayMs: number): Pick<PersistedMessage, 'messageId' | 'md5OfBody'> {
     const now = Date.now();
     const message: StoredMessage = {
       messageId: randomUUID(),
@@ -189,10 +176,10 @@ export class LocalQueue {
     this.notify();
   }
 
-  counts(): QueueCounts {
+  counts(): { visible: number; inFlight: number; delayed: number } {
     const now = Date.now();
     this.dropExpired(now);
-    const counts: QueueCounts = { visible: 0, inFlight: 0, delayed: 0 };
+    const counts = { visible: 0, inFlight: 0, delayed: 0 };
     for (const message of this.messages.values()) {
       if (message.visibleAt <= now) counts.visible += 1;
       else if (message.receiveCount === 0) counts.delayed += 1;
