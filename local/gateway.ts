@@ -15,11 +15,9 @@ import { asFunction } from './sdk-calls';
 import { answerUnparsableRequests } from './unparsable-requests';
 
 /**
- * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
- * request becomes the event the stack delivers, each result becomes the HTTP response, and what
- * the gateway answers by itself (unknown route, body over its 10 MiB quota) uses the same JSON
- * error responses the stack configures. Paths outside the API are the pages, served as the
- * stack's CloudFront distribution serves them, on the same origin.
+ * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers, with the stack's
+ * JSON gateway responses for what it answers itself; paths outside the API are the pages, as the
+ * stack's CloudFront distribution serves them on the same origin.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -45,10 +43,7 @@ function compile(definition: RouteDefinition, handler: ProxyHandler): ServedRout
   return { definition, resource, pattern: new RegExp(`^${source}$`), parameterNames, handler };
 }
 
-/**
- * Imports every route's handler module, as each Lambda would on its cold start; each invocation
- * runs in a scope of its own, as the requests it serves run side by side.
- */
+/** Imports every route's handler module, as each Lambda would on its cold start. */
 export async function loadRoutes(): Promise<ServedRoute[]> {
   const loaded = await Promise.all(
     ROUTES.map(async (definition) => ({

@@ -10,9 +10,8 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { withoutSdkLogging } from './sdk-client';
 import { passesStreamEventFilter } from '#lambdas/webhooks/stream/records';
-import { LOCAL_AWS_SETTINGS } from './aws-account';
+import { LOCAL_AWS_SETTINGS, withoutSdkLogging } from './aws-account';
 import { backoffMs, describe, invokeWithTimeout, pollUntilAborted, sleep, type Invocation, type Poller } from './poller-support';
 import type { StreamCheckpoint } from './stream-checkpoint';
 import { lambdaContext } from './lambda-context';

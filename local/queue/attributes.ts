@@ -1,7 +1,6 @@
-import { LOCAL_ACCOUNT_ID } from '../aws-account';
+import { LOCAL_ACCOUNT_ID, localQueueArn } from '../aws-account';
 import { QueueError } from './errors';
 import type { LocalQueue, ReceivedMessage } from './queue';
-import { localQueueArn } from './registry';
 
 /** The attributes SQS reports for queues and for received messages, as strings as on the wire. */
 

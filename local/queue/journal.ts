@@ -2,10 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, w
 import * as path from 'node:path';
 
 /**
- * The local queue service's messages on disk (local mode with DATA_DIR), so that a process killed
- * outright loses none: every change is appended to a log before the SQS call that made it is
- * answered (one small write, whatever the queues hold: docs/decisions/local-queue.md), and the log
- * is folded into a snapshot (temp file, then rename) at start and whenever it grows large. Not
+ * The local queue service's messages on disk (with DATA_DIR), so that a process killed outright
+ * loses none: each change is appended to a log before its SQS call is answered, and the log is
+ * folded into a snapshot at start and when it grows large (docs/decisions/local-queue.md). Not
  * fsynced: it survives the death of the process, not of the machine.
  */
 

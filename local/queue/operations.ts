@@ -3,7 +3,7 @@ import { MAX_MESSAGE_BYTES, messageAttributes, queueAttributes } from './attribu
 import { QueueError } from './errors';
 import { answerPeek, LOCAL_TARGET_PREFIX, PEEK_ACTION } from './peek';
 import { MAX_VISIBILITY_TIMEOUT_S, type LocalQueue } from './queue';
-import type { QueueRegistry } from './registry';
+import type { QueueRegistry } from '../queue-service';
 
 /** The SQS actions the local queue service answers, with SQS's parameter names, limits and errors, as AWS JSON 1.0 bodies. */
 

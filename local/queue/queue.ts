@@ -81,11 +81,7 @@ export class LocalQueue {
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
 
-  /**
-   * Receives up to `max` messages visible at `now`, hiding each for `visibilityTimeoutMs`. As on
-   * SQS, a message already received maxReceiveCount times moves to the dead-letter queue on the
-   * next receive instead of being returned.
-   */
+  /** As on SQS, a message already received maxReceiveCount times moves to the dead-letter queue on its next receive. */
   private receiveAt(now: number, max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
     this.dropExpired(now);
     const received: ReceivedMessage[] = [];
@@ -112,20 +108,13 @@ export class LocalQueue {
     return received;
   }
 
-  /**
-   * Every message the queue holds, visible or not, as it stands: nothing is received, so receive
-   * counts, visibility and receipts stay as they are. SQS has no such action; local mode's
-   * `npm run dlq -- list` uses it (queue/peek.ts), where on SQS it must receive.
-   */
+  /** Every message the queue holds, visible or not, left as it is (queue/peek.ts). */
   peek(): PersistedMessage[] {
     this.dropExpired(Date.now());
     return [...this.messages.values()].map(persisted);
   }
 
-  /**
-   * Long polling: receives as soon as messages are visible, or returns none once `waitMs` has
-   * passed or `signal` aborts (the service stopping, the client hanging up).
-   */
+  /** Long polling: receives as soon as messages are visible, or none once `waitMs` has passed or `signal` aborts. */
   async receiveWaiting(max: number, visibilityTimeoutMs: number, waitMs: number, signal: AbortSignal): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
     // Never receive for a poll that has ended: nobody would get the messages, yet their counts would rise.
