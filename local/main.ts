@@ -7,7 +7,6 @@ import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
 import { ensureTables, localTableName } from './create-tables';
-import { prepareDataDir } from './data-dir';
 import { assertPortFree, freePort, isAddressInUse, portInUse } from './free-port';
 import { watchLaunchers } from './launcher-watch';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
@@ -17,16 +16,12 @@ import { prepareInvocationScopes } from './invocation-scope';
 import { loadPages } from './pages';
 import { readSettingsWhere } from '#lambdas/config/environment';
 import { pagesConfig, SETTINGS } from '#lambdas/config/settings';
-import { type LocalSettings, readLocalSettings } from './settings';
+import { prepareDataDir, readLocalSettings, type LocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 import { startSignInProviderProcess, type LocalSignInProvider } from './sign-in-provider';
 import { startWebhookPipelineProcess, type LocalWebhookPipeline } from './webhook-pipeline';
 
-/**
- * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
- * from the shared definitions, every route's handler served as API Gateway would invoke it, and
- * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
- */
+/** `npm start`: the whole service on this machine, as the stack wires it (docs/local-mode.md). */
 
 /** `port` as `variable` set it, any free one for 0, after checking that it is free. */
 async function portFrom(variable: string, port: number): Promise<number> {

@@ -6,13 +6,10 @@ import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '#lambdas/definitions/routes';
 import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
-import { expressionAttributeNames } from './expression-attributes';
 
 /**
- * What each function really sends to AWS, recorded by local mode when SDK_CALL_LOG_ENV names a
- * directory, for the integration run to compare with the synthesized stack's roles
- * (test/integration/support/least-privilege.ts): DynamoDB Local and the local queue enforce no IAM.
- * An SDK middleware on the functions' own clients: nothing of it is in their bundles.
+ * What each function really sends to AWS, for the integration run to compare with the stack's roles
+ * (test/integration/support/least-privilege.ts), as DynamoDB Local and the local queue enforce no IAM.
  */
 
 /** Local mode only: a directory to record the functions' SDK calls in, one JSONL file per process. */
@@ -44,13 +41,6 @@ export const asFunction =
   (event: TEvent, context: TContext): Promise<TResult> =>
     currentFunction.run(name, () => handler(event, context));
 
-/** SQS's batch actions are authorized as their single forms. */
-const SQS_BATCH_ACTIONS: Readonly<Record<string, string>> = {
-  SendMessageBatch: 'SendMessage',
-  DeleteMessageBatch: 'DeleteMessage',
-  ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
-};
-
 interface DynamoDbInput {
   TableName?: string;
   RequestItems?: Record<string, unknown>;
@@ -70,11 +60,7 @@ function resourceId(nameOrUrl: string): string {
   return known?.id ?? nameOrUrl;
 }
 
-/**
- * A claim's own attribute (`claim:<its token>`), and a wrong proof's (`attempt:<its token>`), as
- * one name for every claim: still under the prefix the claim route's condition allows, and one
- * recorded line for all claims alike.
- */
+/** A claim's own attribute (`claim:<token>`) and a wrong proof's (`attempt:<token>`) as one name: one recorded line for all claims. */
 const TOKEN_ATTRIBUTE = new RegExp(`^(${CLAIM_ATTRIBUTE_PREFIX}|${ATTEMPT_ATTRIBUTE_PREFIX}).+`);
 const recordedName = (name: string): string => name.replace(TOKEN_ATTRIBUTE, '$1<token>');
 
@@ -111,7 +97,8 @@ function batchReadDetails(operation: string, tableInput: unknown): Pick<Recorded
 
 function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDbInput & { QueueUrl?: string }): Omit<RecordedCall, 'function'>[] {
   if (service === 'sqs') {
-    return [{ action: `sqs:${SQS_BATCH_ACTIONS[operation] ?? operation}`, resource: resourceId(input.QueueUrl ?? '') }];
+    // SQS's batch actions (SendMessageBatch...) are authorized as their single forms.
+    return [{ action: `sqs:${operation.replace(/Batch$/, '')}`, resource: resourceId(input.QueueUrl ?? '') }];
   }
   const tables = input.TableName !== undefined ? [input.TableName] : Object.keys(input.RequestItems ?? {});
   return tables.map((table) => ({
@@ -149,4 +136,35 @@ export function recordSdkCalls<Input extends object, Output extends MetadataBear
     // At `initialize`, before the retry middleware: the call as the function sent it, once.
     { step: 'initialize', name: 'recordSdkCalls' },
   );
+}
+
+/**
+ * The top-level attribute names a DynamoDB expression names, #placeholders resolved: the first
+ * element of each document path (`rl` for `rl.#slot`), which is what IAM's dynamodb:Attributes
+ * condition compares. Hand-written: the SDK only sends expressions as strings, and no kept library
+ * parses them; this covers the grammar the stores use (paths, :values, functions, keywords).
+ */
+
+/** Update clauses and the condition grammar's operators; function names are told by the `(` after them. */
+const KEYWORDS = new Set(['SET', 'REMOVE', 'ADD', 'DELETE', 'AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
+
+/** A path's first element: a name or #placeholder not inside a path, a :value or another name. */
+const PATH_START = /(?<![.\w#:])#?[A-Za-z_]\w*/g;
+
+export function expressionAttributeNames(expression: string | undefined, placeholders: Readonly<Record<string, string>> = {}): string[] {
+  if (!expression) return [];
+  const names: string[] = [];
+  for (const match of expression.matchAll(PATH_START)) {
+    const token = match[0];
+    const rest = expression.slice(match.index + token.length).trimStart();
+    if (rest.startsWith('(') || KEYWORDS.has(token.toUpperCase())) continue;
+    if (!token.startsWith('#')) {
+      names.push(token);
+      continue;
+    }
+    const name = placeholders[token];
+    if (name === undefined) throw new Error(`expression placeholder ${token} has no name`);
+    names.push(name);
+  }
+  return names;
 }

@@ -186,18 +186,6 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   };
 }
 
-/** This process's flags, tsx's loader included, without any `--conditions`. */
-function execArgvWithoutConditions(): string[] {
-  const flags: string[] = [];
-  const given = process.execArgv;
-  for (let index = 0; index < given.length; index++) {
-    const flag = given[index] ?? '';
-    if (flag === '--conditions' || flag === '-C') index++;
-    else if (!flag.startsWith('--conditions=')) flags.push(flag);
-  }
-  return flags;
-}
-
 /**
  * Runs the local OpenID provider in a process of its own, as a deployment's issuer is a service
  * of its own. It also runs without local mode's `--conditions=import` (which Middy needs):
@@ -208,7 +196,8 @@ export async function startSignInProviderProcess(options: LocalSignInOptions): P
   const { ready: issuer, stop } = await forkService<string>(
     path.join(__dirname, 'sign-in-provider-entry.ts'),
     options,
-    { execArgv: execArgvWithoutConditions() },
+    // This process's flags, tsx's loader included, without `--conditions=import` (as npm start gives it).
+    { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--conditions=')) },
     { name: "the local OpenID provider's process", lost: 'signing in no longer works' },
   );
   return { issuer, stop };

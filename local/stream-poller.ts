@@ -54,9 +54,8 @@ interface ShardPosition {
 }
 
 /**
- * DynamoDB rounds ApproximateCreationDateTime down to the second, DynamoDB Local (as observed) to
- * the minute. Times compared with it are rounded down to the minute too, so that a record made
- * after the poller started is never taken for an older one; a few older ones may pass instead.
+ * DynamoDB Local rounds ApproximateCreationDateTime down to the minute (as observed): so are the
+ * times compared with it, so that no record made after the start is taken for an older one.
  */
 const CREATION_TIME_PRECISION_MS = 60_000;
 
@@ -151,9 +150,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
 }
 
 /**
- * Where to read a shard from once its iterator is lost: right after the last record read, else
- * from where reading started. For LATEST that would skip whatever arrived since the poller
- * started, so the shard is read from its start instead, leaving out the records created before.
+ * Where to read a shard from once its iterator is lost: where reading last left it, except that a
+ * LATEST start is read from the shard's start, leaving out the records created before the poller's.
  */
 function afterLostIterator(position: ShardPosition, startedAt: number): ShardPosition {
   if (position.resumeFrom !== 'LATEST') return position;
@@ -209,10 +207,7 @@ async function invokeUntilDone(batch: DynamoDBRecord[], shardId: string, options
   return true;
 }
 
-/**
- * Lambda resumes a stream batch at the lowest sequence number reported as failed; a throw or a
- * timeout fails the whole batch.
- */
+/** Lambda resumes a stream batch at the lowest sequence number reported as failed; a throw or a timeout fails it whole. */
 function firstFailedIndex(batch: DynamoDBRecord[], invocation: Invocation<DynamoDBBatchResponse | void>): number {
   if (invocation.outcome !== 'returned') return 0;
   const failed = new Set((invocation.response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));

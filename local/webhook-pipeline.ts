@@ -182,11 +182,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
   };
 }
 
-/**
- * Runs the webhook pipeline in a process of its own, as the stack runs the fan-out and delivery
- * in functions of their own: reading the stream, fanning out and delivering never hold up the
- * API's requests in local mode's event loop.
- */
+/** In a process of its own, as the stack runs them in functions of their own: the API's event loop never waits for them. */
 export async function startWebhookPipelineProcess(options: PipelineProcessOptions): Promise<LocalWebhookPipeline> {
   // The same flags as this process (tsx as its loader), so the entry runs from TypeScript as local mode does.
   const { ready, stop } = await forkService<Omit<LocalWebhookPipeline, 'stop'>>(

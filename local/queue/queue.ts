@@ -3,10 +3,7 @@ import { sleep } from '../poller-support';
 import { QueueError } from './errors';
 import type { PersistedMessage, QueueJournal } from './journal';
 
-/**
- * One SQS standard queue, in memory: visibility timeouts, receive counts, redrive to a dead-letter
- * queue, retention and long polling, with SQS's rules. The HTTP protocol lives elsewhere.
- */
+/** One SQS standard queue, in memory: visibility timeouts, receive counts, redrive, retention and long polling, by SQS's rules. */
 
 /** SQS's ceiling on a message's visibility timeout, counted from its latest receive. */
 export const MAX_VISIBILITY_TIMEOUT_S = 12 * 60 * 60;
@@ -119,8 +116,7 @@ export class LocalQueue {
     const deadline = Date.now() + waitMs;
     // Never receive for a poll that has ended: nobody would get the messages, yet their counts would rise.
     while (!signal.aborted) {
-      // One reading of the clock for the look and for when to look again, or a message coming into
-      // view between two readings would be neither received nor waited for.
+      // One reading of the clock for both, or a message coming into view in between would be missed.
       const now = Date.now();
       const received = this.receiveAt(now, max, visibilityTimeoutMs);
       if (received.length > 0 || now >= deadline) return received;
