@@ -1,20 +1,7 @@
 import * as path from 'node:path';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ENV } from '#lambdas/definitions/env';
-import {
-  CONSUMED_SECRETS_BATCH_SIZE,
-  CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS,
-  DEAD_LETTER_RETENTION_DAYS,
-  DELIVERY_BATCH_SIZE,
-  DELIVERY_FUNCTION_TIMEOUT_MS,
-  FAN_OUT_BATCH_SIZE,
-  FAN_OUT_FUNCTION_TIMEOUT_MS,
-  FAN_OUT_RETRY_ATTEMPTS,
-  JOBS_VISIBILITY_TIMEOUT_MS,
-  PIPELINE_ENTRIES,
-  QUEUES,
-  WEBHOOK_ATTEMPTS,
-} from '#lambdas/definitions/webhooks';
+import * as WEBHOOKS from '#lambdas/definitions/webhooks';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
 import { forkService } from './child-service';
@@ -42,7 +29,8 @@ export interface LocalWebhookPipeline {
 }
 
 const ROOT = path.resolve(__dirname, '..');
-const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+type Queue = keyof typeof WEBHOOKS.QUEUES;
+const RETENTION_MS = WEBHOOKS.DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /**
@@ -75,23 +63,23 @@ export type PipelineProcessOptions = Omit<WebhookPipelineOptions, 'log'>;
 /** In this process; local mode runs it in a process of its own (startWebhookPipelineProcess). */
 export async function startWebhookPipeline(options: WebhookPipelineOptions): Promise<LocalWebhookPipeline> {
   const env = process.env;
-  const name = (queue: keyof typeof QUEUES): string => `local-${QUEUES[queue].id}`;
+  const name = (queue: Queue): string => `local-${WEBHOOKS.QUEUES[queue].id}`;
   const directory = options.dataDir ? path.join(options.dataDir, PIPELINE_DATA_SUBDIRECTORY) : undefined;
   const queues = await startLocalQueueService({
     ...(directory ? { directory } : {}),
     queues: [
       {
         name: name('jobs'),
-        visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS,
+        visibilityTimeoutMs: WEBHOOKS.JOBS_VISIBILITY_TIMEOUT_MS,
         retentionMs: RETENTION_MS,
-        deadLetter: { name: name('deadLetters'), maxReceiveCount: WEBHOOK_ATTEMPTS },
+        deadLetter: { name: name('deadLetters'), maxReceiveCount: WEBHOOKS.WEBHOOK_ATTEMPTS },
       },
       { name: name('deadLetters'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
       { name: name('fanOutFailures'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      { name: name('consumedSecrets'), visibilityTimeoutMs: CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('consumedSecrets'), visibilityTimeoutMs: WEBHOOKS.CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
-  const url = (queue: keyof typeof QUEUES): string => queues.queueUrl(name(queue));
+  const url = (queue: Queue): string => queues.queueUrl(name(queue));
   const checkpoint = directory ? new StreamCheckpoint(directory, options.secretsStreamArn) : undefined;
   const sqsClient = localSqsClient(queues.endpoint);
   const pollers: { stop(): Promise<void> }[] = [];
@@ -103,13 +91,13 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
 
   try {
     env[ENV.sqsEndpoint] = queues.endpoint;
-    for (const queue of Object.keys(QUEUES) as (keyof typeof QUEUES)[]) env[QUEUES[queue].envVar] = url(queue);
+    for (const queue of Object.keys(WEBHOOKS.QUEUES) as Queue[]) env[WEBHOOKS.QUEUES[queue].envVar] = url(queue);
 
     // The fan-out also takes the consumed-secrets queue's messages, as its second mapping does on AWS.
-    const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
+    const fanOut = (await import(path.join(ROOT, WEBHOOKS.PIPELINE_ENTRIES.fanOut))) as {
       handler: (event: DynamoDBStreamEvent | SQSEvent, context: Context) => Promise<DynamoDBBatchResponse | SQSBatchResponse>;
     };
-    const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
+    const delivery = (await import(path.join(ROOT, WEBHOOKS.PIPELINE_ENTRIES.delivery))) as {
       handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     };
     // Delivery invocations run side by side: each in a scope of its own.
@@ -125,9 +113,9 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       endpoint: options.dynamoDbEndpoint,
       streamArn: options.secretsStreamArn,
       functionName: FAN_OUT_FUNCTION_NAME,
-      batchSize: FAN_OUT_BATCH_SIZE,
-      retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
-      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.FAN_OUT_BATCH_SIZE,
+      retryAttempts: WEBHOOKS.FAN_OUT_RETRY_ATTEMPTS,
+      timeoutMs: WEBHOOKS.FAN_OUT_FUNCTION_TIMEOUT_MS,
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
@@ -144,7 +132,7 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
     });
     pollers.push(streamPoller);
     type Mapping = Pick<QueuePollerOptions, 'functionName' | 'batchSize' | 'timeoutMs' | 'handler'>;
-    const pollQueue = (queue: keyof typeof QUEUES, mapping: Mapping): number =>
+    const pollQueue = (queue: Queue, mapping: Mapping): number =>
       pollers.push(
         startQueuePoller({
           ...mapping,
@@ -158,14 +146,14 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       );
     pollQueue('jobs', {
       functionName: 'webhook-delivery',
-      batchSize: DELIVERY_BATCH_SIZE,
-      timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.DELIVERY_BATCH_SIZE,
+      timeoutMs: WEBHOOKS.DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
     });
     pollQueue('consumedSecrets', {
       functionName: FAN_OUT_FUNCTION_NAME,
-      batchSize: CONSUMED_SECRETS_BATCH_SIZE,
-      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.CONSUMED_SECRETS_BATCH_SIZE,
+      timeoutMs: WEBHOOKS.FAN_OUT_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('fanOut', (event: SQSEvent, context: Context) => fanOut.handler(event, context) as Promise<SQSBatchResponse>)),
     });
   } catch (error) {
