@@ -1,7 +1,14 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '#contract/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '#contract/limits';
+import {
+  CLAIMANTS_DONE_MS,
+  CLAIM_RETRY_WINDOW_MS,
+  DATA_CHUNK_BYTES,
+  INLINE_DATA_MAX_BYTES,
+  MAX_CHUNKS_PER_SECRET,
+  type SecretType,
+} from '#contract/limits';
 import {
   CLAIM_ATTRIBUTE_PREFIX,
   KEYED_CLAIM_ATTRIBUTE_PREFIX,
@@ -10,6 +17,7 @@ import {
   SECRET_HEAD_SK,
   secretChunkKey,
 } from '../definitions/tables';
+import { readSetting } from '../config/environment';
 import { batchGetAll, batchWriteAll } from './batches';
 import { holds, renderCondition, type Condition } from './condition';
 import { countWrongProof } from './gate-attempts';
@@ -30,11 +38,14 @@ import { NOT_APPLIED, StoreUnavailable, isStoreFault, readForSettling, repeatIt,
 import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
 
+/** Wrong proofs a new gated secret allows, the last of them deleting it: the deployment's setting. */
+const PASSPHRASE_ATTEMPTS = readSetting('passphraseAttempts');
+
 /**
  * Storage of secrets within DynamoDB's 400 KB item limit:
  * - the head item (pk = id, sk "head") holds metadata, the view counter and, for data up to
- *   DATA_CHUNK_BYTES, the data itself, so small secrets cost one write and one read;
- * - larger data is split into chunk items, each under a partition key of its own
+ *   INLINE_DATA_MAX_BYTES, the data itself, so small secrets cost one write and one read;
+ * - larger data is split into chunk items of DATA_CHUNK_BYTES, each under a partition key of its own
  *   (secretChunkKey), written BEFORE the head. The head is the commit point: a secret exists
  *   only once its head does, and every chunk carries the secret's TTL, so a failed create leaves
  *   nothing readable and nothing that outlives the ttl;
@@ -189,7 +200,7 @@ const readHeadForSettling = (id: string, signal: AbortSignal | undefined): Promi
 export async function putSecret(secret: NewSecret): Promise<void> {
   const table = tableName(SECRETS_TABLE);
   const ttl = epochSeconds(secret.expires);
-  const inline = secret.data.length <= DATA_CHUNK_BYTES;
+  const inline = secret.data.length <= INLINE_DATA_MAX_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
   const createToken = newWriteToken();
   if (!inline) await writeChunks(secret.id, chunks, ttl);
@@ -207,7 +218,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
-    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: PASSPHRASE_ATTEMPTS } : {}),
   };
   /** Whether the head under the id is this create's: read when a put's answer is lost or refused. */
   const isOwnHead = async (signal: AbortSignal | undefined): Promise<boolean> =>
