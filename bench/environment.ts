@@ -4,9 +4,8 @@ import { SETTINGS } from '#lambdas/config/settings';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
-import { ensureTables } from '#local/create-tables';
+import { ensureTables, localTableName } from '#local/create-tables';
 import { startDynamoDbLocal } from '#local/dynamodb-local';
-import { localTableName } from '#local/local-tables';
 import { localSqsClient, startLocalQueueService } from '#local/queue-service';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
 

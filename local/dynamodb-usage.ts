@@ -3,10 +3,8 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
- * What each request costs in DynamoDB: its calls (one per command, whatever the SDK's retries)
- * and the capacity DynamoDB reports for them (ReturnConsumedCapacity, asked for on every call
- * here). The local log shows it per request, and local mode's responses carry it in headers for
- * the benchmark and the tests that pin each route's calls.
+ * What each request costs in DynamoDB: its calls and the capacity DynamoDB reports for them, in the
+ * local log and in response headers for the benchmark and the tests that pin each route's calls.
  */
 export interface DynamoDbUsage {
   calls: number;

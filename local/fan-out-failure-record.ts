@@ -15,11 +15,7 @@ export const fanOutFailureRecordSchema = z.object({
     startSequenceNumber: z.string().regex(/^\d+$/),
     endSequenceNumber: z.string().regex(/^\d+$/),
     streamArn: z.string().min(1),
-    batchSize: z.number().int().positive(),
-    approximateArrivalOfFirstRecord: z.string().optional(),
-    approximateArrivalOfLastRecord: z.string().optional(),
   }),
-  timestamp: z.string().optional(),
 });
 
 export type FanOutFailureRecord = z.infer<typeof fanOutFailureRecordSchema>;
@@ -38,8 +34,8 @@ const arrivalOf = (record: DynamoDBRecord | undefined): string | undefined => {
   return seconds === undefined ? undefined : new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 };
 
-/** The record as Lambda shapes it for an exhausted batch (condition RetryAttemptsExhausted). */
-export function fanOutFailureRecord(batch: FailedBatch, now = new Date()): FanOutFailureRecord & Record<string, unknown> {
+/** The record as Lambda shapes it for an exhausted batch (condition RetryAttemptsExhausted); the schema reads it back. */
+export function fanOutFailureRecord(batch: FailedBatch, now = new Date()): Record<string, unknown> {
   const first = batch.records[0];
   const last = batch.records.at(-1);
   const sequenceNumber = (record: DynamoDBRecord | undefined): string => {

@@ -36,10 +36,7 @@ export function portInUse(port: number, variable: string): Error {
 
 export const isAddressInUse = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
 
-/**
- * Fails fast, before DynamoDB Local's seconds of start-up, when `port` is taken: bound as the
- * servers bind it (every interface), so a listener on any of them counts.
- */
+/** Fails fast, before DynamoDB Local's seconds of start-up, when `port` is taken on any interface. */
 export async function assertPortFree(port: number, variable: string): Promise<void> {
   if (!(await isFree(port))) throw portInUse(port, variable);
 }

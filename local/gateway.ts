@@ -15,11 +15,9 @@ import { asFunction } from './sdk-calls';
 import { answerUnparsableRequests } from './unparsable-requests';
 
 /**
- * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers: each HTTP
- * request becomes the event the stack delivers, each result becomes the HTTP response, and what
- * the gateway answers by itself (unknown route, body over its 10 MiB quota) uses the same JSON
- * error responses the stack configures. Paths outside the API are the pages, served as the
- * stack's CloudFront distribution serves them, on the same origin.
+ * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers, with the stack's
+ * JSON gateway responses for what it answers itself; paths outside the API are the pages, as the
+ * stack's CloudFront distribution serves them on the same origin.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -45,10 +43,7 @@ function compile(definition: RouteDefinition, handler: ProxyHandler): ServedRout
   return { definition, resource, pattern: new RegExp(`^${source}$`), parameterNames, handler };
 }
 
-/**
- * Imports every route's handler module, as each Lambda would on its cold start; each invocation
- * runs in a scope of its own, as the requests it serves run side by side.
- */
+/** Imports every route's handler module, as each Lambda would on its cold start. */
 export async function loadRoutes(): Promise<ServedRoute[]> {
   const loaded = await Promise.all(
     ROUTES.map(async (definition) => ({
@@ -82,9 +77,8 @@ function decodePathSegment(segment: string): string {
 }
 
 /**
- * The path as the client sent it. WHATWG URL parsing resolves `..` and `%2e%2e` segments and reads
- * `//x/...` as a host: `/api/v1/../../etc/passwd` would become `/etc/passwd`, a page path, and get
- * the pages' plain text. API Gateway matches the path it was sent, so the API's routes do too.
+ * The path as the client sent it, as API Gateway matches it: WHATWG URL parsing would resolve
+ * `/api/v1/../../etc/passwd` to `/etc/passwd`, a page path, and read `//x/...` as a host.
  */
 function rawPathOf(target: string): string {
   if (!target.startsWith('/')) return new URL(target, 'http://localhost').pathname; // absolute-form
@@ -110,13 +104,10 @@ function sendGatewayError(response: ServerResponse, statusCode: number, message:
   send(response, statusCode, { ...STANDARD_HEADERS, 'x-request-id': requestId }, JSON.stringify({ error: message }));
 }
 
-/**
- * `requestLog`: a line per request with its DynamoDB usage, and the usage in `x-local-*` response
- * headers. Without it, no usage is measured, and a request runs the handler and this stand-in only.
- * Gateway errors are reported through `log` either way.
- */
 export interface GatewayOptions {
+  /** Gateway errors, and with `requestLog` a line per request. */
   log: (line: string) => void;
+  /** Measures each request's DynamoDB usage, for the log and the `x-local-*` response headers. */
   requestLog: boolean;
   pages: Pages;
 }
@@ -131,17 +122,11 @@ async function invoke(
   if (!measure) return { result: await handler(event, context), usageHeaders: {}, usage: noDynamoDbUsage() };
   const invoked = performance.now();
   const { result, usage } = await withDynamoDbUsage(() => handler(event, context));
-  const handlerMs = performance.now() - invoked;
-  return {
-    result,
-    usage,
-    usageHeaders: {
-      [USAGE_HEADERS.calls]: String(usage.calls),
-      [USAGE_HEADERS.readUnits]: String(usage.readUnits),
-      [USAGE_HEADERS.writeUnits]: String(usage.writeUnits),
-      [USAGE_HEADERS.handlerMs]: handlerMs.toFixed(2),
-    },
-  };
+  const reported: Record<keyof typeof USAGE_HEADERS, string | number> = { ...usage, handlerMs: (performance.now() - invoked).toFixed(2) };
+  const usageHeaders = Object.fromEntries(
+    Object.entries(USAGE_HEADERS).map(([key, header]) => [header, String(reported[key as keyof typeof USAGE_HEADERS])]),
+  );
+  return { result, usage, usageHeaders };
 }
 
 export function createGateway(routes: readonly ServedRoute[], { log, requestLog, pages }: GatewayOptions): Server {

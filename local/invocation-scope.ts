@@ -2,13 +2,10 @@ import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
 
 /**
- * Local mode runs each function's invocations side by side in one process, where Lambda (outside
- * Managed Instances) runs one at a time per execution environment. Powertools keeps per-invocation
- * state (the Logger's correlation id and keys, the metrics not yet flushed) in module scope unless
- * AWS_LAMBDA_MAX_CONCURRENCY is set; then it keeps it in Lambda's invoke store, a scope the
- * runtime opens around each invocation. This does what the runtime of a multi-concurrency
- * environment does, so that two requests in flight never log each other's request id or count
- * each other's metrics.
+ * Local mode runs a function's invocations side by side in one process. Powertools keeps
+ * per-invocation state (log keys, unflushed metrics) in module scope unless AWS_LAMBDA_MAX_CONCURRENCY
+ * is set; then it keeps it in Lambda's invoke store. This opens that store around each invocation,
+ * as a multi-concurrency runtime does, so two requests never log each other's ids or metrics.
  */
 
 type Handler<TEvent, TResult> = (event: TEvent, context: Context) => Promise<TResult>;
@@ -29,10 +26,8 @@ export function prepareInvocationScopes(): void {
 }
 
 /**
- * Call once the handler modules are loaded, and wrap each handler in what it returns. Powertools
- * builds its Logger and Metrics as a module loads, outside any invocation: in the invoke store's
- * mode they would find no scope to keep their state in (and an init scope of our own would hold
- * the Logger's level where invocations do not look).
+ * Call once the handler modules are loaded (Powertools builds its Logger and Metrics as a module
+ * loads, outside any invocation), and wrap each handler in what it returns.
  */
 export async function invocationScopes(): Promise<InScope> {
   if (!store) throw new Error('prepareInvocationScopes() must run first');
@@ -42,10 +37,7 @@ export async function invocationScopes(): Promise<InScope> {
     perInvocation.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () => handler(event, context));
 }
 
-/**
- * The environment for another process of local mode's, which loads handlers of its own: without
- * the variable, until that process enables its scopes once they are loaded.
- */
+/** The environment for another process of local mode's that loads handlers: without the variable until it has. */
 export function environmentBeforeScopes(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { [MAX_CONCURRENCY_ENV]: _enabledHere, ...rest } = env;
   return rest;

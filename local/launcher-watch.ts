@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Stops local mode when a process that launched it ends (npm → sh → node: npm killed, or sent a
- * signal sh does not pass on, would leave this process serving). Node cannot ask the kernel for an
- * ancestor's end, so a timer compares each launcher's parent with the one it had at start: an
- * orphan is re-parented at once. See docs/decisions/local-mode-process-tree.md.
+ * Stops local mode when a process that launched it ends (npm killed would leave it serving): a timer
+ * compares each launcher's parent with its parent at start, as an orphan is re-parented at once
+ * (docs/decisions/local-mode-process-tree.md).
  */
 
 /** A few /proc reads: cheap enough to check often. */
 const CHECK_INTERVAL_MS = 500;
 
-/** `pid`'s parent at start. */
-interface Link {
-  pid: number;
-  parent: number;
-}
+/** `pid` and its parent at start. */
+type Link = { pid: number; parent: number };
 
 /** A process's parent and process group, from /proc/<pid>/stat (Linux); undefined once it has ended. */
 function readLink(pid: number): { parent: number; group: number } | undefined {
@@ -29,10 +25,9 @@ function readLink(pid: number): { parent: number; group: number } | undefined {
 }
 
 /**
- * This process and its launchers: its ancestors in its own process group, which is the job a
- * shell started (npm, sh) and the processes Ctrl-C reaches. The shell itself, in a group of
- * its own, may end without ending local mode (`npm start &` then `exit`, under nohup). Without
- * /proc (macOS), only this process's parent is watched.
+ * This process and its launchers: its ancestors in its own process group (npm, sh: the job a shell
+ * started), not the shell itself, which may end without ending local mode (`npm start &`, `exit`).
+ * Without /proc (macOS), only this process's parent is watched.
  */
 function launchChain(): Link[] {
   const own = readLink(process.pid);

@@ -2,33 +2,26 @@ import { ENV } from '#lambdas/definitions/env';
 import { API_BASE_PATH } from '#contract/limits';
 import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { QUEUES } from '#lambdas/definitions/webhooks';
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { measureDynamoDbUsage } from './dynamodb-usage';
 import { SDK_CALL_LOG_ENV, recordSdkCalls } from './sdk-calls';
-import { ensureTables } from './create-tables';
-import { prepareDataDir } from './data-dir';
+import { ensureTables, localTableName } from './create-tables';
 import { assertPortFree, freePort, isAddressInUse, portInUse } from './free-port';
 import { watchLaunchers } from './launcher-watch';
 import { LOCAL_AWS_SETTINGS } from './aws-account';
 import { startDynamoDbLocal, type RunningDynamoDb } from './dynamodb-local';
 import { createGateway, loadRoutes } from './gateway';
 import { prepareInvocationScopes } from './invocation-scope';
-import { localTableName } from './local-tables';
 import { loadPages } from './pages';
 import { readSettingsWhere } from '#lambdas/config/environment';
 import { pagesConfig, SETTINGS } from '#lambdas/config/settings';
-import { type LocalSettings, readLocalSettings } from './settings';
+import { prepareDataDir, readLocalSettings, type LocalSettings } from './settings';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
-import type { LocalSignInProvider } from './sign-in-provider';
-import { startSignInProviderProcess } from './sign-in-provider-process';
-import type { LocalWebhookPipeline } from './webhook-pipeline';
-import { startWebhookPipelineProcess } from './webhook-pipeline-process';
+import { startSignInProviderProcess, type LocalSignInProvider } from './sign-in-provider';
+import { startWebhookPipelineProcess, type LocalWebhookPipeline } from './webhook-pipeline';
 
-/**
- * `npm start`: the whole service on this machine. DynamoDB Local (or DYNAMODB_ENDPOINT), tables
- * from the shared definitions, every route's handler served as API Gateway would invoke it, and
- * the webhook pipeline (stream → fan-out → queue → delivery) as the stack wires it.
- */
+/** `npm start`: the whole service on this machine, as the stack wires it (docs/local-mode.md). */
 
 /** `port` as `variable` set it, any free one for 0, after checking that it is free. */
 async function portFrom(variable: string, port: number): Promise<number> {
@@ -58,16 +51,13 @@ async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Pro
   }
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  try {
+    await once(server.listen(port, host), 'listening');
+  } catch (error) {
     // Taken since the check at start, by a process quicker than DynamoDB Local.
-    const fail = (error: Error): void => reject(isAddressInUse(error) ? portInUse(port, 'PORT') : error);
-    server.once('error', fail);
-    server.listen(port, host, () => {
-      server.off('error', fail);
-      resolve();
-    });
-  });
+    throw isAddressInUse(error) ? portInUse(port, 'PORT') : error;
+  }
 }
 
 /** Records each part in `started` as it comes up, so that a failure can stop exactly those. */

@@ -14,9 +14,8 @@ import {
 } from '#contract/site';
 
 /**
- * The pages as the stack serves them through CloudFront: `/` is the share page, `/<id>` the reveal
- * page (the CloudFront function's rewrite), any other path a file of the build, each with the
- * headers of the stack's response headers policy. Read once at start-up: a dozen small files.
+ * The pages as the stack serves them through CloudFront (its function's rewrites, its response
+ * headers policy). Read once at start-up: a dozen small files.
  */
 
 export interface PageFile {

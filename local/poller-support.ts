@@ -20,9 +20,35 @@ export const describe = (error: unknown): string => (error instanceof Error ? `$
 
 const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
 
+export interface Poller {
+  stop(): Promise<void>;
+}
+
 /** The wait before trying again after `failuresInARow` (1 or more) failures: doubling, capped. */
 export const backoffMs = (failuresInARow: number): number =>
   Math.min(RETRY_BACKOFF_MS.first * 2 ** Math.max(0, failuresInARow - 1), RETRY_BACKOFF_MS.max);
+
+/**
+ * Calls `poll` until `signal` aborts. A failure (DynamoDB Local or the queue gone) is reported to
+ * `failed` and waited out, doubling, so that the loop never turns busy and noisy.
+ */
+export async function pollUntilAborted(
+  signal: AbortSignal,
+  poll: () => Promise<void>,
+  failed: (error: unknown, waitMs: number) => void,
+): Promise<void> {
+  for (let failuresInARow = 0; !signal.aborted;) {
+    try {
+      await poll();
+      failuresInARow = 0;
+    } catch (error) {
+      if (signal.aborted) return;
+      const waitMs = backoffMs(++failuresInARow);
+      failed(error, waitMs);
+      await sleep(waitMs, signal);
+    }
+  }
+}
 
 export type Invocation<Response> = { outcome: 'returned'; response: Response } | { outcome: 'threw'; error: unknown } | { outcome: 'timed out' };
 

@@ -1,10 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { LOCAL_ACCOUNT_ID } from './aws-account';
 
-/**
- * The API Gateway REST API (v1) Lambda proxy event, as the stack delivers it to a route function.
- * Local mode builds every request's event with it, and so do unit tests.
- */
+/** The API Gateway REST API (v1) Lambda proxy event, as the stack delivers it to a route function (local mode's and unit tests'). */
 
 export interface ProxyRequest {
   method: string;

@@ -1,17 +1,15 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
+import { once } from 'node:events';
+import { describe, invokeWithTimeout, pollUntilAborted, type Invocation, type Poller } from './poller-support';
 import { lambdaContext } from './lambda-context';
 
 /**
- * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: `pollers` loops
- * long-poll the queue and hand each batch to an invocation of its own, which they do not wait for,
- * so that a slow batch holds up nothing but itself, as on Lambda, which scales its invocations with
- * the queue. Up to `maxConcurrency` invocations run at once (Lambda's maximum concurrency); at that
- * bound the pollers stop receiving until one ends, so no message is hidden without being worked
- * on. Only what succeeded is deleted: the queue's visibility timeout (or the handler's own
- * ChangeMessageVisibility) brings a failed message back, and its redrive policy ends the retries.
+ * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: each batch gets an
+ * invocation of its own, not waited for, so that a slow batch holds up nothing but itself, as on
+ * Lambda. Only what succeeded is deleted: the visibility timeout brings a failed message back, and
+ * the queue's redrive policy ends the retries.
  */
 
 export interface QueuePollerOptions {
@@ -21,12 +19,7 @@ export interface QueuePollerOptions {
   functionName: string;
   /** Messages per invocation, 1 to 10 (one ReceiveMessage). */
   batchSize: number;
-  /**
-   * Invocations in flight at most. They run side by side in this one process, so they share the handler module's state,
-   * which Lambda never does (one invocation at a time per execution environment). A handler run
-   * with more than 1 must keep per-invocation state out of module scope, as ours do (Powertools'
-   * in the invoke store: see invocation-scope.ts).
-   */
+  /** Invocations in flight at most (Lambda's maximum concurrency); side by side in one process (see invocation-scope.ts). */
   maxConcurrency: number;
   /** Receive loops: each long-polls, then starts an invocation for what it received. */
   pollers: number;
@@ -35,35 +28,16 @@ export interface QueuePollerOptions {
   log: (line: string) => void;
 }
 
-export interface QueuePoller {
-  stop(): Promise<void>;
-}
-
-const MAX_BATCH_SIZE = 10;
 const LONG_POLL_SECONDS = 20;
-const RECORD_ATTRIBUTES = ['ApproximateReceiveCount', 'SentTimestamp', 'SenderId', 'ApproximateFirstReceiveTimestamp'] as const;
 
 /** Where the records come from, as each record of the event names it. */
-interface EventSource {
-  queueArn: string;
-  awsRegion: string;
-}
+type EventSource = Pick<SQSRecord, 'eventSourceARN' | 'awsRegion'>;
 
-export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { batchSize, maxConcurrency, pollers } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
-    throw new RangeError(`batchSize must be 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`);
-  }
-  for (const [name, value] of [
-    ['maxConcurrency', maxConcurrency],
-    ['pollers', pollers],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
-  }
-  const source: EventSource = { queueArn: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
+export function startQueuePoller(options: QueuePollerOptions): Poller {
+  const source: EventSource = { eventSourceARN: options.queueArn, awsRegion: options.queueArn.split(':')[3] ?? '' };
   const stopping = new AbortController();
-  const invocations = new Invocations(maxConcurrency);
-  const loops = Array.from({ length: pollers }, () => pollUntilAborted(options, source, invocations, stopping.signal));
+  const invocations = new Invocations(options.maxConcurrency);
+  const loops = Array.from({ length: options.pollers }, () => receiveLoop(options, source, invocations, stopping.signal));
   return {
     stop: async () => {
       stopping.abort();
@@ -81,24 +55,14 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
 class Invocations {
   private taken = 0;
   private readonly running = new Set<Promise<void>>();
-  private readonly waiters = new Set<() => void>();
+  /** Aborted, and replaced, whenever a place is given back. */
+  private freed = new AbortController();
 
   constructor(private readonly max: number) {}
 
   /** Takes a place once fewer than `max` are taken; false if `signal` aborted first. */
   async reserve(signal: AbortSignal): Promise<boolean> {
-    while (this.taken >= this.max) {
-      if (signal.aborted) return false;
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.waiters.delete(wake);
-          signal.removeEventListener('abort', wake);
-          resolve();
-        };
-        this.waiters.add(wake);
-        signal.addEventListener('abort', wake, { once: true });
-      });
-    }
+    while (this.taken >= this.max && !signal.aborted) await once(AbortSignal.any([signal, this.freed.signal]), 'abort');
     if (signal.aborted) return false;
     this.taken += 1;
     return true;
@@ -107,7 +71,8 @@ class Invocations {
   /** Gives back a place that no invocation used (the receive found nothing, or failed). */
   release(): void {
     this.taken -= 1;
-    for (const wake of [...this.waiters]) wake();
+    this.freed.abort();
+    this.freed = new AbortController();
   }
 
   /** Runs an invocation in a reserved place, which it gives back when it ends. */
@@ -124,41 +89,36 @@ class Invocations {
   }
 }
 
-async function pollUntilAborted(options: QueuePollerOptions, source: EventSource, invocations: Invocations, signal: AbortSignal): Promise<void> {
-  let failuresInARow = 0;
-  while (!signal.aborted) {
-    if (!(await invocations.reserve(signal))) return;
-    let started = false;
-    try {
-      const { Messages = [] } = await options.client.send(
-        new ReceiveMessageCommand({
-          QueueUrl: options.queueUrl,
-          MaxNumberOfMessages: options.batchSize,
-          WaitTimeSeconds: LONG_POLL_SECONDS,
-          MessageSystemAttributeNames: [...RECORD_ATTRIBUTES],
-        }),
-        { abortSignal: signal },
-      );
-      failuresInARow = 0;
-      if (Messages.length > 0) {
+/** Each receive loop reserves a place before it receives, so that no message is hidden without being worked on. */
+function receiveLoop(options: QueuePollerOptions, source: EventSource, invocations: Invocations, signal: AbortSignal): Promise<void> {
+  return pollUntilAborted(
+    signal,
+    async () => {
+      if (!(await invocations.reserve(signal))) return;
+      let started = false;
+      try {
+        const { Messages = [] } = await options.client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: LONG_POLL_SECONDS,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'SenderId', 'ApproximateFirstReceiveTimestamp'],
+          }),
+          { abortSignal: signal },
+        );
+        if (Messages.length === 0) return;
         started = true;
         invocations.start(
           invokeAndDelete(options, source, Messages).catch((error: unknown) => {
             options.log(`${options.functionName}: a batch failed outside its handler: ${describe(error)}`);
           }),
         );
+      } finally {
+        if (!started) invocations.release();
       }
-    } catch (error) {
-      if (signal.aborted) return;
-      // A stopped or unreachable queue must not turn this loop into a busy one.
-      failuresInARow += 1;
-      const waitMs = backoffMs(failuresInARow);
-      options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${waitMs} ms`);
-      await sleep(waitMs, signal);
-    } finally {
-      if (!started) invocations.release();
-    }
-  }
+    },
+    (error, waitMs) => options.log(`${options.functionName}: polling failed: ${describe(error)}; again in ${waitMs} ms`),
+  );
 }
 
 async function invokeAndDelete(options: QueuePollerOptions, source: EventSource, messages: readonly Message[]): Promise<void> {
@@ -203,28 +163,16 @@ function failedRecords(records: readonly SQSRecord[], invocation: Invocation<SQS
   return { failed };
 }
 
-function sqsRecord(message: Message, { queueArn, awsRegion }: EventSource): SQSRecord {
-  const attributes = message.Attributes ?? {};
-  const attribute = (name: (typeof RECORD_ATTRIBUTES)[number]): string => required(attributes[name], name);
+/** The message as Lambda's event carries it; the local queue service always returns what the receive asked for. */
+function sqsRecord(message: Message, source: EventSource): SQSRecord {
   return {
-    messageId: required(message.MessageId, 'MessageId'),
-    receiptHandle: required(message.ReceiptHandle, 'ReceiptHandle'),
-    body: required(message.Body, 'Body'),
-    attributes: {
-      ApproximateReceiveCount: attribute('ApproximateReceiveCount'),
-      SentTimestamp: attribute('SentTimestamp'),
-      SenderId: attribute('SenderId'),
-      ApproximateFirstReceiveTimestamp: attribute('ApproximateFirstReceiveTimestamp'),
-    },
+    messageId: message.MessageId ?? '',
+    receiptHandle: message.ReceiptHandle ?? '',
+    body: message.Body ?? '',
+    attributes: message.Attributes as SQSRecord['attributes'],
     messageAttributes: {},
-    md5OfBody: required(message.MD5OfBody, 'MD5OfBody'),
+    md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion,
+    ...source,
   };
-}
-
-function required(value: string | undefined, name: string): string {
-  if (value === undefined) throw new Error(`ReceiveMessage returned a message without ${name}`);
-  return value;
 }

@@ -1,20 +1,26 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withoutSdkLogging } from './sdk-client';
 import { LOOPBACK } from './free-port';
-import { LOCAL_AWS_SETTINGS } from './aws-account';
-import { QueueJournal } from './queue/journal';
-import { localQueueArn, QueueRegistry, type LocalQueueDefinition } from './queue/registry';
+import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS, localQueueArn, withoutSdkLogging } from './aws-account';
+import { QueueError } from './queue/errors';
+import { QueueJournal, type PersistedQueues } from './queue/journal';
+import { LocalQueue } from './queue/queue';
 import { queueRequestListener } from './queue/server';
-
-export type { LocalQueueDefinition } from './queue/registry';
 
 /**
  * SQS on this machine, for local mode: the handlers' real @aws-sdk/client-sqs talks to it through
  * SQS_ENDPOINT, as DYNAMODB_ENDPOINT points them at DynamoDB Local. Standard queues only, in memory,
  * and on disk too when given a directory (queue/journal.ts).
  */
+
+export interface LocalQueueDefinition {
+  name: string;
+  visibilityTimeoutMs: number;
+  retentionMs: number;
+  deadLetter?: { name: string; maxReceiveCount: number };
+}
 
 export interface LocalQueueService {
   endpoint: string;
@@ -28,38 +34,58 @@ export interface LocalQueueService {
 /** An SQS client for the local queue service, which, like DynamoDB Local, takes any credentials. */
 export const localSqsClient = (endpoint: string): SQSClient => withoutSdkLogging(new SQSClient({ endpoint, ...LOCAL_AWS_SETTINGS }));
 
-export interface LocalQueueServiceOptions {
-  /** 0 or absent: any free port. */
-  port?: number;
-  queues: readonly LocalQueueDefinition[];
-  /** Where messages are kept across restarts; none keeps them in memory only. */
-  directory?: string;
+/** The service's queues, found by name or by URL as SQS addresses them. */
+export class QueueRegistry {
+  private readonly queues = new Map<string, LocalQueue>();
+
+  /** `kept`: the journal queues record their changes in, and what it held at start. */
+  constructor(definitions: readonly LocalQueueDefinition[], kept?: { journal: QueueJournal; restored: PersistedQueues }) {
+    // Dead-letter queues first, as the queues that redrive to them need them; they have none of their own.
+    for (const definition of [...definitions].sort((a, b) => Number(!!a.deadLetter) - Number(!!b.deadLetter))) {
+      const { name, visibilityTimeoutMs, retentionMs, deadLetter } = definition;
+      if (this.queues.has(name)) throw new Error(`local queue ${name} is defined twice`);
+      const target = deadLetter && { queue: this.byName(deadLetter.name), maxReceiveCount: deadLetter.maxReceiveCount };
+      const queue = new LocalQueue(name, { visibilityTimeoutMs, retentionMs }, target, kept?.journal);
+      queue.restore(kept?.restored.get(name)?.values() ?? []);
+      this.queues.set(name, queue);
+    }
+  }
+
+  byName(name: string): LocalQueue {
+    const queue = this.queues.get(name);
+    if (!queue) throw new QueueError('QueueDoesNotExist', `The specified queue does not exist: ${name}`);
+    return queue;
+  }
+
+  /** Any host is accepted, as the SDK may send a queue URL whose host differs from the endpoint. */
+  byUrl(queueUrl: string): LocalQueue {
+    const path = URL.canParse(queueUrl) ? new URL(queueUrl).pathname : '';
+    const [, account, name, ...rest] = path.split('/');
+    if (account !== LOCAL_ACCOUNT_ID || !name || rest.length > 0) {
+      throw new QueueError('QueueDoesNotExist', `The specified queue does not exist: ${queueUrl}`);
+    }
+    return this.byName(name);
+  }
 }
 
-export async function startLocalQueueService(options: LocalQueueServiceOptions): Promise<LocalQueueService> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, LOOPBACK, () => resolve());
-  });
-  const endpoint = `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`;
+/** `directory`: where messages are kept across restarts; none keeps them in memory only. */
+export async function startLocalQueueService(options: { queues: readonly LocalQueueDefinition[]; directory?: string }): Promise<LocalQueueService> {
+  const kept = options.directory === undefined ? undefined : QueueJournal.open(options.directory);
   let registry: QueueRegistry;
-  let journal: QueueJournal | undefined;
   try {
-    const kept = options.directory === undefined ? undefined : QueueJournal.open(options.directory);
-    journal = kept?.journal;
-    registry = new QueueRegistry(endpoint, options.queues, kept);
+    registry = new QueueRegistry(options.queues, kept);
   } catch (error) {
-    journal?.close();
-    server.close();
+    kept?.journal.close();
     throw error;
   }
   const stopping = new AbortController();
-  server.on('request', queueRequestListener(registry, stopping.signal));
+  const server = createServer(queueRequestListener(registry, stopping.signal));
+  await once(server.listen(0, LOOPBACK), 'listening');
+  const endpoint = `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`;
 
   return {
     endpoint,
-    queueUrl: (name) => registry.urlOf(name),
+    queueUrl: (name) => `${endpoint}/${LOCAL_ACCOUNT_ID}/${registry.byName(name).name}`,
     queueArn: (name) => localQueueArn(registry.byName(name).name),
     stop: async () => {
       if (stopping.signal.aborted) return;
@@ -68,7 +94,7 @@ export async function startLocalQueueService(options: LocalQueueServiceOptions):
       // Clients polling at this moment see the connection drop, as they would if SQS went away.
       server.closeAllConnections();
       await closed;
-      journal?.close();
+      kept?.journal.close();
     },
   };
 }

@@ -6,16 +6,10 @@ import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '#lambdas/definitions/routes';
 import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
-import { expressionAttributeNames } from './expression-attributes';
 
 /**
- * What each function really sends to AWS, recorded by local mode when SDK_CALL_LOG_ENV names a
- * directory: per function, each action on each table or queue and, for the writes that the
- * roles' conditions restrict (UpdateItem, PutItem), the attribute names the request names and
- * the ReturnValues it asks for. The integration run compares this with the roles of the
- * synthesized stack (test/integration/support/least-privilege.ts), since DynamoDB Local and the
- * local queue enforce no IAM. An SDK middleware on the functions' own clients: nothing of it is in
- * the functions' code or bundles.
+ * What each function really sends to AWS, for the integration run to compare with the stack's roles
+ * (test/integration/support/least-privilege.ts), as DynamoDB Local and the local queue enforce no IAM.
  */
 
 /** Local mode only: a directory to record the functions' SDK calls in, one JSONL file per process. */
@@ -26,18 +20,15 @@ export type FunctionName = RouteName | keyof typeof PIPELINE_ENTRIES;
 
 export interface RecordedCall {
   function: FunctionName;
-  /** The IAM action the call needs, e.g. `dynamodb:UpdateItem` (a batch of SQS messages needs its single form's). */
+  /** The IAM action the call needs, e.g. `dynamodb:UpdateItem`. */
   action: string;
   /** The TABLES or QUEUES id the call addresses (the name or URL itself if it is none of them). */
   resource: string;
-  /**
-   * UpdateItem and PutItem: every top-level attribute the request names (key, item, update, condition), sorted;
-   * BatchGetItem with a projection: the attributes it reads, keys included.
-   */
+  /** GetItem, UpdateItem and PutItem: every top-level attribute the request names, sorted; BatchGetItem with a projection: those it reads. */
   attributes?: string[];
-  /** UpdateItem and PutItem: the ReturnValues it asks for, NONE when it asks for none (DynamoDB's default). */
+  /** NONE when the request asks for none (DynamoDB's default). */
   returnValues?: string;
-  /** UpdateItem and PutItem: what it reads back when its condition fails; no IAM condition key covers it. */
+  /** No IAM condition key covers it: recorded so that a test can pin it. */
   returnValuesOnConditionCheckFailure?: string;
   /** A BatchGetItem with a projection: SPECIFIC_ATTRIBUTES, as IAM's dynamodb:Select sees it. */
   select?: string;
@@ -45,18 +36,10 @@ export interface RecordedCall {
 
 const currentFunction = new AsyncLocalStorage<FunctionName>();
 
-/** Runs a function's handler so that the calls it sends are recorded as that function's. */
 export const asFunction =
   <TEvent, TContext, TResult>(name: FunctionName, handler: (event: TEvent, context: TContext) => Promise<TResult>) =>
   (event: TEvent, context: TContext): Promise<TResult> =>
     currentFunction.run(name, () => handler(event, context));
-
-/** SQS's batch actions are authorized as their single forms. */
-const SQS_BATCH_ACTIONS: Readonly<Record<string, string>> = {
-  SendMessageBatch: 'SendMessage',
-  DeleteMessageBatch: 'DeleteMessage',
-  ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
-};
 
 interface DynamoDbInput {
   TableName?: string;
@@ -71,21 +54,16 @@ interface DynamoDbInput {
   ProjectionExpression?: string;
 }
 
-/** The table or queue a name or URL stands for, as the functions learn them from their environment. */
+/** The TABLES or QUEUES id a name or URL from the functions' environment stands for. */
 function resourceId(nameOrUrl: string): string {
   const known = [...TABLES, ...Object.values(QUEUES)].find((resource) => process.env[resource.envVar] === nameOrUrl);
   return known?.id ?? nameOrUrl;
 }
 
-/**
- * A claim's own attribute (`claim:<its token>`), and a wrong proof's (`attempt:<its token>`), as
- * one name for every claim: still under the prefix the claim route's condition allows, and one
- * recorded line for all claims alike.
- */
+/** A claim's own attribute (`claim:<token>`) and a wrong proof's (`attempt:<token>`) as one name: one recorded line for all claims. */
 const TOKEN_ATTRIBUTE = new RegExp(`^(${CLAIM_ATTRIBUTE_PREFIX}|${ATTEMPT_ATTRIBUTE_PREFIX}).+`);
 const recordedName = (name: string): string => name.replace(TOKEN_ATTRIBUTE, '$1<token>');
 
-/** The attribute names and return values of a write or a single read the roles restrict by condition. */
 function writeDetails(
   operation: string,
   input: DynamoDbInput,
@@ -106,7 +84,7 @@ function writeDetails(
   };
 }
 
-/** A BatchGetItem that reads only some attributes: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
+/** A BatchGetItem with a projection: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
 function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes' | 'select'> {
   const read = tableInput as KeysAndAttributes | undefined;
   if (operation !== 'BatchGetItem' || read?.ProjectionExpression === undefined) return {};
@@ -119,7 +97,8 @@ function batchReadDetails(operation: string, tableInput: unknown): Pick<Recorded
 
 function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDbInput & { QueueUrl?: string }): Omit<RecordedCall, 'function'>[] {
   if (service === 'sqs') {
-    return [{ action: `sqs:${SQS_BATCH_ACTIONS[operation] ?? operation}`, resource: resourceId(input.QueueUrl ?? '') }];
+    // SQS's batch actions (SendMessageBatch...) are authorized as their single forms.
+    return [{ action: `sqs:${operation.replace(/Batch$/, '')}`, resource: resourceId(input.QueueUrl ?? '') }];
   }
   const tables = input.TableName !== undefined ? [input.TableName] : Object.keys(input.RequestItems ?? {});
   return tables.map((table) => ({
@@ -130,11 +109,7 @@ function callsOf(service: 'dynamodb' | 'sqs', operation: string, input: DynamoDb
   }));
 }
 
-/**
- * Records every call `client` sends from inside asFunction, once per distinct call shape, in a
- * file of this process's under `directory`. Outside a function (local mode's own calls) nothing is
- * recorded.
- */
+/** Records each distinct call `client` sends from inside asFunction (not local mode's own) in this process's file under `directory`. */
 export function recordSdkCalls<Input extends object, Output extends MetadataBearer>(
   client: { middlewareStack: MiddlewareStack<Input, Output> },
   service: 'dynamodb' | 'sqs',
@@ -161,4 +136,35 @@ export function recordSdkCalls<Input extends object, Output extends MetadataBear
     // At `initialize`, before the retry middleware: the call as the function sent it, once.
     { step: 'initialize', name: 'recordSdkCalls' },
   );
+}
+
+/**
+ * The top-level attribute names a DynamoDB expression names, #placeholders resolved: the first
+ * element of each document path (`rl` for `rl.#slot`), which is what IAM's dynamodb:Attributes
+ * condition compares. Hand-written: the SDK only sends expressions as strings, and no kept library
+ * parses them; this covers the grammar the stores use (paths, :values, functions, keywords).
+ */
+
+/** Update clauses and the condition grammar's operators; function names are told by the `(` after them. */
+const KEYWORDS = new Set(['SET', 'REMOVE', 'ADD', 'DELETE', 'AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
+
+/** A path's first element: a name or #placeholder not inside a path, a :value or another name. */
+const PATH_START = /(?<![.\w#:])#?[A-Za-z_]\w*/g;
+
+export function expressionAttributeNames(expression: string | undefined, placeholders: Readonly<Record<string, string>> = {}): string[] {
+  if (!expression) return [];
+  const names: string[] = [];
+  for (const match of expression.matchAll(PATH_START)) {
+    const token = match[0];
+    const rest = expression.slice(match.index + token.length).trimStart();
+    if (rest.startsWith('(') || KEYWORDS.has(token.toUpperCase())) continue;
+    if (!token.startsWith('#')) {
+      names.push(token);
+      continue;
+    }
+    const name = placeholders[token];
+    if (name === undefined) throw new Error(`expression placeholder ${token} has no name`);
+    names.push(name);
+  }
+  return names;
 }

@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
+import path from 'node:path';
 import * as z from 'zod/mini';
 import { createAccessOf } from '#lambdas/config/create-access';
 import { readFunctionSettings } from '#lambdas/config/environment';
@@ -41,28 +43,9 @@ const localEnv = () =>
     ),
   });
 
-/** Local sign-in: a real OpenID provider on this machine (local/sign-in-provider.ts). */
-export interface LocalSignInSettings {
-  readonly port: number;
-  /** LOCAL_OIDC_KEY as given: parsed by the provider, which never repeats it. */
-  readonly signingKey: string | undefined;
-}
+export type LocalSettings = ReturnType<typeof readLocalSettings>;
 
-export interface LocalSettings {
-  readonly port: number;
-  /** The API's and pages' address: loopback unless LISTEN_HOST opens them to the network. */
-  readonly listenHost: string;
-  readonly dynamoDbLocalPort: number;
-  /** A DynamoDB already running; none: start DynamoDB Local. */
-  readonly dynamoDbEndpoint: string | undefined;
-  /** As given: relative to the folder `npm start` was run from (data-dir.ts). None: in memory. */
-  readonly dataDir: string | undefined;
-  readonly requestLog: boolean;
-  /** Set when CREATE_ACCESS=signed-in names no OIDC_ISSUER: local mode runs its own. */
-  readonly localSignIn: LocalSignInSettings | undefined;
-}
-
-export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env): LocalSettings {
+export function readLocalSettings(env: Readonly<Record<string, string | undefined>> = process.env) {
   const settings = readSettings(localEnv(), { read: (name) => env[name] });
   const localSignIn = env[SETTINGS.createAccess.env] === 'signed-in' && !env[SETTINGS.oidcIssuer.env];
   // CREATE_ACCESS with the OIDC_* variables POST /keys reads: told now, not at its first request
@@ -73,8 +56,30 @@ export function readLocalSettings(env: Readonly<Record<string, string | undefine
     listenHost: settings.LISTEN_HOST,
     dynamoDbLocalPort: settings.DYNAMODB_LOCAL_PORT,
     dynamoDbEndpoint: settings[ENV.dynamodbEndpoint],
+    /** As given: relative to the folder `npm start` was run from (prepareDataDir). None: in memory. */
     dataDir: settings.DATA_DIR,
     requestLog: settings.LOCAL_REQUEST_LOG === 'on',
+    /** Set when CREATE_ACCESS=signed-in names no OIDC_ISSUER: local mode runs its own provider; its key is parsed there, never repeated. */
     localSignIn: localSignIn ? { port: settings.LOCAL_OIDC_PORT, signingKey: settings.LOCAL_OIDC_KEY } : undefined,
   };
+}
+
+/**
+ * DATA_DIR as the user means it: a relative path from the folder where `npm start` was typed
+ * (npm runs the script from the package's folder and says where it was called from in INIT_CWD;
+ * DynamoDB Local runs from its own package's folder, where a relative path fails with "Invalid
+ * directory for database creation"), created if it does not exist yet. Undefined: keep data in memory.
+ */
+export function prepareDataDir(value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!value) return undefined;
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), value);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`DATA_DIR=${value}: cannot create the folder ${dataDir} (${reason}); set DATA_DIR to a folder you can write to`, {
+      cause: error,
+    });
+  }
+  return dataDir;
 }

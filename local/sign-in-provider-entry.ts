@@ -1,7 +1,7 @@
 import { runService } from './child-service';
 import { startLocalSignInProvider, type LocalSignInOptions } from './sign-in-provider';
 
-/** The local OpenID provider's process (see sign-in-provider-process.ts). */
+/** The local OpenID provider's process (see startSignInProviderProcess). */
 
 /** Local mode passes its options; run alone (a test's second issuer), they are in LOCAL_OIDC_OPTIONS. */
 const options = JSON.parse(process.argv[2] ?? process.env.LOCAL_OIDC_OPTIONS ?? '{"port":0,"pageOrigins":[]}') as LocalSignInOptions;

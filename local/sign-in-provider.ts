@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import * as path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { CLI_LOOPBACK_REDIRECT } from '#contract/create-access';
+import { forkService } from './child-service';
 import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
@@ -25,8 +29,6 @@ export interface LocalSignInOptions {
   /** A private JWK as JSON to sign with (LOCAL_OIDC_KEY); unset: a fresh key per start. */
   signingKey: string | undefined;
 }
-
-const TTL_SECONDS = { idToken: 3600, accessToken: 3600, interaction: 600, session: 86_400, grant: 86_400, deviceCode: 600 };
 
 const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -95,14 +97,8 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
     },
     pkce: { required: () => true },
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
-    ttl: {
-      IdToken: TTL_SECONDS.idToken,
-      AccessToken: TTL_SECONDS.accessToken,
-      Interaction: TTL_SECONDS.interaction,
-      Session: TTL_SECONDS.session,
-      Grant: TTL_SECONDS.grant,
-      DeviceCode: TTL_SECONDS.deviceCode,
-    },
+    // In seconds.
+    ttl: { IdToken: 3600, AccessToken: 3600, Interaction: 600, Session: 86_400, Grant: 86_400, DeviceCode: 600 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // First-party clients: the test user is never asked to consent.
     loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
@@ -127,15 +123,6 @@ function configuration(options: LocalSignInOptions, signingKey: JWK): Configurat
   };
 }
 
-function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    request.on('error', reject);
-  });
-}
-
 const loginPage = (uid: string, failed: boolean): string =>
   page(
     'Sign in to onetime (local)',
@@ -152,7 +139,7 @@ type OidcProvider = InstanceType<(typeof import('oidc-provider'))['default']>;
 async function interaction(provider: OidcProvider, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
   const details = await provider.interactionDetails(request, response);
   if (request.method === 'POST' && pathname.endsWith('/login')) {
-    const form = await readForm(request);
+    const form = new URLSearchParams(await text(request));
     const { login, password, subject } = LOCAL_SIGN_IN.testUser;
     if (form.get('login') === login && form.get('password') === password) {
       await provider.interactionFinished(request, response, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
@@ -168,11 +155,8 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   // ESM only: loaded with import(), as the functions' handlers load Middy.
   const { default: Provider } = await import('oidc-provider');
   const server: Server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // A fixed user signs in here: this machine only.
-    server.listen(options.port, LOOPBACK, () => resolve());
-  });
+  // A fixed user signs in here: this machine only.
+  await once(server.listen(options.port, LOOPBACK), 'listening');
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;
   const provider = new Provider(
@@ -200,4 +184,21 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Runs the local OpenID provider in a process of its own, as a deployment's issuer is a service
+ * of its own. It also runs without local mode's `--conditions=import` (which Middy needs):
+ * under it, tsx hands the JSON files that oidc-provider's dependencies require (koa's `statuses`)
+ * to Node as JavaScript, and the provider cannot load.
+ */
+export async function startSignInProviderProcess(options: LocalSignInOptions): Promise<LocalSignInProvider> {
+  const { ready: issuer, stop } = await forkService<string>(
+    path.join(__dirname, 'sign-in-provider-entry.ts'),
+    options,
+    // This process's flags, tsx's loader included, without `--conditions=import` (as npm start gives it).
+    { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--conditions=')) },
+    { name: "the local OpenID provider's process", lost: 'signing in no longer works' },
+  );
+  return { issuer, stop };
 }

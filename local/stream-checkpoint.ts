@@ -2,14 +2,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import * as path from 'node:path';
 
 /**
- * Where local mode's stream poller got to, on disk (local mode with DATA_DIR), as Lambda's event
- * source mapping keeps its own checkpoint: per shard, the last sequence number whose batch was fully
- * fanned out (its jobs in the queue, itself on disk before it answered). A restart reads on from
- * there instead of from LATEST, which skipped everything written while local mode was down or not
- * yet fanned out when it died.
- *
- * The file is small and written whole after each batch: to a temp file, then renamed over the old
- * one, so that it is always either the old checkpoint or the new one, never half of each.
+ * Where local mode's stream poller got to (with DATA_DIR), as Lambda's event source mapping keeps
+ * its checkpoint: per shard, the last sequence number whose batch was fully fanned out. A restart
+ * reads on from there. Written whole after each batch, to a temp file renamed over the old one.
  */
 
 interface CheckpointFile {

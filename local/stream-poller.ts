@@ -10,20 +10,18 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { withoutSdkLogging } from './sdk-client';
 import { passesStreamEventFilter } from '#lambdas/webhooks/stream/records';
-import { LOCAL_AWS_SETTINGS } from './aws-account';
-import { backoffMs, describe, invokeWithTimeout, sleep, type Invocation } from './poller-support';
+import { LOCAL_AWS_SETTINGS, withoutSdkLogging } from './aws-account';
+import { backoffMs, describe, invokeWithTimeout, pollUntilAborted, sleep, type Invocation, type Poller } from './poller-support';
+import type { StreamCheckpoint } from './stream-checkpoint';
 import { lambdaContext } from './lambda-context';
 import { lambdaRecord } from './lambda-stream-record';
 
 /**
- * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's real stream of
- * the secrets table, drops what the stack's filter criteria drop, and invokes the handler with the
- * event Lambda would build. Failed records (a throw, a timeout, or batch item failures) are retried
- * from the lowest failed sequence number, as Lambda does, until the retry limit; then they are
- * handed to `onGiveUp` (local mode sends their shard and sequence numbers to its on-failure queue,
- * as Lambda does) and skipped. With a checkpoint, each shard is read on from where it was left.
+ * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's stream, drops what
+ * the stack's filter criteria drop, and invokes the handler with the event Lambda would build.
+ * Failed records are retried from the lowest failed sequence number, as Lambda does, until the
+ * retry limit; then they go to `onGiveUp` (as Lambda's to its on-failure destination) and are skipped.
  */
 
 export interface StreamPollerOptions {
@@ -38,27 +36,10 @@ export interface StreamPollerOptions {
   startingPosition: StartingPosition;
   pollIntervalMs: number;
   handler: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
-  /** Records the retries gave up on, with the shard they come from and how many invocations they had. */
-  onGiveUp?: (failed: GivenUpRecords) => Promise<void>;
+  onGiveUp?: (failed: { shardId: string; records: DynamoDBRecord[]; invocations: number }) => Promise<void>;
   /** Where each shard was left; shards it does not know are read from `startingPosition`. */
-  checkpoint?: ShardCheckpoint;
+  checkpoint?: Pick<StreamCheckpoint, 'positionOf' | 'save'>;
   log: (line: string) => void;
-}
-
-export interface GivenUpRecords {
-  shardId: string;
-  records: DynamoDBRecord[];
-  invocations: number;
-}
-
-export interface ShardCheckpoint {
-  /** The last sequence number fully handled in the shard. */
-  positionOf(shardId: string): string | undefined;
-  save(shardId: string, sequenceNumber: string): void;
-}
-
-export interface StreamPoller {
-  stop(): Promise<void>;
 }
 
 type StartingPosition = 'TRIM_HORIZON' | 'LATEST';
@@ -73,13 +54,12 @@ interface ShardPosition {
 }
 
 /**
- * DynamoDB rounds ApproximateCreationDateTime down to the second, DynamoDB Local (as observed) to
- * the minute. Times compared with it are rounded down to the minute too, so that a record made
- * after the poller started is never taken for an older one; a few older ones may pass instead.
+ * DynamoDB Local rounds ApproximateCreationDateTime down to the minute (as observed): so are the
+ * times compared with it, so that no record made after the start is taken for an older one.
  */
 const CREATION_TIME_PRECISION_MS = 60_000;
 
-export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
+export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
   const { streamArn } = options;
   const startedAt = Math.floor(Date.now() / CREATION_TIME_PRECISION_MS) * CREATION_TIME_PRECISION_MS;
   const streams = withoutSdkLogging(new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL_AWS_SETTINGS }));
@@ -148,26 +128,17 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     streams.destroy();
     throw error;
   }
-  const loop = (async () => {
-    let failuresInARow = 0;
-    while (!signal.aborted) {
-      try {
-        for (const [shardId, position] of shards) {
-          if (position.iterator && !signal.aborted) await pollShard(shardId, position, position.iterator);
-        }
-        if (childMissing()) await discoverShards('TRIM_HORIZON');
-        failuresInARow = 0;
-        await sleep(options.pollIntervalMs, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        // DynamoDB Local gone or failing must not turn this loop into a busy, noisy one.
-        failuresInARow += 1;
-        const waitMs = backoffMs(failuresInARow);
-        options.log(`${options.functionName}: stream read failed: ${describe(error)}; again in ${waitMs} ms`);
-        await sleep(waitMs, signal);
+  const loop = pollUntilAborted(
+    signal,
+    async () => {
+      for (const [shardId, position] of shards) {
+        if (position.iterator && !signal.aborted) await pollShard(shardId, position, position.iterator);
       }
-    }
-  })();
+      if (childMissing()) await discoverShards('TRIM_HORIZON');
+      await sleep(options.pollIntervalMs, signal);
+    },
+    (error, waitMs) => options.log(`${options.functionName}: stream read failed: ${describe(error)}; again in ${waitMs} ms`),
+  );
 
   return {
     stop: async () => {
@@ -179,9 +150,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
 }
 
 /**
- * Where to read a shard from once its iterator is lost: right after the last record read, else
- * from where reading started. For LATEST that would skip whatever arrived since the poller
- * started, so the shard is read from its start instead, leaving out the records created before.
+ * Where to read a shard from once its iterator is lost: where reading last left it, except that a
+ * LATEST start is read from the shard's start, leaving out the records created before the poller's.
  */
 function afterLostIterator(position: ShardPosition, startedAt: number): ShardPosition {
   if (position.resumeFrom !== 'LATEST') return position;
@@ -237,10 +207,7 @@ async function invokeUntilDone(batch: DynamoDBRecord[], shardId: string, options
   return true;
 }
 
-/**
- * Lambda resumes a stream batch at the lowest sequence number reported as failed; a throw or a
- * timeout fails the whole batch.
- */
+/** Lambda resumes a stream batch at the lowest sequence number reported as failed; a throw or a timeout fails it whole. */
 function firstFailedIndex(batch: DynamoDBRecord[], invocation: Invocation<DynamoDBBatchResponse | void>): number {
   if (invocation.outcome !== 'returned') return 0;
   const failed = new Set((invocation.response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));

@@ -1,9 +1,8 @@
 import { runService } from './child-service';
 import { prepareInvocationScopes } from './invocation-scope';
-import type { PipelineProcessOptions } from './webhook-pipeline-process';
-import { startWebhookPipeline } from './webhook-pipeline';
+import { startWebhookPipeline, type PipelineProcessOptions } from './webhook-pipeline';
 
-/** The webhook pipeline's process (see webhook-pipeline-process.ts). */
+/** The webhook pipeline's process (see startWebhookPipelineProcess). */
 
 const options = JSON.parse(process.argv[2] ?? '{}') as PipelineProcessOptions;
 

@@ -1,39 +1,23 @@
 import * as path from 'node:path';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ENV } from '#lambdas/definitions/env';
-import {
-  CONSUMED_SECRETS_BATCH_SIZE,
-  CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS,
-  DEAD_LETTER_RETENTION_DAYS,
-  DELIVERY_BATCH_SIZE,
-  DELIVERY_FUNCTION_TIMEOUT_MS,
-  FAN_OUT_BATCH_SIZE,
-  FAN_OUT_FUNCTION_TIMEOUT_MS,
-  FAN_OUT_RETRY_ATTEMPTS,
-  JOBS_VISIBILITY_TIMEOUT_MS,
-  PIPELINE_ENTRIES,
-  QUEUES,
-  WEBHOOK_ATTEMPTS,
-} from '#lambdas/definitions/webhooks';
+import * as WEBHOOKS from '#lambdas/definitions/webhooks';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { LOCAL_ACCOUNT_ID, LOCAL_AWS_SETTINGS } from './aws-account';
+import { forkService } from './child-service';
 import { fanOutFailureRecord } from './fan-out-failure-record';
-import { invocationScopes } from './invocation-scope';
-import { startQueuePoller, type QueuePoller } from './queue-poller';
+import { environmentBeforeScopes, invocationScopes } from './invocation-scope';
+import { startQueuePoller, type QueuePollerOptions } from './queue-poller';
 import { localSqsClient, startLocalQueueService } from './queue-service';
 import { SDK_CALL_LOG_ENV, asFunction, recordSdkCalls } from './sdk-calls';
 import { StreamCheckpoint } from './stream-checkpoint';
-import { startStreamPoller, type StreamPoller } from './stream-poller';
+import { startStreamPoller } from './stream-poller';
 
 /**
- * The webhook pipeline of the stack, on this machine: DynamoDB Local's stream → fan-out handler
- * → local queue service (SQS's protocol and semantics) → delivery handler, with the dead-letter
- * queue behind it and the on-failure queue beside the fan-out. The handlers are the stack's own
- * modules, talking to the local queue through the real SQS client (SQS_ENDPOINT).
- *
- * With a data directory, the queues and the stream checkpoint are kept there, so that a restart,
- * even after a kill -9, delivers every event that was pending (at least once: an event whose
- * delivery was under way when the process died is delivered again, under the same event id).
+ * The stack's webhook pipeline on this machine: DynamoDB Local's stream → fan-out handler → local
+ * queue service → delivery handler, with the dead-letter and on-failure queues. The handlers are
+ * the stack's own modules, on the real SQS client (SQS_ENDPOINT). With a data directory, a restart,
+ * even after a kill -9, delivers every pending event at least once, under the same event id.
  */
 
 export interface LocalWebhookPipeline {
@@ -45,16 +29,14 @@ export interface LocalWebhookPipeline {
 }
 
 const ROOT = path.resolve(__dirname, '..');
-const RETENTION_MS = DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+type Queue = keyof typeof WEBHOOKS.QUEUES;
+const RETENTION_MS = WEBHOOKS.DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 /**
- * Invocations in flight at once for each SQS mapping (the jobs queue's delivery, the
- * consumed-secrets queue's deletions). Lambda gives each batch an invocation of its own and scales
- * to the account's concurrency (1,000 by default), so one slow batch never holds up another: a slow
- * receiver another key's events, a deletion that DynamoDB does not answer another secret's. Locally
- * each invocation is a few sockets in one process, and 50 of them (500 deliveries, each at most
- * 10 s) keep that true for any backlog a developer makes by hand.
+ * Invocations in flight at once per SQS mapping. Lambda scales to the account's concurrency, so one
+ * slow batch (a slow receiver, an unanswered deletion) never holds up another; locally 50 keep that
+ * true for any backlog a developer makes by hand.
  */
 const QUEUE_MAX_CONCURRENCY = 50;
 /** Receive loops per SQS mapping; Lambda starts one with five. Two keep up with what local mode can send. */
@@ -62,7 +44,6 @@ const QUEUE_POLLERS = 2;
 /** Lambda polls each shard about four times a second; locally a little more eagerly. */
 export const STREAM_POLL_INTERVAL_MS = 100;
 
-const localQueueName = (queue: { readonly id: string }): string => `local-${queue.id}`;
 const FAN_OUT_FUNCTION_NAME = 'webhook-fan-out';
 /** The pipeline's files under local mode's DATA_DIR, beside DynamoDB Local's. */
 export const PIPELINE_DATA_SUBDIRECTORY = 'webhook-pipeline';
@@ -72,60 +53,51 @@ export interface WebhookPipelineOptions {
   secretsStreamArn: string;
   /** Replay the stream from its start only for a table created now; a kept one has old history. */
   secretsTableIsNew: boolean;
-  /** Local mode's DATA_DIR: the queues and the stream checkpoint are kept there. None: in memory. */
+  /** Local mode's DATA_DIR, where the queues and the stream checkpoint are kept. None: in memory. */
   dataDir?: string;
   log: (line: string) => void;
 }
 
-/** In this process; local mode runs it in a process of its own (webhook-pipeline-process.ts). */
+export type PipelineProcessOptions = Omit<WebhookPipelineOptions, 'log'>;
+
+/** In this process; local mode runs it in a process of its own (startWebhookPipelineProcess). */
 export async function startWebhookPipeline(options: WebhookPipelineOptions): Promise<LocalWebhookPipeline> {
   const env = process.env;
-  const jobsName = localQueueName(QUEUES.jobs);
-  const deadLettersName = localQueueName(QUEUES.deadLetters);
-  const fanOutFailuresName = localQueueName(QUEUES.fanOutFailures);
-  const consumedSecretsName = localQueueName(QUEUES.consumedSecrets);
+  const name = (queue: Queue): string => `local-${WEBHOOKS.QUEUES[queue].id}`;
   const directory = options.dataDir ? path.join(options.dataDir, PIPELINE_DATA_SUBDIRECTORY) : undefined;
   const queues = await startLocalQueueService({
     ...(directory ? { directory } : {}),
     queues: [
       {
-        name: jobsName,
-        visibilityTimeoutMs: JOBS_VISIBILITY_TIMEOUT_MS,
+        name: name('jobs'),
+        visibilityTimeoutMs: WEBHOOKS.JOBS_VISIBILITY_TIMEOUT_MS,
         retentionMs: RETENTION_MS,
-        deadLetter: { name: deadLettersName, maxReceiveCount: WEBHOOK_ATTEMPTS },
+        deadLetter: { name: name('deadLetters'), maxReceiveCount: WEBHOOKS.WEBHOOK_ATTEMPTS },
       },
-      { name: deadLettersName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      { name: fanOutFailuresName, visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
-      { name: consumedSecretsName, visibilityTimeoutMs: CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('deadLetters'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('fanOutFailures'), visibilityTimeoutMs: SQS_DEFAULT_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
+      { name: name('consumedSecrets'), visibilityTimeoutMs: WEBHOOKS.CONSUMED_SECRETS_VISIBILITY_TIMEOUT_MS, retentionMs: RETENTION_MS },
     ],
   });
-  const jobsUrl = queues.queueUrl(jobsName);
-  const deadLettersUrl = queues.queueUrl(deadLettersName);
-  const fanOutFailuresUrl = queues.queueUrl(fanOutFailuresName);
-  const consumedSecretsUrl = queues.queueUrl(consumedSecretsName);
+  const url = (queue: Queue): string => queues.queueUrl(name(queue));
   const checkpoint = directory ? new StreamCheckpoint(directory, options.secretsStreamArn) : undefined;
   const sqsClient = localSqsClient(queues.endpoint);
-  let streamPoller: StreamPoller | undefined;
-  let queuePoller: QueuePoller | undefined;
-  let consumedSecretsPoller: QueuePoller | undefined;
+  const pollers: { stop(): Promise<void> }[] = [];
   const stop = async (): Promise<void> => {
-    await Promise.all([streamPoller?.stop(), queuePoller?.stop(), consumedSecretsPoller?.stop()]);
+    await Promise.all(pollers.map((poller) => poller.stop()));
     sqsClient.destroy();
     await queues.stop();
   };
 
   try {
     env[ENV.sqsEndpoint] = queues.endpoint;
-    env[QUEUES.jobs.envVar] = jobsUrl;
-    env[QUEUES.deadLetters.envVar] = deadLettersUrl;
-    env[QUEUES.fanOutFailures.envVar] = fanOutFailuresUrl;
-    env[QUEUES.consumedSecrets.envVar] = consumedSecretsUrl;
+    for (const queue of Object.keys(WEBHOOKS.QUEUES) as Queue[]) env[WEBHOOKS.QUEUES[queue].envVar] = url(queue);
 
     // The fan-out also takes the consumed-secrets queue's messages, as its second mapping does on AWS.
-    const fanOut = (await import(path.join(ROOT, PIPELINE_ENTRIES.fanOut))) as {
+    const fanOut = (await import(path.join(ROOT, WEBHOOKS.PIPELINE_ENTRIES.fanOut))) as {
       handler: (event: DynamoDBStreamEvent | SQSEvent, context: Context) => Promise<DynamoDBBatchResponse | SQSBatchResponse>;
     };
-    const delivery = (await import(path.join(ROOT, PIPELINE_ENTRIES.delivery))) as {
+    const delivery = (await import(path.join(ROOT, WEBHOOKS.PIPELINE_ENTRIES.delivery))) as {
       handler: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     };
     // Delivery invocations run side by side: each in a scope of its own.
@@ -137,13 +109,13 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
     }
 
-    streamPoller = await startStreamPoller({
+    const streamPoller = await startStreamPoller({
       endpoint: options.dynamoDbEndpoint,
       streamArn: options.secretsStreamArn,
       functionName: FAN_OUT_FUNCTION_NAME,
-      batchSize: FAN_OUT_BATCH_SIZE,
-      retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
-      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.FAN_OUT_BATCH_SIZE,
+      retryAttempts: WEBHOOKS.FAN_OUT_RETRY_ATTEMPTS,
+      timeoutMs: WEBHOOKS.FAN_OUT_FUNCTION_TIMEOUT_MS,
       // A checkpoint of this stream knows every shard it read: any other one is read whole.
       startingPosition: options.secretsTableIsNew || checkpoint?.kept ? 'TRIM_HORIZON' : 'LATEST',
       pollIntervalMs: STREAM_POLL_INTERVAL_MS,
@@ -154,33 +126,35 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
       onGiveUp: async ({ shardId, records, invocations }) => {
         const functionArn = `arn:aws:lambda:${LOCAL_AWS_SETTINGS.region}:${LOCAL_ACCOUNT_ID}:function:${FAN_OUT_FUNCTION_NAME}`;
         const failure = fanOutFailureRecord({ functionArn, streamArn: options.secretsStreamArn, shardId, records, invocations });
-        await sqsClient.send(new SendMessageCommand({ QueueUrl: fanOutFailuresUrl, MessageBody: JSON.stringify(failure) }));
+        await sqsClient.send(new SendMessageCommand({ QueueUrl: url('fanOutFailures'), MessageBody: JSON.stringify(failure) }));
       },
       log: options.log,
     });
-    queuePoller = startQueuePoller({
-      client: sqsClient,
-      queueUrl: jobsUrl,
-      queueArn: queues.queueArn(jobsName),
+    pollers.push(streamPoller);
+    type Mapping = Pick<QueuePollerOptions, 'functionName' | 'batchSize' | 'timeoutMs' | 'handler'>;
+    const pollQueue = (queue: Queue, mapping: Mapping): number =>
+      pollers.push(
+        startQueuePoller({
+          ...mapping,
+          client: sqsClient,
+          queueUrl: url(queue),
+          queueArn: queues.queueArn(name(queue)),
+          maxConcurrency: QUEUE_MAX_CONCURRENCY,
+          pollers: QUEUE_POLLERS,
+          log: options.log,
+        }),
+      );
+    pollQueue('jobs', {
       functionName: 'webhook-delivery',
-      batchSize: DELIVERY_BATCH_SIZE,
-      maxConcurrency: QUEUE_MAX_CONCURRENCY,
-      pollers: QUEUE_POLLERS,
-      timeoutMs: DELIVERY_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.DELIVERY_BATCH_SIZE,
+      timeoutMs: WEBHOOKS.DELIVERY_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('delivery', delivery.handler)),
-      log: options.log,
     });
-    consumedSecretsPoller = startQueuePoller({
-      client: sqsClient,
-      queueUrl: consumedSecretsUrl,
-      queueArn: queues.queueArn(consumedSecretsName),
+    pollQueue('consumedSecrets', {
       functionName: FAN_OUT_FUNCTION_NAME,
-      batchSize: CONSUMED_SECRETS_BATCH_SIZE,
-      maxConcurrency: QUEUE_MAX_CONCURRENCY,
-      pollers: QUEUE_POLLERS,
-      timeoutMs: FAN_OUT_FUNCTION_TIMEOUT_MS,
+      batchSize: WEBHOOKS.CONSUMED_SECRETS_BATCH_SIZE,
+      timeoutMs: WEBHOOKS.FAN_OUT_FUNCTION_TIMEOUT_MS,
       handler: inScope(asFunction('fanOut', (event: SQSEvent, context: Context) => fanOut.handler(event, context) as Promise<SQSBatchResponse>)),
-      log: options.log,
     });
   } catch (error) {
     await stop();
@@ -189,9 +163,21 @@ export async function startWebhookPipeline(options: WebhookPipelineOptions): Pro
 
   return {
     sqsEndpoint: queues.endpoint,
-    queueUrl: jobsUrl,
-    deadLetterQueueUrl: deadLettersUrl,
-    fanOutFailureQueueUrl: fanOutFailuresUrl,
+    queueUrl: url('jobs'),
+    deadLetterQueueUrl: url('deadLetters'),
+    fanOutFailureQueueUrl: url('fanOutFailures'),
     stop,
   };
+}
+
+/** In a process of its own, as the stack runs them in functions of their own: the API's event loop never waits for them. */
+export async function startWebhookPipelineProcess(options: PipelineProcessOptions): Promise<LocalWebhookPipeline> {
+  // The same flags as this process (tsx as its loader), so the entry runs from TypeScript as local mode does.
+  const { ready, stop } = await forkService<Omit<LocalWebhookPipeline, 'stop'>>(
+    path.join(__dirname, 'webhook-pipeline-entry.ts'),
+    options,
+    { execArgv: process.execArgv, env: environmentBeforeScopes(process.env) },
+    { name: "the webhook pipeline's process", lost: 'webhooks are no longer delivered' },
+  );
+  return { ...ready, stop };
 }

@@ -1,7 +1,6 @@
-import { LOCAL_ACCOUNT_ID } from '../aws-account';
+import { LOCAL_ACCOUNT_ID, localQueueArn } from '../aws-account';
 import { QueueError } from './errors';
 import type { LocalQueue, ReceivedMessage } from './queue';
-import { localQueueArn } from './registry';
 
 /** The attributes SQS reports for queues and for received messages, as strings as on the wire. */
 
@@ -18,9 +17,6 @@ const QUEUE_ATTRIBUTES = new Map<string, (queue: LocalQueue) => string | undefin
   ['ApproximateNumberOfMessagesDelayed', (queue) => String(queue.counts().delayed)],
   ['VisibilityTimeout', (queue) => seconds(queue.settings.visibilityTimeoutMs)],
   ['MessageRetentionPeriod', (queue) => seconds(queue.settings.retentionMs)],
-  ['DelaySeconds', () => '0'],
-  ['ReceiveMessageWaitTimeSeconds', () => '0'],
-  ['MaximumMessageSize', () => String(MAX_MESSAGE_BYTES)],
   [
     'RedrivePolicy',
     ({ deadLetter }) =>

@@ -1,39 +1,38 @@
-/**
- * The SQS errors the local queue service can answer with. Each carries the code SQS's JSON
- * protocol puts in `__type`, the legacy query-protocol code it sends in `x-amzn-query-error`
- * (the SDK's SQS client is "awsQueryCompatible" and prefers that header), and the HTTP status
- * from the SQS service model.
- */
-const ERROR_SHAPES = {
-  QueueDoesNotExist: { queryCode: 'AWS.SimpleQueueService.NonExistentQueue', status: 400 },
-  ReceiptHandleIsInvalid: { queryCode: 'ReceiptHandleIsInvalid', status: 404 },
-  MessageNotInflight: { queryCode: 'AWS.SimpleQueueService.MessageNotInflight', status: 400 },
-  EmptyBatchRequest: { queryCode: 'AWS.SimpleQueueService.EmptyBatchRequest', status: 400 },
-  TooManyEntriesInBatchRequest: { queryCode: 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest', status: 400 },
-  BatchEntryIdsNotDistinct: { queryCode: 'AWS.SimpleQueueService.BatchEntryIdsNotDistinct', status: 400 },
-  InvalidBatchEntryId: { queryCode: 'AWS.SimpleQueueService.InvalidBatchEntryId', status: 400 },
-  BatchRequestTooLong: { queryCode: 'AWS.SimpleQueueService.BatchRequestTooLong', status: 400 },
-  InvalidAttributeName: { queryCode: 'InvalidAttributeName', status: 400 },
-  InvalidMessageContents: { queryCode: 'InvalidMessageContents', status: 400 },
-  UnsupportedOperation: { queryCode: 'AWS.SimpleQueueService.UnsupportedOperation', status: 400 },
-  // Not in the SDK's model (it surfaces them as SQSServiceException with this name), but SQS sends them.
-  InvalidParameterValue: { queryCode: 'InvalidParameterValue', status: 400 },
-  MissingParameter: { queryCode: 'MissingParameter', status: 400 },
-} as const;
+const SQS_PREFIX = 'AWS.SimpleQueueService.';
 
-export type QueueErrorCode = keyof typeof ERROR_SHAPES;
+/**
+ * The SQS errors the local queue service can answer with: the code SQS's JSON protocol puts in
+ * `__type`, and the legacy query-protocol code it sends in `x-amzn-query-error`, which the SDK's
+ * SQS client ("awsQueryCompatible") prefers. InvalidParameterValue is not in the SDK's model (it
+ * surfaces it as SQSServiceException with this name), but SQS sends it.
+ */
+const QUERY_CODES = {
+  QueueDoesNotExist: `${SQS_PREFIX}NonExistentQueue`,
+  ReceiptHandleIsInvalid: 'ReceiptHandleIsInvalid',
+  MessageNotInflight: `${SQS_PREFIX}MessageNotInflight`,
+  EmptyBatchRequest: `${SQS_PREFIX}EmptyBatchRequest`,
+  TooManyEntriesInBatchRequest: `${SQS_PREFIX}TooManyEntriesInBatchRequest`,
+  BatchEntryIdsNotDistinct: `${SQS_PREFIX}BatchEntryIdsNotDistinct`,
+  InvalidBatchEntryId: `${SQS_PREFIX}InvalidBatchEntryId`,
+  BatchRequestTooLong: `${SQS_PREFIX}BatchRequestTooLong`,
+  InvalidAttributeName: 'InvalidAttributeName',
+  InvalidMessageContents: 'InvalidMessageContents',
+  UnsupportedOperation: `${SQS_PREFIX}UnsupportedOperation`,
+  InvalidParameterValue: 'InvalidParameterValue',
+} as const;
 
 export class QueueError extends Error {
   readonly queryCode: string;
+  /** As in the SQS service model: 400 for all but ReceiptHandleIsInvalid. */
   readonly status: number;
 
   constructor(
-    readonly code: QueueErrorCode,
+    readonly code: keyof typeof QUERY_CODES,
     message: string,
   ) {
     super(message);
     this.name = code;
-    this.queryCode = ERROR_SHAPES[code].queryCode;
-    this.status = ERROR_SHAPES[code].status;
+    this.queryCode = QUERY_CODES[code];
+    this.status = code === 'ReceiptHandleIsInvalid' ? 404 : 400;
   }
 }

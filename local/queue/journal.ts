@@ -2,10 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, w
 import * as path from 'node:path';
 
 /**
- * The local queue service's messages on disk (local mode with DATA_DIR), so that a process killed
- * outright loses none: every change is appended to a log before the SQS call that made it is
- * answered (one small write, whatever the queues hold: docs/decisions/local-queue.md), and the log
- * is folded into a snapshot (temp file, then rename) at start and whenever it grows large. Not
+ * The local queue service's messages on disk (with DATA_DIR), so that a process killed outright
+ * loses none: each change is appended to a log before its SQS call is answered, and the log is
+ * folded into a snapshot at start and when it grows large (docs/decisions/local-queue.md). Not
  * fsynced: it survives the death of the process, not of the machine.
  */
 
@@ -23,7 +22,7 @@ export interface PersistedMessage {
   deadLetterSourceQueue: string | undefined;
 }
 
-type JournalEntry = { queue: string; put: PersistedMessage } | { queue: string; deleted: string } | { queue: string; purged: true };
+type JournalEntry = { queue: string; put: PersistedMessage } | { queue: string; deleted: string };
 
 /** What the service's queues held, by queue name, in send order. */
 export type PersistedQueues = Map<string, Map<string, PersistedMessage>>;
@@ -69,10 +68,6 @@ export class QueueJournal {
     this.append([{ queue, deleted: messageId }]);
   }
 
-  purge(queue: string): void {
-    this.append([{ queue, purged: true }]);
-  }
-
   close(): void {
     closeSync(this.fd);
   }
@@ -108,8 +103,7 @@ function apply(state: PersistedQueues, entry: JournalEntry): void {
   let messages = state.get(entry.queue);
   if (!messages) state.set(entry.queue, (messages = new Map<string, PersistedMessage>()));
   if ('put' in entry) messages.set(entry.put.messageId, entry.put);
-  else if ('deleted' in entry) messages.delete(entry.deleted);
-  else messages.clear();
+  else messages.delete(entry.deleted);
 }
 
 function readSnapshot(file: string): PersistedQueues {

@@ -3,12 +3,9 @@ import { MAX_MESSAGE_BYTES, messageAttributes, queueAttributes } from './attribu
 import { QueueError } from './errors';
 import { answerPeek, LOCAL_TARGET_PREFIX, PEEK_ACTION } from './peek';
 import { MAX_VISIBILITY_TIMEOUT_S, type LocalQueue } from './queue';
-import type { QueueRegistry } from './registry';
+import type { QueueRegistry } from '../queue-service';
 
-/**
- * The SQS actions the local queue service answers, with SQS's parameter names, limits and
- * errors. Inputs and outputs are the JSON bodies of the AWS JSON 1.0 protocol.
- */
+/** The SQS actions the local queue service answers, with SQS's parameter names, limits and errors, as AWS JSON 1.0 bodies. */
 
 export interface OperationContext {
   registry: QueueRegistry;
@@ -35,18 +32,15 @@ const visibilityTimeout = whole(0, MAX_VISIBILITY_TIMEOUT_S);
 const attributeMap = z.record(z.string(), z.unknown()).optional();
 const receiptHandle = z.string().min(1);
 
-const valueAt = (value: unknown, path: readonly PropertyKey[]): unknown =>
-  path.reduce<unknown>((current, key) => (typeof current === 'object' && current !== null ? Reflect.get(current, key) : undefined), value);
-
+/** Every bad or missing parameter is InvalidParameterValue (SQS says MissingParameter for a missing one: no caller tells them apart). */
 function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const parameter = issue?.path.join('.') || 'request';
-  if (issue?.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-    throw new QueueError('MissingParameter', `The request must contain the parameter ${parameter}.`);
-  }
-  throw new QueueError('InvalidParameterValue', `Value for parameter ${parameter} is invalid. Reason: ${issue?.message ?? 'unknown'}.`);
+  throw new QueueError(
+    'InvalidParameterValue',
+    `Value for parameter ${issue?.path.join('.') || 'request'} is invalid. Reason: ${issue?.message ?? 'unknown'}.`,
+  );
 }
 
 const operation =
@@ -202,18 +196,9 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     },
   ),
 
-  GetQueueUrl: operation(z.object({ QueueName: z.string() }), (input, { registry }) => ({
-    QueueUrl: registry.urlOf(input.QueueName),
-  })),
-
   GetQueueAttributes: operation(queueRequest.extend({ AttributeNames: names }), (input, { registry }) => {
     const attributes = queueAttributes(registry.byUrl(input.QueueUrl), input.AttributeNames ?? []);
     return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};
-  }),
-
-  PurgeQueue: operation(queueRequest, (input, { registry }) => {
-    registry.byUrl(input.QueueUrl).purge();
-    return {};
   }),
 };
 

@@ -2,12 +2,9 @@ import * as z from 'zod';
 import type { OperationContext } from './operations';
 
 /**
- * The one action of the local queue service that SQS lacks: reading what a queue holds without
- * receiving it. Every ReceiveMessage on SQS raises the receive counts of what it returns (a
- * VisibilityTimeout of 0 included), so `npm run dlq -- list` on SQS shows each dead letter's count
- * one higher per listing; against local mode it peeks, and the counts stay the delivery attempts.
- * Spoken as SQS's protocol is, under a target prefix of its own so that it is never mistaken for an
- * SQS action: POST / with `x-amz-target: LocalQueue.PeekMessages` and `{"QueueUrl": ...}`.
+ * The one action of the local queue service that SQS lacks: reading a queue without receiving it,
+ * so that `npm run dlq -- list` leaves receive counts as the delivery attempts (every receive on SQS
+ * raises them). POST / with `x-amz-target: LocalQueue.PeekMessages` and `{"QueueUrl": ...}`.
  */
 
 export const LOCAL_TARGET_PREFIX = 'LocalQueue.';

@@ -3,10 +3,7 @@ import { sleep } from '../poller-support';
 import { QueueError } from './errors';
 import type { PersistedMessage, QueueJournal } from './journal';
 
-/**
- * One SQS standard queue, in memory: visibility timeouts, receive counts, redrive to a dead-letter
- * queue, retention and long polling, with SQS's rules. The HTTP protocol lives elsewhere.
- */
+/** One SQS standard queue, in memory: visibility timeouts, receive counts, redrive, retention and long polling, by SQS's rules. */
 
 /** SQS's ceiling on a message's visibility timeout, counted from its latest receive. */
 export const MAX_VISIBILITY_TIMEOUT_S = 12 * 60 * 60;
@@ -16,23 +13,10 @@ export interface QueueSettings {
   retentionMs: number;
 }
 
-export interface DeadLetterTarget {
-  queue: LocalQueue;
-  maxReceiveCount: number;
-}
-
 /** Only the latest receipt's handle may change the message's visibility or delete it. */
 type StoredMessage = PersistedMessage & { latestReceipt: { handle: string; receivedAt: number } | undefined };
 
-type SentMessage = Pick<PersistedMessage, 'messageId' | 'md5OfBody'>;
-
 export type ReceivedMessage = Readonly<PersistedMessage> & { receiptHandle: string; firstReceiveTimestamp: number };
-
-export interface QueueCounts {
-  visible: number;
-  inFlight: number;
-  delayed: number;
-}
 
 const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 
@@ -57,7 +41,7 @@ export class LocalQueue {
   constructor(
     readonly name: string,
     readonly settings: QueueSettings,
-    readonly deadLetter: DeadLetterTarget | undefined,
+    readonly deadLetter: { queue: LocalQueue; maxReceiveCount: number } | undefined,
     private readonly journal?: QueueJournal,
   ) {}
 
@@ -73,7 +57,7 @@ export class LocalQueue {
     }
   }
 
-  send(body: string, delayMs: number): SentMessage {
+  send(body: string, delayMs: number): Pick<PersistedMessage, 'messageId' | 'md5OfBody'> {
     const now = Date.now();
     const message: StoredMessage = {
       messageId: randomUUID(),
@@ -94,11 +78,7 @@ export class LocalQueue {
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
 
-  /**
-   * Receives up to `max` messages visible at `now`, hiding each for `visibilityTimeoutMs`. As on
-   * SQS, a message already received maxReceiveCount times moves to the dead-letter queue on the
-   * next receive instead of being returned.
-   */
+  /** As on SQS, a message already received maxReceiveCount times moves to the dead-letter queue on its next receive. */
   private receiveAt(now: number, max: number, visibilityTimeoutMs: number): ReceivedMessage[] {
     this.dropExpired(now);
     const received: ReceivedMessage[] = [];
@@ -125,26 +105,18 @@ export class LocalQueue {
     return received;
   }
 
-  /**
-   * Every message the queue holds, visible or not, as it stands: nothing is received, so receive
-   * counts, visibility and receipts stay as they are. SQS has no such action; local mode's
-   * `npm run dlq -- list` uses it (queue/peek.ts), where on SQS it must receive.
-   */
+  /** Every message the queue holds, visible or not, left as it is (queue/peek.ts). */
   peek(): PersistedMessage[] {
     this.dropExpired(Date.now());
     return [...this.messages.values()].map(persisted);
   }
 
-  /**
-   * Long polling: receives as soon as messages are visible, or returns none once `waitMs` has
-   * passed or `signal` aborts (the service stopping, the client hanging up).
-   */
+  /** Long polling: receives as soon as messages are visible, or none once `waitMs` has passed or `signal` aborts. */
   async receiveWaiting(max: number, visibilityTimeoutMs: number, waitMs: number, signal: AbortSignal): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + waitMs;
     // Never receive for a poll that has ended: nobody would get the messages, yet their counts would rise.
     while (!signal.aborted) {
-      // One reading of the clock for the look and for when to look again, or a message coming into
-      // view between two readings would be neither received nor waited for.
+      // One reading of the clock for both, or a message coming into view in between would be missed.
       const now = Date.now();
       const received = this.receiveAt(now, max, visibilityTimeoutMs);
       if (received.length > 0 || now >= deadline) return received;
@@ -189,15 +161,10 @@ export class LocalQueue {
     this.notify();
   }
 
-  purge(): void {
-    this.messages.clear();
-    this.journal?.purge(this.name);
-  }
-
-  counts(): QueueCounts {
+  counts(): { visible: number; inFlight: number; delayed: number } {
     const now = Date.now();
     this.dropExpired(now);
-    const counts: QueueCounts = { visible: 0, inFlight: 0, delayed: 0 };
+    const counts = { visible: 0, inFlight: 0, delayed: 0 };
     for (const message of this.messages.values()) {
       if (message.visibleAt <= now) counts.visible += 1;
       else if (message.receiveCount === 0) counts.delayed += 1;

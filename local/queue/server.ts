@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { text } from 'node:stream/consumers';
 import { QueueError } from './errors';
 import { findOperation } from './operations';
-import type { QueueRegistry } from './registry';
+import type { QueueRegistry } from '../queue-service';
 
 /**
  * SQS's AWS JSON 1.0 protocol, as @aws-sdk/client-sqs speaks it: POST / with

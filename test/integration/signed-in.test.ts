@@ -1,6 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { ERRORS } from '#contract/errors';
+import { GATE } from '#contract/limits';
 import { LOCAL_SIGN_IN } from '#local/sign-in-accounts';
 import { USAGE_HEADERS } from '#local/dynamodb-usage';
 import { api, freshClientAddress } from '../support/api';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     // Its request log counts each request's DynamoDB calls in a response header.
     LOCAL_REQUEST_LOG: 'on',
   });
-  // Without local mode's loader flag (local/sign-in-provider-process.ts says why).
+  // Without local mode's loader flag (local/sign-in-provider.ts says why).
   otherIssuer = await startTsxServer(
     'local/sign-in-provider-entry.ts',
     /OpenID provider at (\S+)/,
@@ -262,5 +263,9 @@ describe('a reveal-only key (POST /keys without a token)', () => {
 it('the pages are told to sign in, at this issuer, for this audience', async () => {
   const config = await api('GET', '/config.json', { baseUrl: new URL(server.baseUrl).origin });
   expect(config.status).toBe(200);
-  expect(config.body).toEqual({ createAccess: 'signed-in', signIn: { issuer, clientId: LOCAL_SIGN_IN.clientId, audience: LOCAL_SIGN_IN.clientId } });
+  expect(config.body).toEqual({
+    createAccess: 'signed-in',
+    passphraseAttempts: GATE.attempts,
+    signIn: { issuer, clientId: LOCAL_SIGN_IN.clientId, audience: LOCAL_SIGN_IN.clientId },
+  });
 });

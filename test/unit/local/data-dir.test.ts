@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { prepareDataDir } from '#local/data-dir';
+import { prepareDataDir } from '#local/settings';
 
 /** DATA_DIR as a user writes it: relative to where `npm start` was typed, created when missing. */
 

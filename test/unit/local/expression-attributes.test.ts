@@ -1,4 +1,4 @@
-import { expressionAttributeNames } from '#local/expression-attributes';
+import { expressionAttributeNames } from '#local/sdk-calls';
 
 describe('expressionAttributeNames: the top-level attributes an expression names, as IAM compares them', () => {
   test('an update: each path’s first element, placeholders resolved, values, functions and keywords left out', () => {

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assertJavaAvailable } from '#local/java';
+import { assertJavaAvailable } from '#local/dynamodb-local';
 
 /** `npm start` explains a missing or old Java before it tries to start DynamoDB Local. */
 

@@ -1,7 +1,8 @@
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'node:crypto';
-import { startQueuePoller, type QueuePoller, type QueuePollerOptions } from '#local/queue-poller';
+import type { Poller } from '#local/poller-support';
+import { startQueuePoller, type QueuePollerOptions } from '#local/queue-poller';
 import { localSqsClient, startLocalQueueService, type LocalQueueService } from '#local/queue-service';
 import { eventually } from '#test/support/eventually';
 
@@ -16,7 +17,7 @@ const QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:jobs';
 let service: LocalQueueService;
 let sqs: SQSClient;
 let queueUrl: string;
-let poller: QueuePoller | undefined;
+let poller: Poller | undefined;
 let logLines: string[];
 let invocations: { event: SQSEvent; context: Context }[];
 

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SDK_LOGGER_MIDDLEWARE, withoutSdkLogging } from '#local/sdk-client';
+import { SDK_LOGGER_MIDDLEWARE, withoutSdkLogging } from '#local/aws-account';
 
 const middlewareNames = (client: { middlewareStack: { identify(): string[] } }): string[] =>
   client.middlewareStack.identify().map((entry) => entry.split(' - ')[0] ?? entry);

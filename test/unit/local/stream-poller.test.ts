@@ -11,7 +11,8 @@ import {
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { SECRET_HEAD_SK } from '#lambdas/definitions/tables';
-import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '#local/stream-poller';
+import type { Poller } from '#local/poller-support';
+import { startStreamPoller, type StreamPollerOptions } from '#local/stream-poller';
 import { eventually } from '#test/support/eventually';
 
 /**
@@ -22,7 +23,7 @@ import { eventually } from '#test/support/eventually';
 const STREAM_ARN = 'arn:aws:dynamodb:us-east-1:000000000000:table/local-Secrets/stream/2026-01-01T00:00:00.000';
 const streams = mockClient(DynamoDBStreamsClient);
 
-let poller: StreamPoller | undefined;
+let poller: Poller | undefined;
 let logLines: string[];
 let delivered: string[];
 
