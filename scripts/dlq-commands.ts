@@ -14,31 +14,15 @@ import { peekMessages } from '#local/queue/peek';
  * jobs queue. Works against SQS and against local mode's queue service alike.
  */
 
-export interface DeadLetter {
-  messageId: string;
-  /** As the queue reports it: on SQS it includes the receive that listed it (see DeadLetterListing). */
-  receiveCount: number;
-  sentAt: Date;
-  body: string;
-}
+type DeadLetter = ReturnType<typeof deadLetter>;
 
-export interface DeadLetterListing {
-  letters: DeadLetter[];
-  /** Still held by the listing: hidden from a redrive until HOLD_SECONDS after they were listed. */
-  notReleased: number;
-  /**
-   * Whether listing raised each receive count by one. SQS has no way to read a message without
-   * receiving it, and every receive counts (a VisibilityTimeout of 0 too), so on SQS it does;
-   * local mode's queue service can peek, and there it does not.
-   */
-  countsRaised: boolean;
-}
-
-export interface RedriveResult {
-  moved: number;
-  /** Sent, but still in the dead-letter queue too: a later redrive would deliver them twice. */
-  notDeleted: number;
-}
+/**
+ * Every dead letter, and how many the listing still holds (hidden from a redrive until
+ * HOLD_SECONDS after they were listed). `countsRaised`: SQS cannot read a message without
+ * receiving it, and every receive counts (a VisibilityTimeout of 0 too), so there each listing
+ * raises every receive count by one; local mode's queue service peeks, and there it does not.
+ */
+type DeadLetterListing = { letters: DeadLetter[]; notReleased: number; countsRaised: boolean };
 
 const MAX_PER_RECEIVE = 10;
 /** Long polling makes SQS look at all its servers, so an empty answer means an empty queue. */
@@ -106,8 +90,8 @@ export async function visitEach(
   return notReleased;
 }
 
-/** A dead letter as SQS receives it or the local queue service peeks at it. */
-const deadLetter = (message: Pick<Message, 'Attributes' | 'Body'> & { MessageId: string }): DeadLetter => ({
+/** A dead letter as SQS receives it (its receive count includes that receive) or the local queue service peeks at it. */
+const deadLetter = (message: Pick<Message, 'Attributes' | 'Body'> & { MessageId: string }) => ({
   messageId: message.MessageId,
   receiveCount: Number(message.Attributes?.ApproximateReceiveCount),
   sentAt: new Date(Number(message.Attributes?.SentTimestamp)),
@@ -140,8 +124,9 @@ export function describeDeadLetter(letter: DeadLetter): string {
  * Sends each dead letter's body to the jobs queue again, then deletes it from the dead-letter
  * queue. A send that fails stops the redrive (what is left stays a dead letter, visible at once).
  */
-export async function redriveDeadLetters(client: SQSClient, queues: { deadLetterQueueUrl: string; queueUrl: string }): Promise<RedriveResult> {
-  const result: RedriveResult = { moved: 0, notDeleted: 0 };
+export async function redriveDeadLetters(client: SQSClient, queues: { deadLetterQueueUrl: string; queueUrl: string }) {
+  // notDeleted: sent, but still in the dead-letter queue too; a later redrive would deliver them twice.
+  const result = { moved: 0, notDeleted: 0 };
   await visitEach(client, queues.deadLetterQueueUrl, async (message) => {
     await client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: message.Body, MessageAttributes: message.MessageAttributes }));
     try {

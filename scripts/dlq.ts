@@ -61,12 +61,8 @@ export const readDlqEnv = (env: Readonly<Record<string, string | undefined>> = p
 type DlqEnv = ReturnType<typeof readDlqEnv>;
 type QueueOption = 'dlq-url' | 'queue-url' | 'failures-url';
 
-interface Command {
-  sqs: SQSClient;
-  env: DlqEnv;
-  /** A queue's URL, from its option or else its variable; the command fails without either. */
-  queue: (option: QueueOption) => string;
-}
+/** `queue`: a queue's URL, from its option or else its variable; the command fails without either. */
+type Command = { sqs: SQSClient; env: DlqEnv; queue: (option: QueueOption) => string };
 
 const QUEUE_OPTIONS: Record<QueueOption, { what: string; envVar: keyof DlqEnv }> = {
   'dlq-url': { what: 'dead-letter queue', envVar: QUEUES.deadLetters.envVar },

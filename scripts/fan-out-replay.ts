@@ -26,21 +26,7 @@ import { chunks, visitEach } from './dlq-commands';
 
 export type FanOutHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
 
-export interface ReplayOptions {
-  sqs: SQSClient;
-  streams: DynamoDBStreamsClient;
-  failuresQueueUrl: string;
-  fanOut: FanOutHandler;
-}
-
-export interface ReplayOutcome {
-  /** Failure records whose batch was fanned out in full, and deleted. */
-  replayed: number;
-  /** Stream records handed to the fan-out (those its filter lets through). */
-  records: number;
-  /** Failure records left in the queue, each with why. */
-  left: { messageId: string; why: string }[];
-}
+type ReplayOptions = { sqs: SQSClient; streams: DynamoDBStreamsClient; failuresQueueUrl: string; fanOut: FanOutHandler };
 
 /** Attempts at each part of a batch, as Lambda retries from the first record that failed. */
 const ATTEMPTS = 3;
@@ -48,8 +34,12 @@ const ATTEMPTS = 3;
 const MAX_EMPTY_READS = 10;
 const REPLAY_FUNCTION_NAME = 'webhook-fan-out-replay';
 
-export async function replayFanOutFailures(options: ReplayOptions): Promise<ReplayOutcome> {
-  const outcome: ReplayOutcome = { replayed: 0, records: 0, left: [] };
+/**
+ * Answers how many failure records were fanned out in full (and deleted), how many stream records
+ * the fan-out was handed (those its filter lets through), and which records were left, with why.
+ */
+export async function replayFanOutFailures(options: ReplayOptions) {
+  const outcome = { replayed: 0, records: 0, left: [] as { messageId: string; why: string }[] };
   // What stays is visible again at once, for the alarm to go on showing and another replay to find.
   await visitEach(options.sqs, options.failuresQueueUrl, async (message) => {
     const result = await replayOne(message.Body ?? '', options);

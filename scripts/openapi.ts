@@ -20,28 +20,7 @@ import { WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definition
 import { secretEventSchema, webhookPayloadSchema } from '#lambdas/webhooks/rules/webhook-job';
 import { ROUTES, type RouteName } from '#lambdas/definitions/routes';
 import PACKAGE from '../package.json';
-import {
-  claimSecretResponse,
-  createKeyBody,
-  createKeyResponse,
-  createSecretBody,
-  createRequestBody,
-  createRequestResponse,
-  createSecretResponse,
-  deleteResponse,
-  secretStatusResponse,
-  fulfilRequestBody,
-  fulfilRequestResponse,
-  requestDetailsResponse,
-  requestStatusResponse,
-  errorResponse,
-  getKeyResponse,
-  healthResponse,
-  secretId,
-  updateKeyBody,
-  updateKeyResponse,
-  webhookTestResponse,
-} from '#contract/schemas';
+import * as schemas from '#contract/schemas';
 
 /**
  * docs/openapi.json, built from the route table and the zod schemas the handlers validate and
@@ -89,7 +68,7 @@ const STATED: Record<string, JsonSchema> = {
   webhook: { format: 'uri' },
   publicKey: { pattern: REQUEST_PUBLIC_KEY_PATTERN.source },
   // A request's note in answers, as POST /requests took it.
-  note: { pattern: patternOf(createRequestBody, 'note') },
+  note: { pattern: patternOf(schemas.createRequestBody, 'note') },
 };
 
 /** PATCH /keys takes a URL or `""`, which removes the webhook. */
@@ -104,9 +83,9 @@ function webhookOrNone(node: JsonSchema): void {
  * called `id`, and only PATCH /keys' `webhook` may be `""`. A webhook's `data.id` is a secret's or
  * a request's id, as POST /secrets and POST /requests made it.
  */
-const MADE_ID = { pattern: patternOf(secretId) };
+const MADE_ID = { pattern: patternOf(schemas.secretId) };
 const STATED_BY_SCHEMA = new Map<unknown, (node: JsonSchema) => void>([
-  [updateKeyBody.shape.webhook, webhookOrNone],
+  [schemas.updateKeyBody.shape.webhook, webhookOrNone],
   [secretEventSchema.shape.data.shape.id, (node) => Object.assign(node, MADE_ID)],
 ]);
 
@@ -176,6 +155,7 @@ interface RouteDocument {
 }
 
 const error = (description: string): Outcome => ({ description });
+const answer = (description: string, schema: ZodMiniType): Outcome => ({ description, schema });
 
 /**
  * Each response schema once, under components/schemas, referred to by name. Request bodies are
@@ -184,20 +164,20 @@ const error = (description: string): Outcome => ({ description });
  * where a default means "may be left out" (ttl, type and views of POST /secrets).
  */
 const NAMED_SCHEMAS: Record<string, ZodMiniType> = {
-  Error: errorResponse,
-  Health: healthResponse,
-  CreatedKey: createKeyResponse,
-  KeyDetails: getKeyResponse,
-  Updated: updateKeyResponse,
-  Deleted: deleteResponse,
-  WebhookTestQueued: webhookTestResponse,
-  CreatedSecret: createSecretResponse,
-  ClaimedSecret: claimSecretResponse,
-  SecretStatus: secretStatusResponse,
-  CreatedRequest: createRequestResponse,
-  RequestDetails: requestDetailsResponse,
-  Fulfilled: fulfilRequestResponse,
-  RequestStatus: requestStatusResponse,
+  Error: schemas.errorResponse,
+  Health: schemas.healthResponse,
+  CreatedKey: schemas.createKeyResponse,
+  KeyDetails: schemas.getKeyResponse,
+  Updated: schemas.updateKeyResponse,
+  Deleted: schemas.deleteResponse,
+  WebhookTestQueued: schemas.webhookTestResponse,
+  CreatedSecret: schemas.createSecretResponse,
+  ClaimedSecret: schemas.claimSecretResponse,
+  SecretStatus: schemas.secretStatusResponse,
+  CreatedRequest: schemas.createRequestResponse,
+  RequestDetails: schemas.requestDetailsResponse,
+  Fulfilled: schemas.fulfilRequestResponse,
+  RequestStatus: schemas.requestStatusResponse,
   WebhookEvent: webhookPayloadSchema,
 };
 
@@ -254,10 +234,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     description:
       'Reads the data store once and reports its round trip in `latency` (ms). Needs no credentials and counts against no rate limit of the service (on AWS, the web ACL still limits each address).',
     outcomes: {
-      200: { description: 'Healthy. `redis` reports the data store (DynamoDB); the name is kept for client compatibility.', schema: healthResponse },
+      200: answer('Healthy. `redis` reports the data store (DynamoDB); the name is kept for client compatibility.', schemas.healthResponse),
       503: {
         description: `The data store did not answer (\`redis: "disconnected"\`), or answered slower than ${SLOW_STORE_MS} ms, more than the routes' time budgets bear (\`redis: "connected"\`).`,
-        schema: healthResponse,
+        schema: schemas.healthResponse,
       },
     },
   },
@@ -265,9 +245,9 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Create an API key (no credentials). The key is shown only here.',
     description:
       'On a `signed-in` deployment, `Authorization: Bearer <ID token>` from its OpenID Connect issuer mints a full key; without it, a reveal-only key (claims secrets, reads and revokes itself; 403 elsewhere). Needs no credentials: this is how a client gets its first key. Each client address may create a limited number of keys per hour (`KEYS_PER_IP_PER_HOUR`, context `keysPerIpPerHour`). Only a SHA-256 digest of the key is stored. An optional `webhook` must be a public `https://` URL.',
-    request: { schema: createKeyBody, required: false },
+    request: { schema: schemas.createKeyBody, required: false },
     outcomes: {
-      201: { description: 'The new key, its expiry (90 days) and its webhook signing secret.', schema: createKeyResponse },
+      201: answer('The new key, its expiry (90 days) and its webhook signing secret.', schemas.createKeyResponse),
       401: error(
         `Only on a \`signed-in\` deployment, sent \`Authorization\`: not a bearer JWT its OpenID Connect issuer signed for its audience, live within ${TOKEN_CLOCK_SKEW_SECONDS} s of clock skew (\`invalid sign-in token: <why>\`: expired, another audience, another issuer, a signature that does not verify, an algorithm not accepted, malformed). No key is created and the address's allowance is not used.`,
       ),
@@ -283,20 +263,20 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'keys-get': {
     summary: "The calling key's details.",
     description: 'Counts against the rate limit like every authenticated request. `webhook` is absent when none is set.',
-    outcomes: { 200: { description: 'Masked key, webhook (absent when none), creation and expiry times, signing secret.', schema: getKeyResponse } },
+    outcomes: { 200: answer('Masked key, webhook (absent when none), creation and expiry times, signing secret.', schemas.getKeyResponse) },
   },
   'keys-update': {
     summary: 'Set (an https URL) or remove ("") the calling key\'s webhook.',
     description:
       'An `https://` URL at a public address sets the webhook; `""` removes it. Events already queued go to the webhook the key has when they are delivered.',
-    request: { schema: updateKeyBody, required: true },
-    outcomes: { 200: { description: 'Updated.', schema: updateKeyResponse }, 403: REVEAL_ONLY_REFUSED },
+    request: { schema: schemas.updateKeyBody, required: true },
+    outcomes: { 200: answer('Updated.', schemas.updateKeyResponse), 403: REVEAL_ONLY_REFUSED },
   },
   'keys-webhook-test': {
     summary: "Send a `webhook.test` event to the calling key's webhook.",
     description: 'Counts against the rate limit like every authenticated request. `data` is `{}`; every call is a new event with an id of its own.',
     outcomes: {
-      202: { description: 'Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schema: webhookTestResponse },
+      202: answer('Queued; delivered, retried and dead-lettered as every event, under this `eventId`.', schemas.webhookTestResponse),
       400: error('The key has no webhook.'),
       403: REVEAL_ONLY_REFUSED,
     },
@@ -304,18 +284,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   'keys-delete': {
     summary: 'Revoke the calling key at once.',
     description: 'The key stops working at once: its next request gets 401.',
-    outcomes: { 200: { description: 'Revoked.', schema: deleteResponse } },
+    outcomes: { 200: answer('Revoked.', schemas.deleteResponse) },
   },
   'secrets-create': {
     summary: 'Store a client-encrypted secret.',
     description:
       '`data` is standard base64 of what the client encrypted; the service never sees the plaintext. Defaults: `ttl` `1d`, `views` 1, `type` `text`. `filename` and `mimetype` only with `type: "file"`. Sends `secret.created` to the key\'s webhook.',
-    request: { schema: createSecretBody, required: true },
+    request: { schema: schemas.createSecretBody, required: true },
     outcomes: {
-      201: {
-        description: 'Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.',
-        schema: createSecretResponse,
-      },
+      201: answer('Its id and its url (`{site_url}/<id>`); a repeat with the same Idempotency-Key answers the same.', schemas.createSecretResponse),
       403: REVEAL_ONLY_REFUSED,
       422: error(`The ${IDEMPOTENCY.header} was used before with a different body.`),
       429: STORED_BYTES_REFUSED,
@@ -326,10 +303,10 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     description:
       'Any valid key may claim: the id is the capability. N simultaneous claims of a secret with V views left yield exactly min(N, V) successes. Sends `secret.viewed`, or `secret.expired` for the last view.',
     outcomes: {
-      200: {
-        description: 'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
-        schema: claimSecretResponse,
-      },
+      200: answer(
+        'The stored data and metadata, and the views left; a repeat with the same Idempotency-Key answers the same, using no view.',
+        schemas.claimSecretResponse,
+      ),
       403: {
         description:
           `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof ` +
@@ -344,18 +321,17 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Delete a secret before it is used up; only the key that created it may.',
     description:
       'Only the key that created the secret may revoke it; for any other key the answer is the same 404 as for an unknown id, and the secret is untouched. Sends no event.',
-    outcomes: { 200: { description: 'Deleted.', schema: deleteResponse }, 403: REVEAL_ONLY_REFUSED, 404: SECRET_GONE },
+    outcomes: { 200: answer('Deleted.', schemas.deleteResponse), 403: REVEAL_ONLY_REFUSED, 404: SECRET_GONE },
   },
   'secrets-status': {
     summary: "A secret's receipt: what became of it, for the key that created it. Uses no view.",
     description:
       'Answers while the secret lives and until 7 days after its `expires`, the data long gone (a record without data, filename or mimetype). Only the key that created the secret sees it; for any other key the answer is the same 404 as for an unknown id. Sends no event.',
     outcomes: {
-      200: {
-        description:
-          'Its state (`active`, `used`, `revoked`, `expired`, `burned`), views, views left, creation and expiry times and the time of each view (ms).',
-        schema: secretStatusResponse,
-      },
+      200: answer(
+        'Its state (`active`, `used`, `revoked`, `expired`, `burned`), views, views left, creation and expiry times and the time of each view (ms).',
+        schemas.secretStatusResponse,
+      ),
       404: error("No receipt for this key: any other key, an unknown id, and a receipt past its 7 days get the claim's `secret not found`."),
     },
   },
@@ -363,9 +339,9 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'Ask for a secret: register a P-256 public key (and a note, public to the link holder) that the answer is encrypted to.',
     description:
       "`publicKey` is the requester's P-256 public key, the uncompressed point as unpadded base64url (87 characters), checked to be on the curve. `note` is public to whoever holds the request's id. `ttl` (default `1d`) is how long the request waits for its answer, and then how long the answer waits to be read. Sends no event.",
-    request: { schema: createRequestBody, required: true },
+    request: { schema: schemas.createRequestBody, required: true },
     outcomes: {
-      201: { description: "Its id, the sender's page (`{site_url}/r/<id>`) and until when it may be fulfilled.", schema: createRequestResponse },
+      201: answer("Its id, the sender's page (`{site_url}/r/<id>`) and until when it may be fulfilled.", schemas.createRequestResponse),
       403: REVEAL_ONLY_REFUSED,
     },
   },
@@ -373,15 +349,15 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: 'What the sender needs to encrypt the answer (any key): the public key, the note and the expiry.',
     description:
       "Any valid key: the request's id is the sender's capability. Clients check `publicKey` against the fingerprint their request link carries before encrypting anything.",
-    outcomes: { 200: { description: 'An open request.', schema: requestDetailsResponse }, 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
+    outcomes: { 200: answer('An open request.', schemas.requestDetailsResponse), 404: REQUEST_NOT_FOUND, 409: REQUEST_FULFILLED },
   },
   'requests-fulfil': {
     summary: "Answer a request once (any key): the answer becomes a one-view secret of the requester's key, under the request's id.",
     description:
       "Any valid key, once. The content fields and limits of POST /secrets; `ttl`, `views` and `gate` are unknown fields (an answer carries no passphrase gate). The answer becomes a one-view secret of the requester's key under the request's id, claimable by that key only. Sends `request.fulfilled` to the requester's webhook.",
-    request: { schema: fulfilRequestBody, required: true },
+    request: { schema: schemas.fulfilRequestBody, required: true },
     outcomes: {
-      201: { description: 'Fulfilled.', schema: fulfilRequestResponse },
+      201: answer('Fulfilled.', schemas.fulfilRequestResponse),
       404: REQUEST_NOT_FOUND,
       409: {
         description: `The request was fulfilled already (no \`retry-after\`: a request takes one answer), or an earlier request with this ${IDEMPOTENCY.header} is still being handled (nothing was done; repeat it after \`retry-after\`).`,
@@ -394,7 +370,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
     summary: "The state of a request (its requester's key only) and, once fulfilled, the id to claim its answer with.",
     description:
       "Only the requester's key; any other key, an unknown id and an answer already read get the same 404. Uses no view. `secret` is the id to claim the answer with once `state` is `fulfilled`.",
-    outcomes: { 200: { description: 'open, fulfilled (answer waiting) or expired.', schema: requestStatusResponse }, 404: REQUEST_NOT_FOUND },
+    outcomes: { 200: answer('open, fulfilled (answer waiting) or expired.', schemas.requestStatusResponse), 404: REQUEST_NOT_FOUND },
   },
 };
 
@@ -500,7 +476,7 @@ function operation(route: (typeof ROUTES)[number]) {
     in: 'path',
     required: true,
     description: `The id POST ${route.path.startsWith('/requests') ? '/requests' : '/secrets'} returned.`,
-    schema: jsonSchema(secretId, 'input'),
+    schema: jsonSchema(schemas.secretId, 'input'),
   };
   const parameters = [
     ...(route.path.includes('{id}') ? [idParameter] : []),
@@ -513,7 +489,7 @@ function operation(route: (typeof ROUTES)[number]) {
       {
         description: outcome.description,
         headers: headersOf(Number(status), authenticated, outcome),
-        content: { 'application/json': { schema: ref(outcome.schema ?? errorResponse) } },
+        content: { 'application/json': { schema: ref(outcome.schema ?? schemas.errorResponse) } },
       },
     ]),
   );

@@ -26,23 +26,11 @@ FAIL and names the check, and the exit code is 1.
 const CHUNKED_SECRET_BYTES = 400 * 1024;
 const CLAIM_RACE_CLAIMERS = 8;
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  /** The JSON object answered, if any. */
-  body?: Record<string, unknown>;
-  /** What was called, for messages: the route's template, or the method and path. */
-  what: string;
-  /** The route called, if any, for its grants. */
-  route?: RouteDefinition;
-}
+/** An answer; `what` names the call for messages (the route's template, or method and path), `route` gives its grants. */
+type Reply = { status: number; headers: Headers; body?: Record<string, unknown>; what: string; route?: RouteDefinition };
 
-interface CheckResult {
-  check: string;
-  ok: boolean;
-  /** Why it failed, or what it saw when it passed. */
-  detail: string;
-}
+/** `detail`: why the check failed, or what it saw when it passed. */
+type CheckResult = { check: string; ok: boolean; detail: string };
 
 class CheckFailed extends Error {}
 

@@ -23,24 +23,14 @@ const SMALL_BYTES = 1024;
 const LARGE_BYTES = 1024 * 1024;
 const HUGE_BYTES = MAX_BODY_BYTES - 1024;
 
-interface Sample {
-  atMs: number;
-  ms: number;
-  ok: boolean;
-}
+/** A request: when it left and how long it took (ms), and whether it went right. */
+type Sample = { atMs: number; ms: number; ok: boolean };
 
 /** Resident memory in MiB by role (local mode, pipeline, DynamoDB Local), summed over local mode's tree. */
 type MemorySample = Record<string, number>;
 
-interface Session {
-  baseUrl: string;
-  webhook: string;
-  dataBytes: number;
-  key?: string;
-  secrets: string[];
-  /** The index of its next step. */
-  step: number;
-}
+/** A key's life: its key and secrets once made, and the index of its next step. */
+type Session = { baseUrl: string; webhook: string; dataBytes: number; key?: string; secrets: string[]; step: number };
 
 /** One request of a session: its method and path, its body, the status that means it went right. */
 interface Step {
@@ -89,20 +79,14 @@ async function send(session: Session, { method, path, json, expected }: Step): P
   return { status: response.status, expected };
 }
 
-/** What each process of local mode's tree is, from its command line. */
-function roleOf(command: string): string {
-  if (command.includes('webhook-pipeline-entry')) return 'pipeline';
-  if (command.startsWith('java')) return 'DynamoDB Local';
-  return 'local mode';
-}
-
 /** Resident memory (MiB) of local mode's processes: `root` and all beneath it, by role. */
-function rssOfTree(root: number): Record<string, number> {
+function rssOfTree(root: number): MemorySample {
   const byName: Record<string, number> = {};
   for (const { pid, command } of processTree(root)) {
     try {
       const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-      byName[roleOf(command)] = (byName[roleOf(command)] ?? 0) + kib / 1024;
+      const role = command.includes('webhook-pipeline-entry') ? 'pipeline' : command.startsWith('java') ? 'DynamoDB Local' : 'local mode';
+      byName[role] = (byName[role] ?? 0) + kib / 1024;
     } catch {
       // Ended between the listing and the read.
     }
