@@ -33,13 +33,8 @@ const HOLD_SECONDS = 30;
 export type IdentifiedMessage = Message & { MessageId: string };
 
 /** `items` in runs of `size`: by default as many as one SQS batch call takes. */
-export function chunks<T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) {
-    result.push(items.slice(start, start + size));
-  }
-  return result;
-}
+export const chunks = <T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
 
 /**
  * Pages through the queue, each message once (held HOLD_SECONDS, so that paging sees it once),

@@ -379,20 +379,17 @@ const tagOf = (path: string): string => path.split('/')[1] ?? path;
 
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
 function headersOf(status: number, authenticated: boolean, outcome: Outcome): Record<string, unknown> {
-  const names: { name: HeaderName; required: boolean }[] = [
-    { name: 'x-request-id', required: true },
-    { name: 'cache-control', required: true },
-    { name: 'x-content-type-options', required: true },
-  ];
-  if (authenticated && status !== 401) {
-    // A 413 or 500 may come before the key is counted (the gateway's own body limit, a store failure).
-    const counted = status < 300 || status === 403 || status === 404 || status === 429;
-    names.push(...RATE_LIMIT_HEADERS.map((name) => ({ name, required: counted })));
-  }
-  if (status === 429 || status === 503 || outcome.retryAfter) names.push({ name: 'Retry-After', required: outcome.retryAfter !== 'sometimes' });
-  names.push(...(outcome.headers ?? []).map((name) => ({ name, required: true })));
+  const required: Partial<Record<HeaderName, boolean>> = { 'x-request-id': true, 'cache-control': true, 'x-content-type-options': true };
+  // A 413 or 500 may come before the key is counted (the gateway's own body limit, a store failure).
+  const counted = status < 300 || status === 403 || status === 404 || status === 429;
+  if (authenticated && status !== 401) for (const name of RATE_LIMIT_HEADERS) required[name] = counted;
+  if (status === 429 || status === 503 || outcome.retryAfter) required['Retry-After'] = outcome.retryAfter !== 'sometimes';
+  for (const name of outcome.headers ?? []) required[name] = true;
   return Object.fromEntries(
-    names.map(({ name, required }) => [name, required ? { $ref: `#/components/headers/${name}` } : { ...HEADERS[name], required }]),
+    Object.entries(required).map(([name, always]) => [
+      name,
+      always ? { $ref: `#/components/headers/${name}` } : { ...HEADERS[name as HeaderName], required: false },
+    ]),
   );
 }
 

@@ -40,12 +40,8 @@ class CheckFailed extends Error {}
  * too. IAM documents the condition key as the attributes a request names *or returns*.
  */
 function suspectGrants(route: RouteDefinition): string[] {
-  const tables: [string, readonly TableGrant[] | undefined][] = [
-    ['keys', route.access.keys],
-    ['secrets', route.access.secrets],
-  ];
-  return tables.flatMap(([table, grants]) =>
-    (grants ?? [])
+  return Object.entries(route.access).flatMap(([table, grants]: [string, readonly TableGrant[]]) =>
+    grants
       .filter((grant) => grant.attributes && grant.returnValues?.includes('ALL_NEW'))
       .flatMap((grant) => grant.actions.map((action) => `${action} on the ${table} table (ReturnValues ALL_NEW under dynamodb:Attributes)`)),
   );

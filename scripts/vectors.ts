@@ -89,15 +89,20 @@ function requestVectors() {
   const ephemeralPoint = ephemeral.getPublicKey();
   const shared = ephemeral.computeSecret(recipient);
   const key = hkdf(shared, ascii('svc:v3:salt'), Buffer.concat([ascii('svc:v3:key'), ephemeralPoint, recipient]));
-  const data = (name: string, plaintext: Buffer, ivHex: string, utf8Text?: string) => ({
-    name,
-    field: 'data',
-    ...(utf8Text !== undefined ? { plaintextUtf8: utf8Text } : { plaintextHex: plaintext.toString('hex') }),
-    aad: 'svc:v3:data',
-    ivHex,
-    encoding: 'base64',
-    sent: Buffer.concat([Buffer.from([3]), ephemeralPoint, gcm(key, ivHex, plaintext, 'svc:v3:data')]).toString('base64'),
-  });
+  /** `data` carries E before the iv and is standard base64; `filename` is unpadded base64url. */
+  const sealed = (name: string, field: 'data' | 'filename', plaintext: Buffer, ivHex: string, utf8Text?: string) => {
+    const encoding = field === 'data' ? 'base64' : 'base64url';
+    const point = field === 'data' ? [ephemeralPoint] : [];
+    return {
+      name,
+      field,
+      ...(utf8Text !== undefined ? { plaintextUtf8: utf8Text } : { plaintextHex: plaintext.toString('hex') }),
+      aad: `svc:v3:${field}`,
+      ivHex,
+      encoding,
+      sent: Buffer.concat([Buffer.from([3]), ...point, gcm(key, ivHex, plaintext, `svc:v3:${field}`)]).toString(encoding),
+    };
+  };
   const text = `${TEXT}the database password\n`;
   const url = 'https://secrets.example.com/r/J8k051Rl3B2N5nxEX7V-gg';
   const fingerprint = sha256(recipient).toString('base64url');
@@ -119,27 +124,16 @@ function requestVectors() {
     keyHex: key.toString('hex'),
     links: { url, requestLink: `${url}#${fingerprint}`, receiveLink, receiveLinkWithKey: `${receiveLink}.svc_MtlU4LDD5zURG2ZMmjOLfxoxppGCrQxz` },
     vectors: [
-      data('text with unicode and a trailing newline', Buffer.from(text), 'a0a1a2a3a4a5a6a7a8a9aaab', text),
-      data('empty text', Buffer.alloc(0), 'b0b1b2b3b4b5b6b7b8b9babb', ''),
-      data('file bytes', Buffer.from([0, 1, 2, 253, 254, 255]), 'c0c1c2c3c4c5c6c7c8c9cacb'),
-      {
-        name: 'a filename',
-        field: 'filename',
-        plaintextUtf8: FILENAME,
-        aad: 'svc:v3:filename',
-        ivHex: 'd0d1d2d3d4d5d6d7d8d9dadb',
-        encoding: 'base64url',
-        sent: Buffer.concat([Buffer.from([3]), gcm(key, 'd0d1d2d3d4d5d6d7d8d9dadb', Buffer.from(FILENAME), 'svc:v3:filename')]).toString('base64url'),
-      },
+      sealed('text with unicode and a trailing newline', 'data', Buffer.from(text), 'a0a1a2a3a4a5a6a7a8a9aaab', text),
+      sealed('empty text', 'data', Buffer.alloc(0), 'b0b1b2b3b4b5b6b7b8b9babb', ''),
+      sealed('file bytes', 'data', Buffer.from([0, 1, 2, 253, 254, 255]), 'c0c1c2c3c4c5c6c7c8c9cacb'),
+      sealed('a filename', 'filename', Buffer.from(FILENAME), 'd0d1d2d3d4d5d6d7d8d9dadb', FILENAME),
     ],
   };
 }
 
 /** Each vectors file under client/, and what this script writes into it. */
-export const VECTOR_FILES = {
-  'test-vectors-v2.json': passphraseVectors,
-  'request-test-vectors.json': requestVectors,
-};
+export const VECTOR_FILES = { 'test-vectors-v2.json': passphraseVectors, 'request-test-vectors.json': requestVectors };
 export const renderVectors = (file: keyof typeof VECTOR_FILES): string => `${JSON.stringify(VECTOR_FILES[file](), null, 2)}\n`;
 
 if (require.main === module) {
