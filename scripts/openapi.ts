@@ -107,6 +107,8 @@ const withStatedChecks: Override = (context) => {
 
 /** OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target; the dialect is declared once, at the top. */
 const jsonSchema = (schema: ZodMiniType, io: 'input' | 'output'): JsonSchema => zodJsonSchema(schema, io, withStatedChecks);
+/** A body's content: always JSON. */
+const json = (schema: object) => ({ 'application/json': { schema } });
 
 /** A header holding a whole number: digits only, at most a millisecond timestamp's 16. */
 const DIGITS = { type: 'string', pattern: '^\\d+$', maxLength: 16 } as const;
@@ -136,23 +138,20 @@ type HeaderName = keyof typeof HEADERS;
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
-interface Outcome {
-  description: string;
-  /** The error body when absent. */
-  schema?: ZodMiniType;
-  /** Headers of this outcome alone, always sent with it. */
-  headers?: HeaderName[];
-  /** `retry-after` on a 409: sent where waiting helps, so not with one that retrying cannot fix. 429 and 503 always send it. */
-  retryAfter?: 'always' | 'sometimes';
-}
+/**
+ * What a route answers with a status: `schema` is the error body when absent; `headers` are sent
+ * with this outcome alone, always. `retryAfter` on a 409: sent where waiting helps, so not with one
+ * that retrying cannot fix; 429 and 503 always send it.
+ */
+type Outcome = { description: string; schema?: ZodMiniType; headers?: HeaderName[]; retryAfter?: 'always' | 'sometimes' };
 
-interface RouteDocument {
+/** `description`: what a reader of the route needs beyond its summary (the rules live in docs/api.md). */
+type RouteDocument = {
   summary: string;
-  /** What a reader of the route needs beyond its summary (the rules live in docs/api.md). */
   description: string;
   request?: { schema: ZodMiniType; required: boolean };
   outcomes: Record<number, Outcome>;
-}
+};
 
 const error = (description: string): Outcome => ({ description });
 const answer = (description: string, schema: ZodMiniType): Outcome => ({ description, schema });
@@ -308,10 +307,7 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
         schemas.claimSecretResponse,
       ),
       403: {
-        description:
-          `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof ` +
-          `(\`wrong passphrase\`). No view is used; a wrong proof uses one of the ${GATE.attempts} attempts, and the one that ` +
-          'uses the last deletes the secret (then 404, and `secret.burned`).',
+        description: `A passphrase-gated secret, claimed without \`${GATE.proofHeader}\` (\`passphrase required\`) or with a wrong proof (\`wrong passphrase\`). No view is used; a wrong proof uses one of the ${GATE.attempts} attempts, and the one that uses the last deletes the secret (then 404, and \`secret.burned\`).`,
         headers: [GATE.attemptsLeftHeader],
       },
       404: SECRET_GONE,
@@ -450,7 +446,7 @@ function webhooks() {
               : `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
           security: [{ webhookSignature: [] }],
           parameters: WEBHOOK_PARAMETERS,
-          requestBody: { required: true, content: { 'application/json': { schema: ref(webhookPayloadSchema) } } },
+          requestBody: { required: true, content: json(ref(webhookPayloadSchema)) },
           responses: { '2XX': { description: `Delivered; any other answer, or none within ${WEBHOOK_REQUEST_TIMEOUT_MS / 1000} s, is retried.` } },
         },
       },
@@ -486,7 +482,7 @@ function operation(route: (typeof ROUTES)[number]) {
       {
         description: outcome.description,
         headers: headersOf(Number(status), authenticated, outcome),
-        content: { 'application/json': { schema: ref(outcome.schema ?? schemas.errorResponse) } },
+        content: json(ref(outcome.schema ?? schemas.errorResponse)),
       },
     ]),
   );
@@ -498,12 +494,7 @@ function operation(route: (typeof ROUTES)[number]) {
     security: authenticated ? [{ apiKey: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(document.request
-      ? {
-          requestBody: {
-            required: document.request.required,
-            content: { 'application/json': { schema: jsonSchema(document.request.schema, 'input') } },
-          },
-        }
+      ? { requestBody: { required: document.request.required, content: json(jsonSchema(document.request.schema, 'input')) } }
       : {}),
     responses,
   };

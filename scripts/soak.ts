@@ -33,12 +33,7 @@ type MemorySample = Record<string, number>;
 type Session = { baseUrl: string; webhook: string; dataBytes: number; key?: string; secrets: string[]; step: number };
 
 /** One request of a session: its method and path, its body, the status that means it went right. */
-interface Step {
-  method: string;
-  path: string | ((session: Session) => string);
-  json?: (session: Session) => unknown;
-  expected: number;
-}
+type Step = { method: string; path: string | ((session: Session) => string); json?: (session: Session) => unknown; expected: number };
 
 const secret = (index: number) => (session: Session) => `/secrets/${session.secrets[index]}`;
 const createSecret: Step = {
