@@ -74,9 +74,8 @@ const plural = (count: number, noun: string, suffix = 's'): string => `${count} 
 
 async function list({ sqs, env, queue }: Command): Promise<void> {
   const sqsEndpoint = env[ENV.sqsEndpoint];
-  const { letters, notReleased, countsRaised } = sqsEndpoint
-    ? await peekDeadLetters(sqsEndpoint, queue('dlq-url'))
-    : await listDeadLetters(sqs, queue('dlq-url'));
+  const listing = sqsEndpoint ? peekDeadLetters(sqsEndpoint, queue('dlq-url')) : listDeadLetters(sqs, queue('dlq-url'));
+  const { letters, notReleased, countsRaised } = await listing;
   for (const letter of letters) console.log(describeDeadLetter(letter));
   console.log(plural(letters.length, 'dead letter'));
   if (countsRaised && letters.length > 0) {
@@ -138,8 +137,7 @@ const COMMANDS: Record<string, (command: Command) => Promise<void>> = { list, re
 async function main(): Promise<void> {
   const parsed = parseCommandLine(USAGE, { 'dlq-url': { type: 'string' }, 'queue-url': { type: 'string' }, 'failures-url': { type: 'string' } }, 1);
   if (!parsed) return;
-  const { values, positionals } = parsed;
-  const [name] = positionals;
+  const [name] = parsed.positionals;
   const run = name === undefined ? undefined : COMMANDS[name];
   if (!run) return exitWithUsage(USAGE, name ? `unknown command: ${name}` : 'no command given');
   let env: DlqEnv;
@@ -150,7 +148,7 @@ async function main(): Promise<void> {
   }
   const queue = (option: QueueOption): string => {
     const { what, envVar } = QUEUE_OPTIONS[option];
-    return (values[option] ?? env[envVar]) || exitWithUsage(USAGE, `no ${what}: pass --${option} or set ${envVar}`);
+    return (parsed.values[option] ?? env[envVar]) || exitWithUsage(USAGE, `no ${what}: pass --${option} or set ${envVar}`);
   };
   const sqsEndpoint = env[ENV.sqsEndpoint];
   const sqs = sqsEndpoint ? localSqsClient(sqsEndpoint) : new SQSClient({});

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import type { ZodMiniType } from 'zod/mini';
 import { API_KEY_FORMAT_DESCRIPTION } from '#contract/errors';
 import {
   API_BASE_PATH,
@@ -31,26 +30,22 @@ export const OPENAPI_PATH = path.resolve(__dirname, '../docs/openapi.json');
 
 type JsonSchema = Record<string, unknown>;
 
-const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-
 type Override = (context: { zodSchema: unknown; jsonSchema: JsonSchema; path: (string | number)[] }) => void;
 
 /** zod's JSON Schema of `schema`, as the handlers' own checks state it. */
-function zodJsonSchema(schema: ZodMiniType, io: 'input' | 'output', override?: Override): JsonSchema {
+function zodJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', override?: Override): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, override }) as JsonSchema;
   return rest;
 }
 
 /**
- * Standard base64 exactly as isStandardBase64 (contract/base64.ts) accepts it: the alphabet,
- * whole quanta of 4, up to two `=` at the end, not empty. The handlers check it otherwise: this
- * pattern over a 5 MiB body took 39–50 ms. test/unit/openapi/stated-patterns.test.ts pins the two
- * to the same answers.
+ * Standard base64 as isStandardBase64 (contract/base64.ts) accepts it; the handlers check it
+ * without a pattern, slow over 5 MiB. test/unit/openapi/stated-patterns.test.ts pins the two together.
  */
 export const STANDARD_BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$';
 
 /** The pattern zod states for `schema`, or for one of its properties. */
-function patternOf(schema: ZodMiniType, property?: string): string {
+function patternOf(schema: z.ZodMiniType, property?: string): string {
   const stated = zodJsonSchema(schema, 'input');
   const pattern = property === undefined ? stated.pattern : (stated.properties as Record<string, JsonSchema>)[property]?.pattern;
   if (typeof pattern !== 'string') throw new Error(`no pattern to state for ${property ?? 'the schema'}`);
@@ -58,14 +53,13 @@ function patternOf(schema: ZodMiniType, property?: string): string {
 }
 
 /**
- * What a field's refinement checks, or what the resource was made with, stated as the pattern or
- * format it amounts to, so that a generated client or a gateway can check it as well; by property
- * name, for strings that state neither. A P-256 key's pattern is the first of its checks
- * (contract/p256.ts), the curve equation the rest.
+ * By property name, for strings that state no pattern or format: what a refinement checks, or what
+ * the resource was made with, so that a generated client or a gateway can check it as well.
  */
 const STATED: Record<string, JsonSchema> = {
   data: { pattern: STANDARD_BASE64_PATTERN },
   webhook: { format: 'uri' },
+  // The first of a P-256 key's checks (contract/p256.ts); the curve equation is the rest.
   publicKey: { pattern: REQUEST_PUBLIC_KEY_PATTERN.source },
   // A request's note in answers, as POST /requests took it.
   note: { pattern: patternOf(schemas.createRequestBody, 'note') },
@@ -79,9 +73,8 @@ function webhookOrNone(node: JsonSchema): void {
 }
 
 /**
- * Fields stated by the schema they are, where their name would say too much: any property may be
- * called `id`, and only PATCH /keys' `webhook` may be `""`. A webhook's `data.id` is a secret's or
- * a request's id, as POST /secrets and POST /requests made it.
+ * By the schema itself where a name says too much: any property may be called `id` (a webhook's
+ * `data.id` is the id POST /secrets or POST /requests made), and only PATCH /keys' `webhook` may be `""`.
  */
 const MADE_ID = { pattern: patternOf(schemas.secretId) };
 const STATED_BY_SCHEMA = new Map<unknown, (node: JsonSchema) => void>([
@@ -94,7 +87,7 @@ const withStatedChecks: Override = (context) => {
   if (node.type === 'integer' && !('format' in node)) {
     // Every integer says how wide it is, for generated clients to pick their type.
     const [lowest, highest] = [node.minimum ?? node.exclusiveMinimum ?? -Infinity, node.maximum ?? node.exclusiveMaximum ?? Infinity] as number[];
-    node.format = (lowest as number) >= INT32.min && (highest as number) <= INT32.max ? 'int32' : 'int64';
+    node.format = (lowest as number) >= -(2 ** 31) && (highest as number) < 2 ** 31 ? 'int32' : 'int64';
   }
   const bySchema = STATED_BY_SCHEMA.get(zodSchema);
   if (bySchema) return bySchema(node);
@@ -106,7 +99,7 @@ const withStatedChecks: Override = (context) => {
 };
 
 /** OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target; the dialect is declared once, at the top. */
-const jsonSchema = (schema: ZodMiniType, io: 'input' | 'output'): JsonSchema => zodJsonSchema(schema, io, withStatedChecks);
+const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => zodJsonSchema(schema, io, withStatedChecks);
 /** A body's content: always JSON. */
 const json = (schema: object) => ({ 'application/json': { schema } });
 
@@ -143,18 +136,18 @@ const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Rema
  * with this outcome alone, always. `retryAfter` on a 409: sent where waiting helps, so not with one
  * that retrying cannot fix; 429 and 503 always send it.
  */
-type Outcome = { description: string; schema?: ZodMiniType; headers?: HeaderName[]; retryAfter?: 'always' | 'sometimes' };
+type Outcome = { description: string; schema?: z.ZodMiniType; headers?: HeaderName[]; retryAfter?: 'always' | 'sometimes' };
 
 /** `description`: what a reader of the route needs beyond its summary (the rules live in docs/api.md). */
 type RouteDocument = {
   summary: string;
   description: string;
-  request?: { schema: ZodMiniType; required: boolean };
+  request?: { schema: z.ZodMiniType; required: boolean };
   outcomes: Record<number, Outcome>;
 };
 
 const error = (description: string): Outcome => ({ description });
-const answer = (description: string, schema: ZodMiniType): Outcome => ({ description, schema });
+const answer = (description: string, schema: z.ZodMiniType): Outcome => ({ description, schema });
 
 /**
  * Each response schema once, under components/schemas, referred to by name. Request bodies are
@@ -162,7 +155,7 @@ const answer = (description: string, schema: ZodMiniType): Outcome => ({ descrip
  * "always present" in a named schema (right for what a server answers) but not in a request body,
  * where a default means "may be left out" (ttl, type and views of POST /secrets).
  */
-const NAMED_SCHEMAS: Record<string, ZodMiniType> = {
+const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   Error: schemas.errorResponse,
   Health: schemas.healthResponse,
   CreatedKey: schemas.createKeyResponse,
@@ -180,7 +173,7 @@ const NAMED_SCHEMAS: Record<string, ZodMiniType> = {
   WebhookEvent: webhookPayloadSchema,
 };
 
-function ref(schema: ZodMiniType): { $ref: string } {
+function ref(schema: z.ZodMiniType): { $ref: string } {
   const name = Object.keys(NAMED_SCHEMAS).find((candidate) => NAMED_SCHEMAS[candidate] === schema);
   if (!name) throw new Error('a schema the document uses has no name in NAMED_SCHEMAS');
   return { $ref: `#/components/schemas/${name}` };
@@ -440,10 +433,7 @@ function webhooks() {
       {
         post: {
           operationId: `webhook-${event.replace('.', '-')}`,
-          summary:
-            event === WEBHOOK_TEST_EVENT
-              ? `\`${event}\`, sent by POST /keys/webhook/test (docs/webhooks.md).`
-              : `\`${event}\`, sent to the webhook of the key that created the secret (docs/webhooks.md).`,
+          summary: `\`${event}\`, sent ${event === WEBHOOK_TEST_EVENT ? 'by POST /keys/webhook/test' : 'to the webhook of the key that created the secret'} (docs/webhooks.md).`,
           security: [{ webhookSignature: [] }],
           parameters: WEBHOOK_PARAMETERS,
           requestBody: { required: true, content: json(ref(webhookPayloadSchema)) },
