@@ -4,12 +4,19 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
-type CommandLineConfig<TOptions extends ParseArgsOptionsConfig> = { allowPositionals: true; options: TOptions & typeof HELP };
-
 /** The reason, then the usage, on stderr; exit code 2. */
 export function exitWithUsage(usage: string, message: string): never {
   console.error(`${message}\n\n${usage}`);
   process.exit(2);
+}
+
+/** What `read` answers; what it throws is the reason to exit through exitWithUsage. */
+export function readOrExit<T>(usage: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    return exitWithUsage(usage, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
@@ -18,13 +25,8 @@ export function exitWithUsage(usage: string, message: string): never {
  * arguments exits through exitWithUsage.
  */
 export function parseCommandLine<const TOptions extends ParseArgsOptionsConfig>(usage: string, options: TOptions, maxPositionals: number) {
-  const config: CommandLineConfig<TOptions> = { allowPositionals: true, options: { ...options, ...HELP } };
-  let parsed: ReturnType<typeof parseArgs<CommandLineConfig<TOptions>>>;
-  try {
-    parsed = parseArgs(config);
-  } catch (error) {
-    return exitWithUsage(usage, error instanceof Error ? error.message : String(error));
-  }
+  const config = { allowPositionals: true as const, options: { ...options, ...HELP } };
+  const parsed = readOrExit(usage, () => parseArgs(config));
   if ((parsed.values as { help?: boolean }).help) {
     console.log(usage);
     return undefined;

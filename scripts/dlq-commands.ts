@@ -9,10 +9,7 @@ import {
 import { parseWebhookJob } from '#lambdas/webhooks/rules/webhook-job';
 import { peekMessages } from '#local/queue/peek';
 
-/**
- * The webhook dead-letter queue, for operators: list what is in it, and move it all back to the
- * jobs queue. Works against SQS and against local mode's queue service alike.
- */
+/** The webhook dead-letter queue for operators, on SQS and local mode's queue service alike. */
 
 type DeadLetter = ReturnType<typeof deadLetter>;
 
@@ -124,14 +121,10 @@ export async function redriveDeadLetters(client: SQSClient, queues: { deadLetter
   const result = { moved: 0, notDeleted: 0 };
   await visitEach(client, queues.deadLetterQueueUrl, async (message) => {
     await client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: message.Body, MessageAttributes: message.MessageAttributes }));
-    try {
-      await client.send(new DeleteMessageCommand({ QueueUrl: queues.deadLetterQueueUrl, ReceiptHandle: message.ReceiptHandle }));
-    } catch {
-      result.notDeleted += 1;
-      return false;
-    }
-    result.moved += 1;
-    return true;
+    const deleting = client.send(new DeleteMessageCommand({ QueueUrl: queues.deadLetterQueueUrl, ReceiptHandle: message.ReceiptHandle }));
+    const deleted = await deleting.then(() => true).catch(() => false);
+    result[deleted ? 'moved' : 'notDeleted'] += 1;
+    return deleted;
   });
   return result;
 }

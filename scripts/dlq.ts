@@ -9,7 +9,7 @@ import { KEYS_TABLE, SECRETS_TABLE } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
 import { LOCAL_AWS_SETTINGS } from '#local/aws-account';
 import { localSqsClient } from '#local/queue-service';
-import { exitWithUsage, parseCommandLine } from './command-line';
+import { exitWithUsage, parseCommandLine, readOrExit } from './command-line';
 import { describeDeadLetter, listDeadLetters, peekDeadLetters, redriveDeadLetters } from './dlq-commands';
 import { replayFanOutFailures, type FanOutHandler } from './fan-out-replay';
 
@@ -43,9 +43,8 @@ WebhookFanOutFailureQueueUrl, and region and credentials come from the usual AWS
 for replay, ${ENV.dynamodbEndpoint} to DynamoDB Local; \`npm start\` prints both commands.`;
 
 /**
- * What the command reads from its environment: the queues' URLs (each also an option), local
- * mode's endpoints (none: SQS and DynamoDB), and the fan-out function's keys table, which replay
- * needs. Replay runs the fan-out handler, which reads the rest of its environment itself, as on Lambda.
+ * The queues' URLs (each also an option), local mode's endpoints (none: SQS and DynamoDB) and the
+ * keys table replay needs; the fan-out handler reads the rest of its environment itself, as on Lambda.
  */
 const DLQ_ENV = z.object({
   [ENV.sqsEndpoint]: z.optional(httpUrl()),
@@ -140,12 +139,7 @@ async function main(): Promise<void> {
   const [name] = parsed.positionals;
   const run = name === undefined ? undefined : COMMANDS[name];
   if (!run) return exitWithUsage(USAGE, name ? `unknown command: ${name}` : 'no command given');
-  let env: DlqEnv;
-  try {
-    env = readDlqEnv();
-  } catch (error) {
-    return exitWithUsage(USAGE, error instanceof Error ? error.message : String(error));
-  }
+  const env = readOrExit(USAGE, () => readDlqEnv());
   const queue = (option: QueueOption): string => {
     const { what, envVar } = QUEUE_OPTIONS[option];
     return (parsed.values[option] ?? env[envVar]) || exitWithUsage(USAGE, `no ${what}: pass --${option} or set ${envVar}`);

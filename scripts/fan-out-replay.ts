@@ -64,15 +64,11 @@ async function replayOne(body: string, options: ReplayOptions): Promise<number |
     return { why: 'not a DynamoDB stream on-failure record (no valid DDBStreamBatchInfo)' };
   }
   const batch = failure.DDBStreamBatchInfo;
-  let records: StreamRecord[];
-  try {
-    records = await readRange(options.streams, batch);
-  } catch (error) {
-    if (error instanceof TrimmedDataAccessException) {
-      return { why: "its records are past the stream's 24-hour retention: they cannot be replayed" };
-    }
+  const records = await readRange(options.streams, batch).catch((error: unknown) => {
+    if (error instanceof TrimmedDataAccessException) return undefined;
     throw error;
-  }
+  });
+  if (!records) return { why: "its records are past the stream's 24-hour retention: they cannot be replayed" };
   if (records.at(-1)?.dynamodb?.SequenceNumber !== batch.endSequenceNumber) {
     return { why: `the stream holds no record ${batch.endSequenceNumber} in ${batch.shardId}` };
   }

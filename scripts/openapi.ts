@@ -107,9 +107,8 @@ const json = (schema: object) => ({ 'application/json': { schema } });
 const DIGITS = { type: 'string', pattern: '^\\d+$', maxLength: 16 } as const;
 
 /**
- * Header names are case-insensitive in HTTP, and the service sends them in lower case; the
- * document spells the rate-limit ones as RFC 9110 and GitHub's API do, which is how OWASP's rules
- * (Spectral) look for them.
+ * The service sends header names in lower case (HTTP ignores case); the rate-limit ones are spelt as
+ * RFC 9110 and GitHub's API do, which is how OWASP's rules (Spectral) look for them.
  */
 const HEADERS = {
   'x-request-id': {

@@ -72,11 +72,7 @@ function expectJsonContract(reply: Reply, what = reply.what): void {
   if (!reply.headers.get('x-request-id')) throw new CheckFailed(`${what}: no x-request-id`);
 }
 
-/**
- * Runs the checks against local mode or a stack, through its site URL. It creates one API key and
- * a few secrets, and removes all of them again (claimed to their last view, or revoked; the key
- * revoked last).
- */
+/** Runs the checks through the site URL; what they create is claimed to its last view or revoked, the key last. */
 async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWaitMs: number): Promise<CheckResult[]> {
   const origin = new URL(siteUrl).origin;
   const results: CheckResult[] = [];
@@ -148,8 +144,7 @@ async function runSmoke(siteUrl: string, webhook: string | undefined, webhookWai
   });
   await check('unknown route', async () => {
     const reply = await request('GET', '/no-such-route', { key: null });
-    const expected = `404 ${ERRORS.routeNotFound}`;
-    expectReply(reply, expected, (body) => body.error === ERRORS.routeNotFound);
+    expectReply(reply, `404 ${ERRORS.routeNotFound}`, (body) => body.error === ERRORS.routeNotFound);
     expectJsonContract(reply, 'the gateway’s 404');
     return '404 with the JSON error';
   });

@@ -60,8 +60,8 @@ const SESSION_STEPS: readonly Step[] = [
   { method: 'DELETE', path: '/keys', expected: 200 },
 ];
 
-/** Sends the session's step; remembers the key and the secrets it makes; answers whether it went right. */
-async function send(session: Session, { method, path, json, expected }: Step): Promise<{ status: number; expected: number }> {
+/** Sends the session's step; remembers the key and the secrets it makes; answers what went wrong, if anything. */
+async function send(session: Session, { method, path, json, expected }: Step): Promise<string | undefined> {
   const creatingKey = method === 'POST' && path === '/keys';
   const response = await api(method, typeof path === 'string' ? path : path(session), {
     baseUrl: session.baseUrl,
@@ -71,7 +71,7 @@ async function send(session: Session, { method, path, json, expected }: Step): P
   });
   if (creatingKey) session.key = String(response.body.key);
   else if (path === '/secrets' && response.status === 201) session.secrets.push(String(response.body.id));
-  return { status: response.status, expected };
+  return response.status === expected ? undefined : `${response.status}, expected ${expected}`;
 }
 
 /** Resident memory (MiB) of local mode's processes: `root` and all beneath it, by role. */
@@ -117,16 +117,10 @@ async function runLoad(server: LocalServer, webhook: string): Promise<{ samples:
     const stepIndex = current.step;
     const requestStarted = at();
     const request = send(current, SESSION_STEPS[stepIndex] as Step)
-      .then(({ status, expected }) => {
-        const ok = status === expected;
-        if (!ok) errors.push(`step ${stepIndex}: ${status}, expected ${expected}`);
-        return ok;
-      })
-      .catch((error: unknown) => {
-        errors.push(`step ${stepIndex}: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
-      })
-      .then((ok) => {
+      .catch((error: unknown) => (error instanceof Error ? error.message : String(error)))
+      .then((failure) => {
+        const ok = failure === undefined;
+        if (!ok) errors.push(`step ${stepIndex}: ${failure}`);
         samples.push({ atMs: requestStarted, ms: at() - requestStarted, ok });
         // A session whose step failed is dropped: its next steps would fail for that reason alone.
         current.step += 1;
