@@ -32,7 +32,6 @@ type ReplayOptions = { sqs: SQSClient; streams: DynamoDBStreamsClient; failuresQ
 const ATTEMPTS = 3;
 /** GetRecords may answer empty before a shard's end; this many in a row means the range is not there. */
 const MAX_EMPTY_READS = 10;
-const REPLAY_FUNCTION_NAME = 'webhook-fan-out-replay';
 
 /**
  * Answers how many failure records were fanned out in full (and deleted), how many stream records
@@ -114,7 +113,7 @@ async function fanOutWithRetries(records: DynamoDBRecord[], fanOut: FanOutHandle
   let pending = records;
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
-    const context = lambdaContext(REPLAY_FUNCTION_NAME, randomUUID(), FAN_OUT_FUNCTION_TIMEOUT_MS);
+    const context = lambdaContext('webhook-fan-out-replay', randomUUID(), FAN_OUT_FUNCTION_TIMEOUT_MS);
     let failedFrom: number;
     try {
       const { batchItemFailures = [] } = await fanOut({ Records: pending }, context);

@@ -362,9 +362,6 @@ const ROUTE_DOCUMENTS: Record<RouteName, RouteDocument> = {
   },
 };
 
-/** Operations are grouped by the first segment of their path: health, keys, secrets, requests. */
-const tagOf = (path: string): string => path.split('/')[1] ?? path;
-
 /** Required headers by reference to components/headers; optional ones in full, as a reference cannot change `required`. */
 function headersOf(status: number, authenticated: boolean, outcome: Outcome): Record<string, unknown> {
   const required: Partial<Record<HeaderName, boolean>> = { 'x-request-id': true, 'cache-control': true, 'x-content-type-options': true };
@@ -479,7 +476,8 @@ function operation(route: (typeof ROUTES)[number]) {
     operationId: name,
     summary: document.summary,
     description: document.description,
-    tags: [tagOf(route.path)],
+    // Grouped by the first segment of their path: health, keys, secrets, requests.
+    tags: [route.path.split('/')[1] ?? route.path],
     security: authenticated ? [{ apiKey: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(document.request
