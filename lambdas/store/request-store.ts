@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib
 import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { FULFILMENT_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { NEVER, holds, renderCondition, type Condition } from './condition';
+import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
 import { dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { deleteChunks, putHead, splitIntoChunks, storedData, writeChunks } from './secret-store';
@@ -132,9 +132,10 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
   const open = openAt(now);
+  const ownAnswer = writtenBy(A.fulfilToken, fulfilToken);
   /** What the item says this fulfilment answers, when its update did not (or could not) apply. */
   const outcomeOf = (item: Record<string, unknown> | undefined): FulfilOutcome => {
-    if (item?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
+    if (holds(ownAnswer, item)) return 'fulfilled';
     if (probe && holds(open, item)) return NOT_FULFILLED_YET;
     return item?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
   };
@@ -162,7 +163,7 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
         ? repeatIt
         : async (signal) => {
             const item = await readRequest(signal);
-            return item?.[A.fulfilToken] !== fulfilToken && holds(open, item) ? NOT_APPLIED : outcomeOf(item);
+            return !holds(ownAnswer, item) && holds(open, item) ? NOT_APPLIED : outcomeOf(item);
           },
     });
   } catch (error) {
@@ -195,7 +196,7 @@ function answerUpdate(
     ...(answer.filename !== undefined ? [`${A.filename} = :filename`] : []),
     ...(answer.mimetype !== undefined ? [`${A.mimetype} = :mimetype`] : []),
   ];
-  const condition: Condition = ownRepeat ? { any: [openAt(now), { path: A.fulfilToken, op: '=', value: fulfilToken }] } : openAt(now);
+  const condition: Condition = ownRepeat ? { any: [openAt(now), writtenBy(A.fulfilToken, fulfilToken)] } : openAt(now);
   return {
     UpdateExpression: `SET ${sets.join(', ')}`,
     ...renderCondition(

@@ -12,7 +12,7 @@ import {
 } from '../definitions/tables';
 import { batchGetAll, batchWriteAll } from './batches';
 import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
-import { countWrongProof } from './gate-attempts';
+import { countWrongProof, liveAt } from './gate-attempts';
 import { putReceipt } from './receipt-store';
 import { receiptOf } from '../rules/receipt';
 import {
@@ -403,11 +403,12 @@ async function claimAs(
   if ('taken' in outcome) head = outcome.taken;
   else {
     const old = outcome.refusedBy;
+    const { forCaller, unlocked } = claimClauses(caller, gate);
     // Another key's answer to a request is no secret to this one.
-    if (old?.reader !== undefined && old.reader !== caller) return undefined;
+    if (old !== undefined && !holds(forCaller, old)) return undefined;
     const remaining = old?.[claim];
-    if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
-      if (old.gate !== undefined && old.gate !== gate) {
+    if (old !== undefined && typeof remaining !== 'number' && holds({ all: liveAt(now) }, old)) {
+      if (!holds(unlocked, old)) {
         if (proof === undefined) return { refusal: 'proof-required', attemptsLeft: old.attempts ?? 0 };
         // A repeat whose first may still be counting this wrong proof does not count it again.
         if (!takeView) return NOT_CLAIMED_YET;
@@ -458,29 +459,31 @@ function viewMayBeTaken(error: unknown): never {
  */
 type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
 
-/**
- * What a claim's update wants of the head: a view left, not expired, not taken by this claim yet,
- * no other key's answer to a request (`reader`), and no gate or the right proof. Without
- * `takeView` it never holds (the update only reads the head back).
- */
-const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => ({
-  all: [
-    { path: A.remaining, op: '>', value: 0 },
-    { path: A.expires, op: '>', value: now },
-    { path: claim, op: 'absent' },
-    {
-      any: [
-        { path: A.reader, op: 'absent' },
-        { path: A.reader, op: '=', value: caller },
-      ],
-    },
-    { any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])] },
-    ...(takeView ? [] : [{ path: claim, op: 'exists' as const }]),
-  ],
+/** Clauses of what a claim's update wants of the head that a refusal is answered by. */
+const claimClauses = (caller: string, gate: string | undefined) => ({
+  /** No other key's answer to a request (`reader`). */
+  forCaller: {
+    any: [
+      { path: A.reader, op: 'absent' },
+      { path: A.reader, op: '=', value: caller },
+    ],
+  } satisfies Condition,
+  /** No gate, or the right proof. */
+  unlocked: {
+    any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])],
+  } satisfies Condition,
 });
 
-/** A head that a claim with the right proof could take a view of. */
-const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
+/**
+ * What a claim's update wants of the head: live, not taken by this claim yet, for the caller, and
+ * unlocked. Without `takeView` it never holds (the update only reads the head back).
+ */
+const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => {
+  const { forCaller, unlocked } = claimClauses(caller, gate);
+  return {
+    all: [...liveAt(now), { path: claim, op: 'absent' }, forCaller, unlocked, ...(takeView ? [] : [{ path: claim, op: 'exists' as const }])],
+  };
+};
 
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
@@ -544,13 +547,7 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
 }
 
 /** Whose revocation deletes a head: its owner's, while it is live. */
-const revocableBy = (owner: string, now: number): Condition => ({
-  all: [
-    { path: A.owner, op: '=', value: owner },
-    { path: A.remaining, op: '>', value: 0 },
-    { path: A.expires, op: '>', value: now },
-  ],
-});
+const revocableBy = (owner: string, now: number): Condition => ({ all: [{ path: A.owner, op: '=', value: owner }, ...liveAt(now)] });
 
 /** A revocation that finds no head left: every chunk the secret may have had goes, since the head that counted them is gone. */
 const HEAD_GONE = (id: string) => ({ chunks: MAX_CHUNKS_PER_SECRET, chunkId: id });
