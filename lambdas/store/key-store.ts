@@ -129,8 +129,8 @@ const joined = (...parts: readonly KeyUpdate[]): KeyUpdate => ({
   set: parts.flatMap((part) => part.set),
   remove: parts.flatMap((part) => part.remove),
   conditions: parts.flatMap((part) => part.conditions),
-  names: Object.assign({}, ...parts.map((part) => part.names)) as Record<string, string>,
-  values: Object.assign({}, ...parts.map((part) => part.values)) as Record<string, unknown>,
+  names: Object.fromEntries(parts.flatMap((part) => Object.entries(part.names))),
+  values: Object.fromEntries(parts.flatMap((part) => Object.entries(part.values))),
 });
 
 const NOTHING: KeyUpdate = { set: [], remove: [], conditions: [], names: {}, values: {} };
