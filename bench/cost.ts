@@ -1,4 +1,4 @@
-import { DATA_CHUNK_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#contract/limits';
+import { DATA_CHUNK_BYTES, INLINE_DATA_MAX_BYTES, SECRET_DEFAULTS, SECRET_TTLS } from '#contract/limits';
 import { DELIVERY_BATCH_SIZE, FAN_OUT_BATCH_SIZE } from '#lambdas/definitions/webhooks';
 import { AWS_PRICES as PRICES, type PricedService, type Rate } from './prices';
 import type { LargePayloads, Measured, WarmRow } from './warm';
@@ -125,7 +125,7 @@ const sumOver = (counted: readonly Counted[], usdPerRequest: (request: MeasuredR
 function costsOfWorkload(workload: Workload, pipeline: CostInputs['pipeline']): CostBreakdown {
   const counted = countedRequests(workload);
   // The body is the data plus a few dozen bytes of JSON: near enough to tell 1 KB from 5 MiB.
-  const chunked = workload.create.requestBytes > DATA_CHUNK_BYTES;
+  const chunked = workload.create.requestBytes > INLINE_DATA_MAX_BYTES;
   const fanOutPerSecret =
     headChangesPerSecret(chunked) * lambdaInvocationUsd(MEMORY_MB.fanOut, pipeline.fanOutMsPerBatch) +
     dynamoDbUsd(EVENTS_PER_SECRET * KEY_READ_UNITS, workload.deletionWriteUnits) +
@@ -196,7 +196,7 @@ const assumptionsOf = (inputs: CostInputs): string[] => [
   'us-east-1 list prices, first tier, on-demand, behind our REST API; no free tier, no Savings Plans. Capacity units as DynamoDB Local reported them.',
   `Lambda duration: the measured warm median handler time, rounded up to the millisecond, at the configured memory (routes ${MEMORY_MB.route} MB, ` +
     `fan-out ${MEMORY_MB.fanOut} MB, delivery ${MEMORY_MB.delivery} MB, arm64). Cold starts are left out: AWS reports INITs in under 1% of invocations.`,
-  `One fan-out invocation per head change: a secret's insert, its last view and, for a chunked secret (over ${formatCount(DATA_CHUNK_BYTES)} ` +
+  `One fan-out invocation per head change: a secret's insert, its last view and, for a chunked secret (over ${formatCount(INLINE_DATA_MAX_BYTES)} ` +
     `characters), the last reader signing off; busier traffic shares one among up to ${FAN_OUT_BATCH_SIZE} records. Each reads the key once. ` +
     `The deletion of a claimed secret: ${inputs.pipeline.deletionWriteUnits.secret1Kb} write units at 1 KB, ` +
     `${formatCount(inputs.pipeline.deletionWriteUnits.secret5MiB)} at 5 MiB, as measured; a chunked secret's backstop deletion adds ` +

@@ -88,7 +88,13 @@ export const SECRET_ID_MAX_LENGTH = 128;
 /** The longest `url` POST /secrets answers: SITE_URL, a slash, an id. */
 export const SECRET_URL_MAX_LENGTH = SITE_URL_MAX_LENGTH + 1 + SECRET_ID_MAX_LENGTH;
 
-/** Data up to this size lives in the head item (400 KB cap), larger in chunks of it; a multiple of 4 for base64. */
+/**
+ * Data up to this size lives in the head item, larger in chunk items: refused writes are evaluated
+ * on the head, so a small one keeps their time and cost the same whatever a secret's size. 16 KiB
+ * keeps keys and certificates one write; timing refused writes told 64 KiB heads from none, not these.
+ */
+export const INLINE_DATA_MAX_BYTES = 16 * 1024;
+/** Chunk items hold this much data each (400 KB cap); a multiple of 4 for base64. */
 export const DATA_CHUNK_BYTES = 350_000;
 
 /** Most chunk items a secret can have: its data is shorter than the largest body. */

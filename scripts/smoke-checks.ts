@@ -42,7 +42,7 @@ const AUTHENTICATED_CHECKS = [
 /** Every check whose route counts something with UpdateItem and ReturnValues ALL_NEW. */
 const COUNTING_CHECKS = new Set(['create key', ...AUTHENTICATED_CHECKS]);
 
-/** Above the 350 KB a secret head holds, so that the secret is stored in chunks. */
+/** Above what a secret's head holds, and more than one chunk: the secret is stored in chunks. */
 export const CHUNKED_SECRET_BYTES = 400 * 1024;
 const CLAIM_RACE_CLAIMERS = 8;
 

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { DATA_CHUNK_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
+import { INLINE_DATA_MAX_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
 import { FULFILMENT_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
@@ -113,7 +113,7 @@ export interface KeyedFulfilment {
 
 /**
  * Gives an open, unexpired request its answer: one conditional update for data up to
- * DATA_CHUNK_BYTES; larger data goes first into chunks under an id of this call's own, so that
+ * INLINE_DATA_MAX_BYTES; larger data goes first into chunks under an id of this call's own, so that
  * two senders (or a fulfilment and its keyed repeat) racing cannot mix or delete each other's
  * chunks, and the loser's are deleted again. A repeat of the update that finds this fulfilment's
  * token is the fulfilment it repeats; a keyed repeat (`keyed`) never rewrites one, since the
@@ -122,7 +122,7 @@ export interface KeyedFulfilment {
 export async function fulfilRequest(id: string, answer: Answer, now: number, keyed?: KeyedFulfilment): Promise<FulfilOutcome> {
   const fulfilToken = keyed?.token ?? newWriteToken();
   const probe = keyed?.as === 'probe';
-  const inline = answer.data.length <= DATA_CHUNK_BYTES;
+  const inline = answer.data.length <= INLINE_DATA_MAX_BYTES;
   const chunkId = `${id}.${newWriteToken()}`;
   const chunks = inline || probe ? [] : splitIntoChunks(answer.data);
   // The lifetime is the request's (not read, to keep this one call): the chunks carry the longest

@@ -1,7 +1,15 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isCanonicalBase64 } from '#contract/base64';
 import { CLAIM_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, GATE, MAX_CHUNKS_PER_SECRET, type SecretType } from '#contract/limits';
+import {
+  CLAIMANTS_DONE_MS,
+  CLAIM_RETRY_WINDOW_MS,
+  DATA_CHUNK_BYTES,
+  GATE,
+  INLINE_DATA_MAX_BYTES,
+  MAX_CHUNKS_PER_SECRET,
+  type SecretType,
+} from '#contract/limits';
 import {
   CLAIM_ATTRIBUTE_PREFIX,
   KEYED_CLAIM_ATTRIBUTE_PREFIX,
@@ -33,8 +41,8 @@ import { newWriteToken } from './write-token';
 /**
  * Storage of secrets within DynamoDB's 400 KB item limit:
  * - the head item (pk = id, sk "head") holds metadata, the view counter and, for data up to
- *   DATA_CHUNK_BYTES, the data itself, so small secrets cost one write and one read;
- * - larger data is split into chunk items, each under a partition key of its own
+ *   INLINE_DATA_MAX_BYTES, the data itself, so small secrets cost one write and one read;
+ * - larger data is split into chunk items of DATA_CHUNK_BYTES, each under a partition key of its own
  *   (secretChunkKey), written BEFORE the head. The head is the commit point: a secret exists
  *   only once its head does, and every chunk carries the secret's TTL, so a failed create leaves
  *   nothing readable and nothing that outlives the ttl;
@@ -224,7 +232,7 @@ type NewHead = HeadItem & { createToken: string };
 
 export async function putSecret(secret: NewSecret): Promise<void> {
   const ttl = epochSeconds(secret.expires);
-  const inline = secret.data.length <= DATA_CHUNK_BYTES;
+  const inline = secret.data.length <= INLINE_DATA_MAX_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
   const createToken = newWriteToken();
   if (!inline) await writeChunks(secret.id, chunks, ttl);

@@ -1,12 +1,16 @@
 import { ERRORS } from '#contract/errors';
-import { DATA_CHUNK_BYTES, MAX_BODY_BYTES } from '#contract/limits';
-import { api, base64Of, createKey, createSecret, dataFilling } from '../support/api';
+import { DATA_CHUNK_BYTES, INLINE_DATA_MAX_BYTES, MAX_BODY_BYTES } from '#contract/limits';
+import { api, base64Of, createKey, createRequest, createSecret, dataFilling } from '../support/api';
 import { closeStore, itemsOfSecret } from './support/store';
 import { eventually } from '../support/eventually';
 
 /** Contract rows "concurrency" and "large payloads", on the real DynamoDB engine. */
 
 afterAll(closeStore);
+
+/** About what DynamoDB counts of an item: its attribute names and values, binary as bytes. */
+const storedBytes = (item: Record<string, unknown> = {}): number =>
+  Object.entries(item).reduce((sum, [name, value]) => sum + name.length + (value instanceof Uint8Array ? value.byteLength : String(value).length), 0);
 
 describe('concurrent claims', () => {
   test('20 simultaneous claims of a 1-view secret: exactly one 200, the rest 404', async () => {
@@ -81,14 +85,38 @@ describe('large payloads', () => {
     await eventually(async () => expect(await itemsOfSecret(id)).toEqual([]));
   });
 
-  test('data just at and just above the inline size are both stored and served', async () => {
+  test('data just at the inline size stays in the head, 4 characters more go to a chunk; both are served', async () => {
     const { key } = await createKey();
-    for (const length of [DATA_CHUNK_BYTES, DATA_CHUNK_BYTES + 4]) {
+    for (const [length, chunks] of [
+      [INLINE_DATA_MAX_BYTES, 0],
+      [INLINE_DATA_MAX_BYTES + 4, 1],
+      [DATA_CHUNK_BYTES + 4, 2],
+    ] as const) {
       const data = base64Of((length / 4) * 3, length);
       expect(data.length).toBe(length);
       const { id } = await createSecret(key, { data });
+      const [head, ...chunkItems] = await itemsOfSecret(id);
+      expect(chunkItems).toHaveLength(chunks);
+      expect(head?.data !== undefined).toBe(chunks === 0);
       expect((await api('GET', `/secrets/${id}`, { key })).body.data === data).toBe(true);
     }
+  });
+
+  // A refused write (another key's revoke, an answer to a plain secret's id) is evaluated on the
+  // head: a small head makes its time and its cost the same whatever the secret's size.
+  test('a 340 KB secret and a request answered with 340 KB keep a small head, their data in chunk items', async () => {
+    const { key } = await createKey();
+    const data = base64Of(255_000, 13);
+    const { id } = await createSecret(key, { data });
+    const request = await createRequest(key);
+    expect((await api('POST', `/requests/${request.id}`, { key, json: { data } })).status).toBe(201);
+    const [secretHead, ...secretChunks] = await itemsOfSecret(id);
+    const [requestHead] = await itemsOfSecret(request.id);
+    for (const head of [secretHead, requestHead]) expect(storedBytes(head)).toBeLessThan(1_000);
+    expect(secretChunks).toHaveLength(1);
+    expect(await itemsOfSecret(String(requestHead?.chunkId))).toHaveLength(1);
+    expect((await api('GET', `/secrets/${id}`, { key })).body.data === data).toBe(true);
+    expect((await api('GET', `/secrets/${request.id}`, { key })).body.data === data).toBe(true);
   });
 
   test('data is stored as bytes where its base64 allows, and every form of base64 comes back as given', async () => {

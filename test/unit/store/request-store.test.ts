@@ -1,5 +1,6 @@
 import '../support/env';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { INLINE_DATA_MAX_BYTES } from '#contract/limits';
 import { FULFILMENT_SETTLING_ATTRIBUTES } from '#lambdas/definitions/access';
 import { fulfilRequest } from '#lambdas/store/request-store';
 import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
@@ -30,5 +31,27 @@ describe('a refused fulfilment', () => {
     ddb.on(UpdateCommand).rejects(conditionFailed()).on(GetCommand).resolves({});
     await expect(fulfilRequest(id, answer, now)).resolves.toBe('not-found');
     expect(sentCommands(ddb).map((command) => command.name)).toEqual(['UpdateCommand', 'GetCommand']);
+  });
+});
+
+describe('an answer', () => {
+  const answerOf = (length: number) => ({ data: 'A'.repeat(length), type: 'text' as const });
+
+  test('of INLINE_DATA_MAX_BYTES characters is one update holding the data', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    await expect(fulfilRequest(id, answerOf(INLINE_DATA_MAX_BYTES), now)).resolves.toBe('fulfilled');
+    const sent = sentCommands(ddb);
+    expect(sent.map((command) => command.name)).toEqual(['UpdateCommand']);
+    expect(sent[0]!.input.ExpressionAttributeValues).toHaveProperty(':data');
+  });
+
+  // A refused answer is evaluated on the request's item: it holds no data above INLINE_DATA_MAX_BYTES.
+  test('4 characters longer goes into a chunk item first, the request counting it', async () => {
+    ddb.on(BatchWriteCommand).resolves({}).on(UpdateCommand).resolves({});
+    await expect(fulfilRequest(id, answerOf(INLINE_DATA_MAX_BYTES + 4), now)).resolves.toBe('fulfilled');
+    const sent = sentCommands(ddb);
+    expect(sent.map((command) => command.name)).toEqual(['BatchWriteCommand', 'UpdateCommand']);
+    expect(sent[1]!.input.ExpressionAttributeValues).toMatchObject({ ':chunks': 1 });
+    expect(sent[1]!.input.ExpressionAttributeValues).not.toHaveProperty(':data');
   });
 });

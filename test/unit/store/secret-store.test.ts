@@ -1,6 +1,6 @@
 import '../support/env';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, MAX_CHUNKS_PER_SECRET } from '#contract/limits';
+import { CLAIMANTS_DONE_MS, CLAIM_RETRY_WINDOW_MS, DATA_CHUNK_BYTES, INLINE_DATA_MAX_BYTES, MAX_CHUNKS_PER_SECRET } from '#contract/limits';
 import { dynamo } from '#lambdas/store/dynamo';
 import { SECRET_HEAD_SK, SECRET_RECEIPT_SK, secretChunkKey } from '#lambdas/definitions/tables';
 import { claimSecret, deleteConsumedSecret, putSecret, revokeSecret, type NewSecret } from '#lambdas/store/secret-store';
@@ -43,7 +43,7 @@ const writeRequests = (input: Record<string, unknown>): WriteRequest[] => (input
 describe('putSecret', () => {
   test('small data: exactly one conditional PutItem holding the data inline', async () => {
     ddb.on(PutCommand).resolves({});
-    await putSecret(secret({ data: dataOf(DATA_CHUNK_BYTES) }));
+    await putSecret(secret({ data: dataOf(INLINE_DATA_MAX_BYTES) }));
 
     const sent = sentCommands(ddb);
     expect(sent.map((c) => c.name)).toEqual(['PutCommand']);
@@ -59,7 +59,7 @@ describe('putSecret', () => {
         created: now,
         expires: now + 3_600_000,
         ttl: Math.ceil((now + 3_600_000) / 1000),
-        data: Buffer.from(dataOf(DATA_CHUNK_BYTES), 'base64'),
+        data: Buffer.from(dataOf(INLINE_DATA_MAX_BYTES), 'base64'),
         createToken: expect.any(String),
       },
       ConditionExpression: expect.any(String),
@@ -120,11 +120,17 @@ describe('putSecret', () => {
     expect(head.Item).not.toHaveProperty('data');
   });
 
-  test('data of DATA_CHUNK_BYTES + 1 is chunked', async () => {
+  // Refused writes are evaluated on the head: it holds no data above INLINE_DATA_MAX_BYTES.
+  test.each([
+    [INLINE_DATA_MAX_BYTES + 4, 1],
+    [DATA_CHUNK_BYTES, 1],
+    [DATA_CHUNK_BYTES + 1, 2],
+  ])('data of %i characters goes into %i chunk items, the head holding none', async (length, chunks) => {
     ddb.on(BatchWriteCommand).resolves({}).on(PutCommand).resolves({});
-    await putSecret(secret({ data: dataOf(DATA_CHUNK_BYTES + 1) }));
+    await putSecret(secret({ data: dataOf(length) }));
     expect(sentCommands(ddb).map((c) => c.name)).toEqual(['BatchWriteCommand', 'PutCommand']);
-    expect(sentCommands(ddb)[1]!.input.Item).toMatchObject({ chunks: 2 });
+    expect(sentCommands(ddb)[1]!.input.Item).toMatchObject({ chunks });
+    expect(sentCommands(ddb)[1]!.input.Item).not.toHaveProperty('data');
   });
 
   test('unprocessed chunk items are retried until written, and only then is the head put', async () => {
