@@ -3,7 +3,7 @@ import { CREATION_LOG_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
-import { holds, notWrittenBy, renderCondition } from './condition';
+import { holds, notWrittenBy, renderCondition, type Condition } from './condition';
 import { epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
@@ -28,6 +28,14 @@ interface Full {
   full: LogItem;
 }
 
+/** The log has room for one more: none yet, or fewer than twice the limit (a prune makes room). */
+const hasRoom = (limit: number): Condition => ({
+  any: [
+    { path: A.creationLog, op: 'absent' },
+    { sizeOf: A.creationLog, op: '<', value: 2 * limit },
+  ],
+});
+
 export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: number): Promise<KeyCreationWindow> =>
   recordOnce(ipHash, now, limit, newWriteToken(), 3);
 
@@ -50,21 +58,7 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
           TableName: tableName(KEYS_TABLE),
           Key: key,
           UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
-          ...renderCondition(
-            {
-              all: [
-                {
-                  any: [
-                    { path: A.creationLog, op: 'absent' },
-                    { sizeOf: A.creationLog, op: '<', value: 2 * limit },
-                  ],
-                },
-                notLoggedYet,
-              ],
-            },
-            names,
-            { ':empty': [], ':now': [now], ':ttl': ttl, ':token': token },
-          ),
+          ...renderCondition({ all: [hasRoom(limit), notLoggedYet] }, names, { ':empty': [], ':now': [now], ':ttl': ttl, ':token': token }),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
