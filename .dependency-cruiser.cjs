@@ -22,91 +22,77 @@ const HANDLERS = '^lambdas/(http|routes|webhooks/handlers)/';
 // What only the adapters themselves use: the SDK clients and their settings.
 const RAW_CLIENTS = '^lambdas/(store/(dynamo|sdk-settings|retry-strategy|no-credential-chain)|webhooks/queue/sqs)[.]ts$';
 
+/** Modules matching `from` must not import those matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'contract-stands-alone',
-      comment: 'contract/ is what the server, local mode and every client share; it imports nothing of ours outside itself.',
-      severity: 'error',
-      from: { path: '^contract/' },
-      to: { path: '^(lambdas|lib|local|bench|scripts|test|client|pages)/' },
-    },
-    {
-      name: 'clients-know-only-the-contract',
-      comment: 'The client library, the CLI and the pages import from contract/ and each other, never from the server.',
-      severity: 'error',
-      from: { path: '^(client|pages)/' },
-      to: { path: '^(lambdas|lib|local|bench|scripts|test)/' },
-    },
-    {
-      name: 'definitions-are-data',
-      comment: 'definitions/ is what everything else imports; it imports nothing of ours outside itself.',
-      severity: 'error',
-      from: { path: '^lambdas/definitions/' },
-      to: { path: '^lambdas/', pathNot: '^lambdas/definitions/' },
-    },
-    {
-      name: 'rules-are-pure',
-      comment: 'rules/ imports nothing of ours but definitions/: no store, no use-case, no HTTP.',
-      severity: 'error',
-      from: { path: RULES },
-      to: { path: '^lambdas/', pathNot: [RULES, '^lambdas/definitions/'] },
-    },
-    {
-      name: 'rules-do-no-io',
-      comment: 'rules/ reaches no network, file or AWS SDK; node:crypto (hashing, randomness) is allowed.',
-      severity: 'error',
-      from: { path: RULES },
-      to: {
+    forbid(
+      'contract-stands-alone',
+      'contract/ is what the server, local mode and every client share; it imports nothing of ours outside itself.',
+      { path: '^contract/' },
+      { path: '^(lambdas|lib|local|bench|scripts|test|client|pages)/' },
+    ),
+    forbid(
+      'clients-know-only-the-contract',
+      'The client library, the CLI and the pages import from contract/ and each other, never from the server.',
+      { path: '^(client|pages)/' },
+      { path: '^(lambdas|lib|local|bench|scripts|test)/' },
+    ),
+    forbid(
+      'definitions-are-data',
+      'definitions/ is what everything else imports; it imports nothing of ours outside itself.',
+      { path: '^lambdas/definitions/' },
+      { path: '^lambdas/', pathNot: '^lambdas/definitions/' },
+    ),
+    forbid(
+      'rules-are-pure',
+      'rules/ imports nothing of ours but definitions/: no store, no use-case, no HTTP.',
+      { path: RULES },
+      { path: '^lambdas/', pathNot: [RULES, '^lambdas/definitions/'] },
+    ),
+    forbid(
+      'rules-do-no-io',
+      'rules/ reaches no network, file or AWS SDK; node:crypto (hashing, randomness) is allowed.',
+      { path: RULES },
+      {
         dependencyTypesNot: ['type-only'],
         path: ['^node_modules/(@aws-sdk|@smithy|@middy|@aws-lambda-powertools)/', '^(node:)?(http|https|net|dns|fs|child_process)$'],
       },
-    },
-    {
-      name: 'adapters-stay-below-use-cases',
-      comment: 'A store or adapter never calls back into a use-case or a handler.',
-      severity: 'error',
-      from: { path: ADAPTERS },
-      to: { path: [USE_CASES, HANDLERS] },
-    },
-    {
-      name: 'use-cases-know-no-http',
-      comment: 'Use-cases answer in their own terms; the handlers turn that into HTTP or batch results.',
-      severity: 'error',
-      from: { path: USE_CASES },
-      to: { path: HANDLERS },
-    },
-    {
-      name: 'handlers-call-named-operations',
-      comment:
-        'A handler may call a store or queue operation itself where a use-case would only forward it, ' +
+    ),
+    forbid(
+      'adapters-stay-below-use-cases',
+      'A store or adapter never calls back into a use-case or a handler.',
+      { path: ADAPTERS },
+      { path: [USE_CASES, HANDLERS] },
+    ),
+    forbid(
+      'use-cases-know-no-http',
+      'Use-cases answer in their own terms; the handlers turn that into HTTP or batch results.',
+      { path: USE_CASES },
+      { path: HANDLERS },
+    ),
+    forbid(
+      'handlers-call-named-operations',
+      'A handler may call a store or queue operation itself where a use-case would only forward it, ' +
         "but never sends through a raw client: what to send is the adapter's job.",
-      severity: 'error',
-      from: { path: HANDLERS },
-      to: { path: RAW_CLIENTS },
-    },
-    {
-      name: 'aws-sdk-in-adapters-only',
-      comment: 'AWS stays in the adapters (house rule).',
-      severity: 'error',
-      from: { path: '^lambdas/', pathNot: '^lambdas/(store|webhooks/queue)/' },
-      to: { path: '^node_modules/(@aws-sdk|@smithy)/' },
-    },
-    {
-      name: 'handlers-are-entry-points',
-      comment: 'Nothing in lambdas/ imports a Lambda handler module.',
-      severity: 'error',
-      from: { path: '^lambdas/' },
-      to: { path: '^lambdas/(routes|webhooks/handlers)/' },
-    },
-    {
-      name: 'no-circular',
-      comment: 'A cycle joins its modules into one layer.',
-      severity: 'error',
-      from: { path: '^lambdas/' },
-      to: { circular: true },
-    },
+      { path: HANDLERS },
+      { path: RAW_CLIENTS },
+    ),
+    forbid(
+      'aws-sdk-in-adapters-only',
+      'AWS stays in the adapters (house rule).',
+      { path: '^lambdas/', pathNot: '^lambdas/(store|webhooks/queue)/' },
+      { path: '^node_modules/(@aws-sdk|@smithy)/' },
+    ),
+    forbid(
+      'handlers-are-entry-points',
+      'Nothing in lambdas/ imports a Lambda handler module.',
+      { path: '^lambdas/' },
+      { path: '^lambdas/(routes|webhooks/handlers)/' },
+    ),
+    forbid('no-circular', 'A cycle joins its modules into one layer.', { path: '^lambdas/' }, { circular: true }),
   ],
   options: {
     // `import type` counts: a type from a store in a route is the same coupling.

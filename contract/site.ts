@@ -24,6 +24,8 @@ export const PAGES_CONFIG_FILE = 'config.json';
 export interface PagesConfig {
   /** open or signed-in (create-access.ts). */
   readonly createAccess: string;
+  /** Wrong passphrases a gated secret allows (limits.ts GATE.attempts by default). */
+  readonly passphraseAttempts: number;
   /** signed-in: where the share page signs in (authorization code with PKCE) and whose token it sends. */
   readonly signIn?: { readonly issuer: string; readonly clientId: string; readonly audience: string };
 }

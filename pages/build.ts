@@ -30,7 +30,7 @@ function staticText(key: string, page: string): string {
 /**
  * What every page shares, written once: its <head> around the page's own <title> and <script>
  * (which are all a template's head holds), and the language switch in its top header, after
- * what the page puts there (a link, on one line).
+ * what the page puts there (a link, on one line); and where a template says so, the revealed secret.
  */
 const HEAD_BEFORE_TITLE = [
   '<meta charset="utf-8" />',
@@ -44,6 +44,20 @@ const LANGUAGE_SWITCH = [
   '  <select id="language" data-testid="language"></select>',
   '</div>',
 ];
+/** The revealed secret, written once for the reveal page and the request's receive page (dom.ts showSecret fills it). */
+const REVEALED_SECRET = [
+  '<section id="text-result" aria-labelledby="text-title" hidden>',
+  '  <h2 id="text-title" data-i18n="reveal.textTitle"></h2>',
+  '  <pre id="secret-text" data-testid="secret-text" tabindex="0" aria-labelledby="text-title"></pre>',
+  '  <button type="button" id="copy-text" data-i18n="copy.button"></button>',
+  '  <p id="copy-status" role="status" hidden></p>',
+  '</section>',
+  '<section id="file-result" aria-labelledby="file-title" hidden>',
+  '  <h2 id="file-title" data-i18n="reveal.fileTitle"></h2>',
+  '  <p><a id="secret-file" class="button" data-testid="secret-file" href="#"></a></p>',
+  '</section>',
+];
+const TEMPLATE_REVEALED_SECRET = /^( *)<!-- the revealed secret -->$/m;
 const TEMPLATE_HEAD = /^( *)<head>\n *(<title\b[^>]*><\/title>)\n *(<script\b[^>]*><\/script>)\n *<\/head>$/m;
 const TEMPLATE_TOP = /^( *)<header class="top">(.*)<\/header>$/m;
 
@@ -70,7 +84,10 @@ function withSharedParts(html: string, page: string): string {
     indented(own ? [own, ...LANGUAGE_SWITCH] : LANGUAGE_SWITCH, `${topIndent}  `),
     `${topIndent}</header>`,
   ];
-  return html.replace(TEMPLATE_HEAD, () => fullHead.join('\n')).replace(TEMPLATE_TOP, () => fullTop.join('\n'));
+  return html
+    .replace(TEMPLATE_HEAD, () => fullHead.join('\n'))
+    .replace(TEMPLATE_TOP, () => fullTop.join('\n'))
+    .replace(TEMPLATE_REVEALED_SECRET, (_, indent: string) => indented(REVEALED_SECRET, indent));
 }
 
 /** Fills each empty `<tag … data-i18n="key" …></tag>` of our own templates (no general HTML parsing needed). */

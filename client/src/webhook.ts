@@ -2,9 +2,8 @@
  * Checks a webhook delivery as a receiver must: `x-svc-signature: t=<ms>,v1=<hex>`, hex being the
  * HMAC-SHA256, keyed with the UTF-8 bytes of the whole `whsec_...` secret, of `<t>.<raw body>`.
  *
- * The service's own lambdas/webhooks/signature.ts does the same with node:crypto and is meant to be
- * copied whole by Node receivers; this one uses WebCrypto so that it runs in browsers, Deno and
- * workers too. Both follow the same header rules.
+ * The one verifier of the project (the service only signs, lambdas/webhooks/signature.ts; the
+ * tests verify with this): WebCrypto, so that it runs in Node, browsers, Deno and workers.
  *
  * `t` is in MILLISECONDS since the epoch: a check written for seconds (`now_s - t <= 300`) would
  * accept a signature forever.

@@ -1,5 +1,14 @@
 import { fieldError } from './fields';
-import { type FunctionName, type FunctionSettings, type SettingRow, type SettingValues, settingRows } from './settings';
+import {
+  type FunctionName,
+  type FunctionSettings,
+  SETTINGS,
+  type SettingName,
+  type SettingRow,
+  type SettingValue,
+  type SettingValues,
+  settingRows,
+} from './settings';
 
 /**
  * A function's settings, read from its environment with the fields' plain rules rather than a zod
@@ -17,6 +26,14 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export const readFunctionSettings = <F extends FunctionName>(functionName: F, env: Env = process.env) =>
   readSettingsWhere((row) => Array.isArray(row.functions) && row.functions.includes(functionName), env) as FunctionSettings<F>;
+
+/**
+ * One setting, read at module load by the code that uses it (a store, a use-case), so that its value
+ * is not carried through the handler and use-case by hand. Its row's `functions` must name every
+ * function that runs that code: elsewhere the stack does not set it, and it takes its default.
+ */
+export const readSetting = <Name extends SettingName>(name: Name, env: Env = process.env) =>
+  readSettingsWhere((row) => row === SETTINGS[name], env)[name] as SettingValue<Name>;
 
 /**
  * The settings of the rows `keep` keeps, each from its variable; an empty one counts as unset, and

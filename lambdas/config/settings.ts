@@ -1,6 +1,6 @@
 import { CREATE_ACCESS_MODES, DEFAULT_CREATE_ACCESS, DEFAULT_GROUPS_CLAIM } from '#contract/create-access';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '../definitions/deployment';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '#contract/limits';
+import { ADDRESS_RATE_LIMIT, GATE, KEY_CREATION_LIMIT, MAX_BODY_BYTES, MIB, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from '../definitions/observability';
 import type { RouteName } from '#contract/routes';
 import type { PagesConfig } from '#contract/site';
@@ -237,6 +237,13 @@ export const SETTINGS = {
     default: DEFAULT_WRITE_UNITS_ALARM_PER_HOUR,
     in: ['context'],
     docs: "the tables' consumed write units in an hour past which `WriteUnitsAlarm` fires ([runbook](operate.md#write-capacity-writeunitsalarm))",
+  }),
+  passphraseAttempts: setting(integerField({ min: 1, max: 100 }), {
+    default: GATE.attempts,
+    in: ['context', 'local', 'pages'],
+    env: 'PASSPHRASE_ATTEMPTS',
+    functions: ['secrets-create'],
+    docs: 'wrong passphrases a gated secret allows; the last of them deletes it',
   }),
 } as const;
 

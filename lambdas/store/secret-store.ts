@@ -5,7 +5,6 @@ import {
   CLAIMANTS_DONE_MS,
   CLAIM_RETRY_WINDOW_MS,
   DATA_CHUNK_BYTES,
-  GATE,
   INLINE_DATA_MAX_BYTES,
   MAX_CHUNKS_PER_SECRET,
   type SecretType,
@@ -18,6 +17,7 @@ import {
   SECRET_HEAD_SK,
   secretChunkKey,
 } from '../definitions/tables';
+import { readSetting } from '../config/environment';
 import { batchGetAll, batchWriteAll } from './batches';
 import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
 import { countWrongProof, liveAt } from './gate-attempts';
@@ -37,6 +37,9 @@ import {
 import { NOT_APPLIED, StoreUnavailable, isStoreFault, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { remainingBudgetMs } from './time-budget';
 import { newWriteToken } from './write-token';
+
+/** Wrong proofs a new gated secret allows, the last of them deleting it: the deployment's setting. */
+const PASSPHRASE_ATTEMPTS = readSetting('passphraseAttempts');
 
 /**
  * Storage of secrets within DynamoDB's 400 KB item limit:
@@ -250,7 +253,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     ttl,
     ...(inline ? { data: storedData(secret.data) } : { chunks: chunks.length }),
     createToken,
-    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: GATE.attempts } : {}),
+    ...(secret.gate !== undefined ? { gate: secret.gate, attempts: PASSPHRASE_ATTEMPTS } : {}),
   };
   try {
     // Unless a keyed create's repeat has answered with it meanwhile: rewriting would drop the mark

@@ -3,7 +3,7 @@ import { LinkError, PassphraseError, SecretGoneError, parseLink, type Revealed }
 import { element, say, show, showSecret } from './dom';
 import type { Phrase } from './i18n/format';
 import { setText, startLanguage } from './i18n/page-language';
-import { describeFailure, withKeyForOneAction } from './service';
+import { describeFailure, pagesConfig, withKeyForOneAction } from './service';
 
 /** `{site_url}/<id>#<k>`: loading it sends nothing (link previews must not use a view); only "Reveal" claims. */
 
@@ -67,7 +67,7 @@ async function onReveal(gated: boolean): Promise<void> {
     passphrase.readOnly = false;
     if (failure instanceof SecretGoneError && failure.burned) {
       show(ready, false);
-      say(burned, { key: 'reveal.burned', params: { count: GATE.attempts } });
+      say(burned, { key: 'reveal.burned', params: { count: (await pagesConfig()).passphraseAttempts ?? GATE.attempts } });
     } else if (failure instanceof SecretGoneError) {
       show(ready, false);
       show(gone);
@@ -95,7 +95,10 @@ const checked = checkLink();
 if ('gated' in checked) {
   show(ready);
   show(passphraseField, checked.gated);
-  setText(passphraseNote, { key: 'reveal.passphraseNote', params: { attempts: GATE.attempts } });
+  // The contract's default at once, so that nothing moves when the deployment's (the same, mostly) arrives.
+  const noteAttempts = (attempts: number = GATE.attempts): void => setText(passphraseNote, { key: 'reveal.passphraseNote', params: { attempts } });
+  noteAttempts();
+  void pagesConfig().then((config) => noteAttempts(config.passphraseAttempts));
   ready.addEventListener('submit', (event) => {
     event.preventDefault();
     void onReveal(checked.gated);

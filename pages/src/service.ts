@@ -1,4 +1,5 @@
 import { API_BASE_PATH } from '../../contract/limits';
+import { PAGES_CONFIG_FILE, type PagesConfig } from '../../contract/site';
 import {
   LinkError,
   NetworkError,
@@ -36,6 +37,14 @@ function storeKey(key: string | undefined): void {
     // Storage blocked: the key lives as long as this page.
   }
 }
+
+let deployment: Promise<Partial<PagesConfig>> | undefined;
+
+/** The deployment's config.json, fetched once when first asked for; empty when there is none (a plain static host). */
+export const pagesConfig = (): Promise<Partial<PagesConfig>> =>
+  (deployment ??= fetch(`/${PAGES_CONFIG_FILE}`, { cache: 'no-cache' })
+    .then(async (response) => (response.ok ? ((await response.json()) as Partial<PagesConfig>) : {}))
+    .catch(() => ({})));
 
 /** A `signed-in` deployment's share page needs a key from signing in: there is none, or it has ended. */
 export class SignInRequired extends Error {}

@@ -6,7 +6,7 @@ import { setAttribute, setText, startLanguage } from './i18n/page-language';
 import { drawQrCode } from './qr';
 import type { Phrase } from './i18n/format';
 import { addSentLink, startSentLinks } from './sent-links';
-import { describeFailure, hasSessionKey, keepSignedInKey, requireSignedInKey, SignInRequired, withSessionKey } from './service';
+import { describeFailure, hasSessionKey, keepSignedInKey, pagesConfig, requireSignedInKey, SignInRequired, withSessionKey } from './service';
 import { finishSignIn, isSignInReturn, signInOf, startSignIn, type SignIn } from './sign-in';
 
 /** `{site_url}/`: encrypts text or a file in the browser, creates the secret, shows its link. */
@@ -52,7 +52,10 @@ function fillChoices(): void {
     setText(option, { key: 'share.viewsOption', params: { count } });
   }
   setText(fileHint, { key: 'share.fileHint', params: { size: { bytes: ABOUT_MAX_CONTENT_BYTES } } });
-  setText(passphraseHint, { key: 'share.passphraseHint', params: { attempts: GATE.attempts } });
+  // The contract's default at once, so that nothing moves when the deployment's (the same, mostly) arrives.
+  const hintAttempts = (attempts: number = GATE.attempts): void => setText(passphraseHint, { key: 'share.passphraseHint', params: { attempts } });
+  hintAttempts();
+  void pagesConfig().then((config) => hintAttempts(config.passphraseAttempts));
 }
 
 /** A chosen file is shared instead of the text, which is set aside (not lost) until the file is removed. */

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { PagesConfig } from '../../contract/site';
-import { PAGES_CONFIG_FILE } from '../../contract/site';
+import { pagesConfig } from './service';
 
 /** The share page's sign-in on a `signed-in` deployment: code flow with PKCE (oauth4webapi); the ID token is not kept. */
 
@@ -17,14 +17,8 @@ interface Pending {
 
 /** The deployment's sign-in, or undefined when anyone may create (an `open` deployment, or no config.json). */
 export async function signInOf(): Promise<SignIn | undefined> {
-  try {
-    const response = await fetch(`/${PAGES_CONFIG_FILE}`, { cache: 'no-cache' });
-    if (!response.ok) return undefined;
-    const config = (await response.json()) as Partial<PagesConfig>;
-    return config.createAccess === 'signed-in' ? config.signIn : undefined;
-  } catch {
-    return undefined;
-  }
+  const config = await pagesConfig();
+  return config.createAccess === 'signed-in' ? config.signIn : undefined;
 }
 
 /** Local mode's provider speaks plain HTTP on this machine; oauth4webapi asks for https anywhere else. */

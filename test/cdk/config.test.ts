@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_STACK_NAME, DEFAULT_THROTTLE, DEFAULT_WRITE_UNITS_ALARM_PER_HOUR } from '#lambdas/definitions/deployment';
 import { SETTINGS } from '#lambdas/config/settings';
-import { ADDRESS_RATE_LIMIT, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
+import { ADDRESS_RATE_LIMIT, GATE, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { DEFAULT_LOG_LEVEL } from '#lambdas/definitions/observability';
 import { ROUTES } from '#lambdas/definitions/routes';
 import { DELIVERY_FUNCTION_TIMEOUT_MS, WEBHOOK_RETRIES, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
@@ -110,6 +110,7 @@ describe('context: defaults', () => {
       storedMiBPerKeyPerDay: STORED_BYTES_LIMIT.defaultMiBPerKeyPerDay,
       storedMiBPerAddressPerDay: STORED_BYTES_LIMIT.defaultMiBPerAddressPerDay,
       writeUnitsAlarmPerHour: DEFAULT_WRITE_UNITS_ALARM_PER_HOUR,
+      passphraseAttempts: GATE.attempts,
     };
     expect(configFrom({})).toEqual(defaults);
     expect(configFrom({ stackName: '', keysPerIpPerHour: '', apiGatewayCloudWatchRole: '', waf: '', wafRateLimit: '' })).toEqual(defaults);

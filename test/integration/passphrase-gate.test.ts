@@ -3,7 +3,7 @@ import { SETTINGS } from '#lambdas/config/settings';
 import { ERRORS } from '#contract/errors';
 import { GATE, IDEMPOTENCY } from '#contract/limits';
 import { WEBHOOK_HEADERS } from '#lambdas/definitions/webhooks';
-import { verifyWebhookSignature } from '#lambdas/webhooks/signature';
+import { verifyWebhook } from '#client/webhook';
 import { api, base64Of, createKey, createSecret, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import { serverWithReceiverForThisFile } from './support/server-with-receiver';
@@ -126,7 +126,7 @@ describe('claiming a gated secret', () => {
     const burned = payloads.find((payload) => payload.event === 'secret.burned');
     expect(burned).toEqual({ event: 'secret.burned', timestamp: expect.any(Number), data: { id } });
     for (const event of events) {
-      expect(verifyWebhookSignature(event.rawBody, String(event.headers[WEBHOOK_HEADERS.signature]), owner.webhookSecret)).toBe(true);
+      expect(await verifyWebhook(event.rawBody, String(event.headers[WEBHOOK_HEADERS.signature]), owner.webhookSecret)).toBe(true);
     }
     await eventually(async () => expect(await itemsOfSecret(id, SECRETS)).toEqual([]), DELIVERY_WAIT_MS);
   });

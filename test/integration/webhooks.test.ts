@@ -6,7 +6,8 @@ import { eventually } from '../support/eventually';
 import { SETTINGS } from '#lambdas/config/settings';
 import { ERRORS } from '#contract/errors';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_HEADERS, WEBHOOK_REQUEST_TIMEOUT_MS } from '#lambdas/definitions/webhooks';
-import { signatureHeader, standardWebhookSignature, verifyWebhookSignature } from '#lambdas/webhooks/signature';
+import { verifyWebhook } from '#client/webhook';
+import { signatureHeader, standardWebhookSignature } from '#lambdas/webhooks/signature';
 import { localSqsClient } from '#local/queue-service';
 import { api, base64Of, createKey, createRequest, createSecret, freshClientAddress } from '../support/api';
 import type { LocalServer } from '../support/local-server';
@@ -94,8 +95,8 @@ test("a 2-view secret sends created, viewed and expired, each signed with the ke
     expect(undocumentedInEvent(event)).toEqual([]);
     expect(event.request.method).toBe('POST');
     expect(event.request.headers['content-type']).toBe('application/json');
-    expect(verifyWebhookSignature(event.request.rawBody, event.signature, owner.webhookSecret)).toBe(true);
-    expect(verifyWebhookSignature(event.request.rawBody, event.signature, `${owner.webhookSecret}x`)).toBe(false);
+    expect(await verifyWebhook(event.request.rawBody, event.signature, owner.webhookSecret)).toBe(true);
+    expect(await verifyWebhook(event.request.rawBody, event.signature, `${owner.webhookSecret}x`)).toBe(false);
   }
   expect(new Set(events.map((event) => event.eventId)).size).toBe(3);
 
@@ -114,7 +115,7 @@ test("a request's fulfilment sends request.fulfilled to the requester's key, its
   expect(fulfilled?.payload).toEqual({ event: 'request.fulfilled', timestamp: expect.any(Number), data: { id } });
   expect(fulfilled?.payload.timestamp).toBeGreaterThanOrEqual(before);
   expect(undocumentedInEvent(fulfilled!)).toEqual([]);
-  expect(verifyWebhookSignature(fulfilled!.request.rawBody, fulfilled!.signature, requester.webhookSecret)).toBe(true);
+  expect(await verifyWebhook(fulfilled!.request.rawBody, fulfilled!.signature, requester.webhookSecret)).toBe(true);
 
   expect((await claim(requester.key, id)).status).toBe(200);
   const events = (await receiver.waitFor(requester.path, 2, DELIVERY_WAIT_MS)).map(delivered);
@@ -152,7 +153,7 @@ test('a receiver failing twice gets the event three times, with the same event i
   // Signed afresh: each attempt carries its own time.
   expect(new Set(attempts.map((attempt) => attempt.signature)).size).toBe(3);
   for (const attempt of attempts) {
-    expect(verifyWebhookSignature(attempt.request.rawBody, attempt.signature, owner.webhookSecret)).toBe(true);
+    expect(await verifyWebhook(attempt.request.rawBody, attempt.signature, owner.webhookSecret)).toBe(true);
   }
   const [first, second, third] = attempts.map((attempt) => attempt.request.receivedAt) as [number, number, number];
   // base × 12^(n−1) after the failed attempt, ±10%: 0.1 s, then 1.2 s, in whole seconds 1 s and 2 s.
@@ -248,7 +249,7 @@ describe('POST /keys/webhook/test', () => {
     expect(event?.payload).toEqual({ event: 'webhook.test', timestamp: expect.any(Number), data: {} });
     expect(event?.eventId).toBe(eventId);
     expect(undocumentedInEvent(event!)).toEqual([]);
-    expect(verifyWebhookSignature(event!.request.rawBody, event!.signature, owner.webhookSecret)).toBe(true);
+    expect(await verifyWebhook(event!.request.rawBody, event!.signature, owner.webhookSecret)).toBe(true);
     expect(new Webhook(owner.webhookSecret).verify(event!.request.body, event!.request.headers as Record<string, string>)).toEqual(event?.payload);
   });
 

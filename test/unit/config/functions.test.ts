@@ -1,6 +1,6 @@
-import { readFunctionSettings } from '#lambdas/config/environment';
+import { readFunctionSettings, readSetting } from '#lambdas/config/environment';
 import { DEFAULT_GROUPS_CLAIM } from '#contract/create-access';
-import { KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
+import { GATE, KEY_CREATION_LIMIT, STORED_BYTES_LIMIT } from '#contract/limits';
 import { MAX_RETRY_BASE_MS, WEBHOOK_RETRY_BASE_MS } from '#lambdas/definitions/webhooks';
 
 /** The functions' environment: what the stack sets on AWS and `npm start` sets locally, each function reading its own. */
@@ -32,7 +32,12 @@ describe('route functions', () => {
       oidcGroupsClaim: DEFAULT_GROUPS_CLAIM,
       oidcAnyAccount: false,
     });
-    expect(secretsCreate(SITE)).toEqual({ siteUrl: 'https://secrets.example.com', originSecret: undefined, ...DEFAULT_STORED_BYTES });
+    expect(secretsCreate(SITE)).toEqual({
+      siteUrl: 'https://secrets.example.com',
+      originSecret: undefined,
+      passphraseAttempts: GATE.attempts,
+      ...DEFAULT_STORED_BYTES,
+    });
     expect(keysCreate({ KEYS_PER_IP_PER_HOUR: '', WEBHOOK_ALLOW_LOOPBACK: '', ORIGIN_SECRET: '' })).toEqual(keysCreate({}));
   });
 
@@ -68,6 +73,14 @@ describe('route functions', () => {
     [{ WEBHOOK_ALLOW_LOOPBACK: 'yes' }, 'WEBHOOK_ALLOW_LOOPBACK must be true or false (or 1 or 0), got "yes"'],
   ])('%j is refused: %s', (env, message) => {
     expect(() => keysCreate(env)).toThrow(new Error(message));
+  });
+
+  test('readSetting reads one row where it is used: its default, the value set, or an error naming the variable', () => {
+    expect(readSetting('passphraseAttempts', {})).toBe(GATE.attempts);
+    expect(readSetting('passphraseAttempts', { PASSPHRASE_ATTEMPTS: '3', SITE_URL: 'not a URL' })).toBe(3);
+    expect(() => readSetting('passphraseAttempts', { PASSPHRASE_ATTEMPTS: '0' })).toThrow(
+      new Error('PASSPHRASE_ATTEMPTS must be an integer from 1 to 100, got "0"'),
+    );
   });
 
   test('a SITE_URL over 2048 characters is refused: links are SITE_URL/<id>, and docs/openapi.json bounds their length', () => {

@@ -375,6 +375,17 @@ describe('a function deployed with its own environment (loadRoute)', () => {
     expect(((await post(JSON.stringify({ data: 'c2VjcmV0' }))).body as { url: string }).url.startsWith(`${SITE}/`)).toBe(true);
   });
 
+  test("PASSPHRASE_ATTEMPTS: a gated secret's head gets the deployment's attempts", async () => {
+    ddb.on(PutCommand).resolves({});
+    const create = loadRoute('secrets-create', { PASSPHRASE_ATTEMPTS: '3' });
+    const body = JSON.stringify({ data: 'c2VjcmV0', gate: 'UXOJ9El4kqvBfGFk9av3nYXFBHTqhs94EZH74wCB0FU' });
+
+    expect((await invoke(create, apiEvent({ method: 'POST', path: '/secrets', headers: jsonHeaders(bearer(caller.key)), body }))).statusCode).toBe(
+      201,
+    );
+    expect(headPut()?.Item).toMatchObject({ attempts: 3 });
+  });
+
   test('a SITE_URL the function cannot use fails its load, naming the variable', () => {
     expect(() => loadRoute('secrets-create', { SITE_URL: 'share.example.org' })).toThrow('SITE_URL must be an absolute http(s) URL');
   });

@@ -13,7 +13,7 @@ import { WEBHOOK_ATTEMPTS } from '#lambdas/definitions/webhooks';
 import { keyItemPk } from '#lambdas/definitions/tables';
 import { webhookEventId } from '#lambdas/webhooks/events';
 import type { WebhookJob } from '#lambdas/webhooks/rules/webhook-job';
-import { verifyWebhookSignature } from '#lambdas/webhooks/signature';
+import { verifyWebhook } from '#client/webhook';
 import { mockDocumentClient } from '#test/unit/support/dynamo';
 import { TEST_ENV } from '#test/unit/support/env';
 import { startWebhookReceiver, type WebhookReceiver } from '#test/support/webhook-receiver';
@@ -108,8 +108,8 @@ describe('a receiver that answers 2xx', () => {
     expect(request?.body).toBe(JSON.stringify(job.event));
     const signature = request?.headers['x-svc-signature'];
     expect(typeof signature).toBe('string');
-    expect(verifyWebhookSignature(request?.body ?? '', String(signature), OK.webhookSecret)).toBe(true);
-    expect(verifyWebhookSignature(request?.body ?? '', String(signature), FAILING.webhookSecret)).toBe(false);
+    expect(await verifyWebhook(request?.body ?? '', String(signature), OK.webhookSecret)).toBe(true);
+    expect(await verifyWebhook(request?.body ?? '', String(signature), FAILING.webhookSecret)).toBe(false);
   });
 
   test("carries the Standard Webhooks headers, which that scheme's own library verifies", async () => {
