@@ -511,14 +511,7 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
     const keyed = isKeyedClaim(claim);
     const mark = readMarkOf(claim);
     // Not signed off yet: a keyed claim's read mark is not there, a plain claim's attribute still is (and so the head).
-    const notSignedOff: Condition = keyed
-      ? {
-          all: [
-            { path: claim, op: 'exists' },
-            { path: mark, op: 'absent' },
-          ],
-        }
-      : { path: claim, op: 'exists' };
+    const notSignedOff: Condition = { all: [{ path: claim, op: 'exists' }, ...(keyed ? [{ path: mark, op: 'absent' as const }] : [])] };
     // A sign-off the store never settles must not cost the reader the data it has read: the
     // secret then keeps `readers` above 0, and the stream consumer deletes it once its claims
     // have surely ended (CLAIMANTS_DONE_MS).
