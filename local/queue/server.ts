@@ -57,9 +57,7 @@ export function queueRequestListener(registry: QueueRegistry, stopSignal: AbortS
             { __type: `com.amazonaws.sqs#${error.code}`, message: error.message },
           );
         } else {
-          const message = error instanceof Error ? error.message : String(error);
-          const output = { __type: 'com.amazonaws.sqs#InternalError', message };
-          sendJson(response, 500, { 'x-amzn-requestid': requestId }, output);
+          sendJson(response, 500, { 'x-amzn-requestid': requestId }, { __type: 'com.amazonaws.sqs#InternalError', message: String(error) });
         }
       }
     })();
