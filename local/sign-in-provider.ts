@@ -38,17 +38,13 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character
 
 /** LOCAL_OIDC_KEY: tests sign tokens the provider would not issue (expired, another issuer) with its own key. */
 function givenSigningKey(text: string): JWK {
-  let key: unknown;
   try {
-    key = JSON.parse(text);
+    const key: unknown = JSON.parse(text);
+    if (typeof key === 'object' && key !== null && 'd' in key && 'kid' in key) return key as JWK;
   } catch {
-    key = undefined;
+    // Not JSON: refused below, and never repeated, as it is a private key.
   }
-  if (typeof key !== 'object' || key === null || !('d' in key) || !('kid' in key)) {
-    // Never repeated: it is a private key.
-    throw new Error('LOCAL_OIDC_KEY must be a private JWK with a kid, as JSON (the value given is not shown: it is a key)');
-  }
-  return key as JWK;
+  throw new Error('LOCAL_OIDC_KEY must be a private JWK with a kid, as JSON (the value given is not shown: it is a key)');
 }
 
 async function freshSigningKey(): Promise<JWK> {

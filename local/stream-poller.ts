@@ -69,16 +69,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const stopping = new AbortController();
   const { signal } = stopping;
 
-  const iteratorAt = async (shardId: string, position: ResumePosition): Promise<string | undefined> => {
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ...(typeof position === 'string' ? { ShardIteratorType: position } : position),
-      }),
-      { abortSignal: signal },
-    );
-    return ShardIterator;
+  const iteratorAt = async (ShardId: string, position: ResumePosition): Promise<string | undefined> => {
+    const where = typeof position === 'string' ? { ShardIteratorType: position } : position;
+    return (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId, ...where }), { abortSignal: signal })).ShardIterator;
   };
 
   const discoverShards = async (startingPosition: StartingPosition): Promise<void> => {
@@ -97,9 +90,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const pollShard = async (shardId: string, position: ShardPosition, iterator: string): Promise<void> => {
     let response;
     try {
-      response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }), {
-        abortSignal: signal,
-      });
+      response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }), { abortSignal: signal });
     } catch (error) {
       // DynamoDB Local invalidates an iterator taken while its shard was empty once the first
       // record arrives (aws-sdk-java#2923); an iterator also expires after 15 minutes.
@@ -167,9 +158,8 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string, sig
   const shards: Shard[] = [];
   let exclusiveStart: string | undefined;
   do {
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }), {
-      abortSignal: signal,
-    });
+    const described = new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart });
+    const { StreamDescription } = await streams.send(described, { abortSignal: signal });
     shards.push(...(StreamDescription?.Shards ?? []));
     exclusiveStart = StreamDescription?.LastEvaluatedShardId;
   } while (exclusiveStart);
