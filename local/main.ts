@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const settings = readLocalSettings();
   prepareInvocationScopes();
   const env = process.env;
-  // The handlers' client reads region and credentials from the environment, as on Lambda.
+  // As on Lambda, the handlers' clients read region and credentials from the environment.
   env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
   env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
   env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;

@@ -11,10 +11,8 @@ import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
 /**
- * `CREATE_ACCESS=signed-in npm start` without OIDC_ISSUER: a real OpenID provider on this machine
- * (`oidc-provider`, OpenID-certified), so that the share page, the CLI and the tests sign in as
- * they would against Cognito, Entra ID or Okta. Its one account is LOCAL_SIGN_IN.testUser. Only
- * the login page is ours: the provider's own development pages take any name without a password.
+ * `CREATE_ACCESS=signed-in npm start` without OIDC_ISSUER: a real OpenID provider (oidc-provider) with
+ * one account, LOCAL_SIGN_IN.testUser. Only the login page is ours: the provider's own takes any name.
  */
 
 export interface LocalSignInProvider {
@@ -151,7 +149,7 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
   // ESM only: loaded with import(), as the functions' handlers load Middy.
   const { default: Provider } = await import('oidc-provider');
   const server: Server = createServer();
-  // A fixed user signs in here: this machine only.
+  // Loopback only: a fixed user signs in here.
   await once(server.listen(options.port, LOOPBACK), 'listening');
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;
@@ -183,16 +181,13 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
 }
 
 /**
- * Runs the local OpenID provider in a process of its own, as a deployment's issuer is a service
- * of its own. It also runs without local mode's `--conditions=import` (which Middy needs):
- * under it, tsx hands the JSON files that oidc-provider's dependencies require (koa's `statuses`)
- * to Node as JavaScript, and the provider cannot load.
+ * In a process of its own, as a deployment's issuer is, and without `--conditions=import` (Middy's):
+ * under it, tsx hands koa's required JSON files to Node as JavaScript, and the provider cannot load.
  */
 export async function startSignInProviderProcess(options: LocalSignInOptions): Promise<LocalSignInProvider> {
   const { ready: issuer, stop } = await forkService<string>(
     path.join(__dirname, 'sign-in-provider-entry.ts'),
     options,
-    // This process's flags, tsx's loader included, without `--conditions=import` (as npm start gives it).
     { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--conditions=')) },
     { name: "the local OpenID provider's process", lost: 'signing in no longer works' },
   );

@@ -18,10 +18,9 @@ import { lambdaContext } from './lambda-context';
 import { lambdaRecord } from './lambda-stream-record';
 
 /**
- * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's stream, drops what
- * the stack's filter criteria drop, and invokes the handler with the event Lambda would build.
- * Failed records are retried from the lowest failed sequence number, as Lambda does, until the
- * retry limit; then they go to `onGiveUp` (as Lambda's to its on-failure destination) and are skipped.
+ * Lambda's DynamoDB stream event source mapping on DynamoDB Local's stream, with the stack's filter.
+ * As on Lambda, failed records are retried from the lowest failed sequence number up to the retry
+ * limit, then go to `onGiveUp` (the on-failure destination) and are skipped.
  */
 
 export interface StreamPollerOptions {
@@ -53,10 +52,7 @@ interface ShardPosition {
   skipCreatedBefore?: number;
 }
 
-/**
- * DynamoDB Local rounds ApproximateCreationDateTime down to the minute (as observed): so are the
- * times compared with it, so that no record made after the start is taken for an older one.
- */
+/** DynamoDB Local rounds ApproximateCreationDateTime down to the minute: so are the times compared with it. */
 const CREATION_TIME_PRECISION_MS = 60_000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
@@ -140,10 +136,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   };
 }
 
-/**
- * Where to read a shard from once its iterator is lost: where reading last left it, except that a
- * LATEST start is read from the shard's start, leaving out the records created before the poller's.
- */
+/** Where reading goes on once an iterator is lost: where it left off; a LATEST start re-reads from the start, skipping older records. */
 function afterLostIterator(position: ShardPosition, startedAt: number): ShardPosition {
   if (position.resumeFrom !== 'LATEST') return position;
   return { ...position, resumeFrom: 'TRIM_HORIZON', skipCreatedBefore: startedAt };
