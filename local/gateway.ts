@@ -51,17 +51,14 @@ export async function loadRoutes(): Promise<ServedRoute[]> {
   return loaded.map(({ definition, module }) => compile(definition, inScope(asFunction(definition.name, module.handler))));
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > GATEWAY_BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
+async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
+  }
+  return size > GATEWAY_BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks);
 }
 
 function decodePathSegment(segment: string): string {

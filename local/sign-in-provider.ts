@@ -127,22 +127,23 @@ const loginPage = (uid: string, failed: boolean): string =>
       `<p><button type="submit">Sign in</button></p></form>`,
   );
 
+const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
 type OidcProvider = InstanceType<(typeof import('oidc-provider'))['default']>;
 
 /** Our login page: the test user's name and password, checked here; anything else is shown the form again. */
 async function interaction(provider: OidcProvider, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
   const details = await provider.interactionDetails(request, response);
-  if (request.method === 'POST' && pathname.endsWith('/login')) {
+  const tried = request.method === 'POST' && pathname.endsWith('/login');
+  if (tried) {
     const form = new URLSearchParams(await text(request));
     const { login, password, subject } = LOCAL_SIGN_IN.testUser;
     if (form.get('login') === login && form.get('password') === password) {
       await provider.interactionFinished(request, response, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
       return;
     }
-    response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, true));
-    return;
   }
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, false));
+  response.writeHead(tried ? 401 : 200, HTML_HEADERS).end(loginPage(details.uid, tried));
 }
 
 export async function startLocalSignInProvider(options: LocalSignInOptions): Promise<LocalSignInProvider> {
@@ -166,7 +167,7 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
       return;
     }
     interaction(provider, request, response, pathname).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+      if (!response.headersSent) response.writeHead(400, HTML_HEADERS);
       response.end(page('Sign-in failed', `<p>${escapeHtml(error instanceof Error ? error.message : 'unknown error')}</p>`));
     });
   });
