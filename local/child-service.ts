@@ -1,9 +1,6 @@
 import { fork, type ForkOptions } from 'node:child_process';
 
-/**
- * A service of local mode's in a process of its own (the webhook pipeline, the OpenID provider): it
- * reports once, ready or failed, and stops when told to, when local mode is gone, or on SIGTERM.
- */
+/** A service in a process of its own: it reports once, ready or failed, and stops when told, when local mode is gone, or on SIGTERM. */
 
 type ServiceReport<Ready> = { outcome: 'ready'; ready: Ready } | { outcome: 'failed'; message: string };
 

@@ -17,7 +17,7 @@ export interface RunningDynamoDb {
 /** Generous: start-up takes seconds when idle but much longer on a busy machine. */
 const READY_TIMEOUT_MS = 120_000;
 
-/** The client compiler alone and the serial collector: a faster start, and no compiler threads competing with requests. */
+/** A faster start, and no compiler threads competing with requests. */
 const JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
 export const localDynamoDbClient = (endpoint: string): DynamoDBClient => new DynamoDBClient({ endpoint, ...LOCAL_AWS_SETTINGS });
@@ -124,11 +124,8 @@ const REQUIRED_MAJOR = 17;
 export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (probe.error) {
-    throw new Error(
-      `DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but no 'java' was found on PATH. ` +
-        `Install a JRE (e.g. 'apt-get install openjdk-17-jre-headless'), ` +
-        `or set DYNAMODB_ENDPOINT to a DynamoDB that is already running.`,
-    );
+    const fix = `Install a JRE (e.g. 'apt-get install openjdk-17-jre-headless'), or set DYNAMODB_ENDPOINT to a DynamoDB that is already running.`;
+    throw new Error(`DynamoDB Local needs Java ${REQUIRED_MAJOR}+, but no 'java' was found on PATH. ${fix}`);
   }
   const version = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);
   const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : NaN;
@@ -138,10 +135,9 @@ export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void 
 }
 
 /**
- * Ends `child` when this process dies, however it dies, without polling: a tiny `sh` reads a pipe
- * whose only writer is this process, and on end of file sends `child` SIGTERM (Node cannot reach
- * PR_SET_PDEATHSIG: docs/decisions/local-mode-process-tree.md). It kills by pid, so it is killed
- * itself in the very callback that reports `child`'s end, before that pid can be reused.
+ * Ends `child` however this process dies: a tiny `sh` reads a pipe only this process writes, and on
+ * end of file sends `child` SIGTERM (docs/decisions/local-mode-process-tree.md). It kills by pid, so
+ * it is killed itself as soon as `child` ends, before that pid can be reused.
  */
 const GUARD_SCRIPT = 'read -r _; kill -TERM "$1" 2>/dev/null';
 

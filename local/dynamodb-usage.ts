@@ -28,10 +28,7 @@ export const noDynamoDbUsage = (): DynamoDbUsage => ({ calls: 0, readUnits: 0, w
 
 const currentRequest = new AsyncLocalStorage<DynamoDbUsage>();
 
-/**
- * Failed conditional writes consume capacity too, but DynamoDB reports none in the exception:
- * they count as calls only.
- */
+/** Failed conditional writes consume capacity too, but DynamoDB reports none in the exception: they count as calls only. */
 function add(usage: DynamoDbUsage, commandName: string, reported: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
   for (const capacity of [reported ?? []].flat()) {
     const units = capacity.CapacityUnits ?? 0;

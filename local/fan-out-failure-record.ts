@@ -3,10 +3,8 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 
 /**
- * What Lambda's on-failure destination receives when a DynamoDB stream batch runs out of retries:
- * the invocation's context and the batch's place in the stream (DDBStreamBatchInfo), never its
- * records. Local mode's stream poller sends the same to its on-failure queue, and `npm run dlq --
- * replay` reads it back from either. Only what a replay needs is checked; the rest is Lambda's.
+ * What Lambda's on-failure destination receives for a stream batch out of retries: its place in the
+ * stream, never its records. Local mode sends the same; `npm run dlq -- replay` reads either back.
  */
 
 export const fanOutFailureRecordSchema = z.object({

@@ -3,10 +3,7 @@ import { createServer } from 'node:net';
 /** Where local mode's servers listen: this machine only, unless LISTEN_HOST opens the API (settings.ts). */
 export const LOOPBACK = '127.0.0.1';
 
-/**
- * Below the ephemeral ranges (Linux 32768–60999; macOS and Windows 49152–65535): a port the kernel
- * picked could go to an outgoing connection in the seconds before DynamoDB Local binds it.
- */
+/** Below the ephemeral ranges: a kernel-picked port could go to an outgoing connection before DynamoDB Local binds it. */
 const CHOSEN_PORTS = { first: 20_000, last: 32_767 };
 const ATTEMPTS = 50;
 

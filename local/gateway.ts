@@ -6,7 +6,7 @@ import { API_BASE_PATH, API_FUNCTION_TIMEOUT_MS } from '#contract/limits';
 import { ROUTES, type RouteDefinition } from '#lambdas/definitions/routes';
 import { API_PATH_PREFIX } from '#contract/site';
 import { STANDARD_HEADERS } from '#lambdas/http/headers';
-import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage, type DynamoDbUsage } from './dynamodb-usage';
+import { USAGE_HEADERS, noDynamoDbUsage, withDynamoDbUsage } from './dynamodb-usage';
 import { invocationScopes } from './invocation-scope';
 import { lambdaContext } from './lambda-context';
 import { servePage, type Pages } from './pages';
@@ -14,11 +14,7 @@ import { proxyEvent } from './proxy-event';
 import { asFunction } from './sdk-calls';
 import { answerUnparsableRequests } from './unparsable-requests';
 
-/**
- * Plays API Gateway (REST API, Lambda proxy integration) for the route handlers, with the stack's
- * JSON gateway responses for what it answers itself; paths outside the API are the pages, as the
- * stack's CloudFront distribution serves them on the same origin.
- */
+/** API Gateway (REST, Lambda proxy) for the route handlers, with the stack's JSON gateway responses; other paths are the pages. */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -55,17 +51,14 @@ export async function loadRoutes(): Promise<ServedRoute[]> {
   return loaded.map(({ definition, module }) => compile(definition, inScope(asFunction(definition.name, module.handler))));
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > GATEWAY_BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
+async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
+  }
+  return size > GATEWAY_BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks);
 }
 
 function decodePathSegment(segment: string): string {
@@ -113,18 +106,13 @@ export interface GatewayOptions {
 }
 
 /** The handler's result; when measured, also its DynamoDB usage and the headers that report it. */
-async function invoke(
-  handler: ProxyHandler,
-  event: APIGatewayProxyEvent,
-  context: Context,
-  measure: boolean,
-): Promise<{ result: APIGatewayProxyResult; usageHeaders: Record<string, string>; usage: DynamoDbUsage }> {
+async function invoke(handler: ProxyHandler, event: APIGatewayProxyEvent, context: Context, measure: boolean) {
   if (!measure) return { result: await handler(event, context), usageHeaders: {}, usage: noDynamoDbUsage() };
   const invoked = performance.now();
   const { result, usage } = await withDynamoDbUsage(() => handler(event, context));
-  const reported: Record<keyof typeof USAGE_HEADERS, string | number> = { ...usage, handlerMs: (performance.now() - invoked).toFixed(2) };
+  const reported = { ...usage, handlerMs: (performance.now() - invoked).toFixed(2) };
   const usageHeaders = Object.fromEntries(
-    Object.entries(USAGE_HEADERS).map(([key, header]) => [header, String(reported[key as keyof typeof USAGE_HEADERS])]),
+    Object.entries(USAGE_HEADERS).map(([key, header]) => [header, String(reported[key as keyof typeof reported])]),
   );
   return { result, usage, usageHeaders };
 }

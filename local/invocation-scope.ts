@@ -2,10 +2,9 @@ import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
 
 /**
- * Local mode runs a function's invocations side by side in one process. Powertools keeps
- * per-invocation state (log keys, unflushed metrics) in module scope unless AWS_LAMBDA_MAX_CONCURRENCY
- * is set; then it keeps it in Lambda's invoke store. This opens that store around each invocation,
- * as a multi-concurrency runtime does, so two requests never log each other's ids or metrics.
+ * Invocations run side by side in one process. With AWS_LAMBDA_MAX_CONCURRENCY set, Powertools keeps
+ * per-invocation state in Lambda's invoke store, which this opens around each invocation, as a
+ * multi-concurrency runtime does: two requests never log each other's ids or metrics.
  */
 
 type Handler<TEvent, TResult> = (event: TEvent, context: Context) => Promise<TResult>;

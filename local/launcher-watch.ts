@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Stops local mode when a process that launched it ends (npm killed would leave it serving): a timer
- * compares each launcher's parent with its parent at start, as an orphan is re-parented at once
- * (docs/decisions/local-mode-process-tree.md).
+ * Stops local mode when a process that launched it ends (a killed npm would leave it serving): an
+ * orphan is re-parented at once (docs/decisions/local-mode-process-tree.md).
  */
 
-/** A few /proc reads: cheap enough to check often. */
 const CHECK_INTERVAL_MS = 500;
 
 /** `pid` and its parent at start. */

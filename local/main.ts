@@ -51,15 +51,6 @@ async function stopStarted({ signIn, dynamoDb, server, webhooks }: Started): Pro
   }
 }
 
-async function listen(server: Server, port: number, host: string): Promise<void> {
-  try {
-    await once(server.listen(port, host), 'listening');
-  } catch (error) {
-    // Taken since the check at start, by a process quicker than DynamoDB Local.
-    throw isAddressInUse(error) ? portInUse(port, 'PORT') : error;
-  }
-}
-
 /** Records each part in `started` as it comes up, so that a failure can stop exactly those. */
 async function start(started: Started, settings: LocalSettings, port: number, dataDir: string | undefined): Promise<LocalWebhookPipeline> {
   const env = process.env;
@@ -110,7 +101,10 @@ async function start(started: Started, settings: LocalSettings, port: number, da
   env[QUEUES.jobs.envVar] = started.webhooks.queueUrl;
   if (sdkCallLog) recordSdkCalls((await import('#lambdas/webhooks/queue/sqs')).sqs, 'sqs', sdkCallLog);
   started.server = createGateway(await loadRoutes(), { log: (line) => console.log(line), requestLog, pages: loadPages(localPagesConfig()) });
-  await listen(started.server, port, settings.listenHost);
+  await once(started.server.listen(port, settings.listenHost), 'listening').catch((error: unknown) => {
+    // Taken since the check at start, by a process quicker than DynamoDB Local.
+    throw isAddressInUse(error) ? portInUse(port, 'PORT') : error;
+  });
   return started.webhooks;
 }
 
@@ -126,7 +120,7 @@ async function main(): Promise<void> {
   const settings = readLocalSettings();
   prepareInvocationScopes();
   const env = process.env;
-  // The handlers' client reads region and credentials from the environment, as on Lambda.
+  // As on Lambda, the handlers' clients read region and credentials from the environment.
   env.AWS_REGION ??= LOCAL_AWS_SETTINGS.region;
   env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_SETTINGS.credentials.accessKeyId;
   env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_SETTINGS.credentials.secretAccessKey;

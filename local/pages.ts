@@ -43,21 +43,14 @@ export function loadPages(config: PagesConfig, directory = path.join(ROOT, PAGES
     throw new Error(`the pages are not built in ${directory}: run npm ci, or npm run build -w pages`);
   }
   const headers = pageHeaders(config.signIn ? [new URL(config.signIn.issuer).origin] : []);
-  const configFile: [string, PageFile] = [
-    `/${PAGES_CONFIG_FILE}`,
-    { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', headers },
-  ];
-  const built = readdirSync(directory, { withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry): [string, PageFile] => [
-      `/${entry.name}`,
-      {
-        body: readFileSync(path.join(directory, entry.name)),
-        contentType: CONTENT_TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
-        headers,
-      },
-    ]);
-  return new Map([...built, configFile]);
+  const files = readdirSync(directory, { withFileTypes: true }).filter((entry) => entry.isFile());
+  return new Map<string, PageFile>([
+    ...files.map(({ name }): [string, PageFile] => [
+      `/${name}`,
+      { body: readFileSync(path.join(directory, name)), contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', headers },
+    ]),
+    [`/${PAGES_CONFIG_FILE}`, { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', headers }],
+  ]);
 }
 
 /** The file a path is answered with: CloudFront's default root object, and its function's rewrite of a secret's link. */
@@ -68,32 +61,21 @@ export function pageFileFor(pathname: string): string {
   return pathname;
 }
 
-function answer(
-  response: ServerResponse,
-  status: number,
-  contentType: string,
-  body: Buffer,
-  headOnly: boolean,
-  headers: Readonly<Record<string, string>> = PAGE_HEADERS,
-): void {
-  response.writeHead(status, {
-    ...headers,
-    'content-type': contentType,
-    'cache-control': PAGE_CACHE_CONTROL,
-    'content-length': body.length,
-  });
+function answer(response: ServerResponse, status: number, { body, contentType, headers }: PageFile, headOnly: boolean): void {
+  response.writeHead(status, { ...headers, 'content-type': contentType, 'cache-control': PAGE_CACHE_CONTROL, 'content-length': body.length });
   response.end(headOnly ? undefined : body);
 }
+
+const plainText = (text: string): PageFile => ({ body: Buffer.from(text), contentType: 'text/plain; charset=utf-8', headers: PAGE_HEADERS });
 
 /** GET and HEAD, as the distribution's page behaviour allows; 404 for a path that is no file of the build. */
 export function servePage(pages: Pages, request: IncomingMessage, response: ServerResponse, pathname: string): void {
   const headOnly = request.method === 'HEAD';
   if (request.method !== 'GET' && !headOnly) {
     response.setHeader('allow', 'GET, HEAD');
-    answer(response, 405, 'text/plain; charset=utf-8', Buffer.from('method not allowed\n'), false);
+    answer(response, 405, plainText('method not allowed\n'), false);
     return;
   }
   const file = pages.get(pageFileFor(pathname));
-  if (!file) answer(response, 404, 'text/plain; charset=utf-8', Buffer.from('not found\n'), headOnly);
-  else answer(response, 200, file.contentType, file.body, headOnly, file.headers);
+  answer(response, file ? 200 : 404, file ?? plainText('not found\n'), headOnly);
 }

@@ -28,10 +28,7 @@ export interface Poller {
 export const backoffMs = (failuresInARow: number): number =>
   Math.min(RETRY_BACKOFF_MS.first * 2 ** Math.max(0, failuresInARow - 1), RETRY_BACKOFF_MS.max);
 
-/**
- * Calls `poll` until `signal` aborts. A failure (DynamoDB Local or the queue gone) is reported to
- * `failed` and waited out, doubling, so that the loop never turns busy and noisy.
- */
+/** Calls `poll` until `signal` aborts; a failure is reported to `failed` and waited out, doubling, so the loop never turns busy. */
 export async function pollUntilAborted(
   signal: AbortSignal,
   poll: () => Promise<void>,
@@ -52,10 +49,7 @@ export async function pollUntilAborted(
 
 export type Invocation<Response> = { outcome: 'returned'; response: Response } | { outcome: 'threw'; error: unknown } | { outcome: 'timed out' };
 
-/**
- * Lambda's timeout, as far as it can be had in-process: the handler keeps running, but its batch
- * counts as failed.
- */
+/** Lambda's timeout, as far as it can be had in-process: the handler keeps running, but its batch counts as failed. */
 export async function invokeWithTimeout<Response>(invoke: () => Promise<Response>, timeoutMs: number): Promise<Invocation<Response>> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Invocation<Response>>((resolve) => {

@@ -6,10 +6,8 @@ import { describe, invokeWithTimeout, pollUntilAborted, type Invocation, type Po
 import { lambdaContext } from './lambda-context';
 
 /**
- * Lambda's SQS event source mapping (with ReportBatchItemFailures), locally: each batch gets an
- * invocation of its own, not waited for, so that a slow batch holds up nothing but itself, as on
- * Lambda. Only what succeeded is deleted: the visibility timeout brings a failed message back, and
- * the queue's redrive policy ends the retries.
+ * Lambda's SQS event source mapping (ReportBatchItemFailures): each batch is an invocation of its own,
+ * not waited for, as on Lambda. Only what succeeded is deleted: visibility and redrive do the retries.
  */
 
 export interface QueuePollerOptions {
@@ -48,10 +46,7 @@ export function startQueuePoller(options: QueuePollerOptions): Poller {
   };
 }
 
-/**
- * The invocations in flight, counted from the moment a poller reserves a place for the batch it is
- * about to receive, so that pollers receiving side by side never overshoot `max` together.
- */
+/** Invocations in flight, counted from a poller's reservation before it receives, so pollers never overshoot `max` together. */
 class Invocations {
   private taken = 0;
   private readonly running = new Set<Promise<void>>();

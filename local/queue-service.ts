@@ -9,11 +9,7 @@ import { QueueJournal, type PersistedQueues } from './queue/journal';
 import { LocalQueue } from './queue/queue';
 import { queueRequestListener } from './queue/server';
 
-/**
- * SQS on this machine, for local mode: the handlers' real @aws-sdk/client-sqs talks to it through
- * SQS_ENDPOINT, as DYNAMODB_ENDPOINT points them at DynamoDB Local. Standard queues only, in memory,
- * and on disk too when given a directory (queue/journal.ts).
- */
+/** SQS standard queues on this machine, for the handlers' real SQS client (SQS_ENDPOINT); on disk too given a directory (queue/journal.ts). */
 
 export interface LocalQueueDefinition {
   name: string;

@@ -1,16 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { KeysAndAttributes } from '@aws-sdk/client-dynamodb';
+import type { BatchGetItemInput, KeysAndAttributes, PutItemInput, UpdateItemInput } from '@aws-sdk/client-dynamodb';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { RouteName } from '#lambdas/definitions/routes';
 import { ATTEMPT_ATTRIBUTE_PREFIX, CLAIM_ATTRIBUTE_PREFIX, TABLES } from '#lambdas/definitions/tables';
 import { PIPELINE_ENTRIES, QUEUES } from '#lambdas/definitions/webhooks';
 
-/**
- * What each function really sends to AWS, for the integration run to compare with the stack's roles
- * (test/integration/support/least-privilege.ts), as DynamoDB Local and the local queue enforce no IAM.
- */
+/** What each function sends to AWS, for test/integration/support/least-privilege.ts: DynamoDB Local and the local queue enforce no IAM. */
 
 /** Local mode only: a directory to record the functions' SDK calls in, one JSONL file per process. */
 export const SDK_CALL_LOG_ENV = 'LOCAL_SDK_CALL_LOG';
@@ -41,18 +38,8 @@ export const asFunction =
   (event: TEvent, context: TContext): Promise<TResult> =>
     currentFunction.run(name, () => handler(event, context));
 
-interface DynamoDbInput {
-  TableName?: string;
-  RequestItems?: Record<string, unknown>;
-  Key?: Record<string, unknown>;
-  Item?: Record<string, unknown>;
-  UpdateExpression?: string;
-  ConditionExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ReturnValues?: string;
-  ReturnValuesOnConditionCheckFailure?: string;
-  ProjectionExpression?: string;
-}
+/** Every member the recorded calls read, as the client's and the document client's inputs name them (GetItem's are among UpdateItem's). */
+type DynamoDbInput = Partial<UpdateItemInput & PutItemInput & BatchGetItemInput & { ProjectionExpression: string }>;
 
 /** The TABLES or QUEUES id a name or URL from the functions' environment stands for. */
 function resourceId(nameOrUrl: string): string {
@@ -85,8 +72,7 @@ function writeDetails(
 }
 
 /** A BatchGetItem with a projection: the names it reads, keys included, as IAM's dynamodb:Attributes compares them. */
-function batchReadDetails(operation: string, tableInput: unknown): Pick<RecordedCall, 'attributes' | 'select'> {
-  const read = tableInput as KeysAndAttributes | undefined;
+function batchReadDetails(operation: string, read: KeysAndAttributes | undefined): Pick<RecordedCall, 'attributes' | 'select'> {
   if (operation !== 'BatchGetItem' || read?.ProjectionExpression === undefined) return {};
   const attributes = new Set([
     ...(read.Keys ?? []).flatMap((key) => Object.keys(key)),
@@ -139,10 +125,8 @@ export function recordSdkCalls<Input extends object, Output extends MetadataBear
 }
 
 /**
- * The top-level attribute names a DynamoDB expression names, #placeholders resolved: the first
- * element of each document path (`rl` for `rl.#slot`), which is what IAM's dynamodb:Attributes
- * condition compares. Hand-written: the SDK only sends expressions as strings, and no kept library
- * parses them; this covers the grammar the stores use (paths, :values, functions, keywords).
+ * The top-level names a DynamoDB expression names (`rl` for `rl.#slot`), as IAM's dynamodb:Attributes
+ * compares them. Hand-written: no kept library parses expressions; this covers the stores' grammar.
  */
 
 /** Update clauses and the condition grammar's operators; function names are told by the `(` after them. */

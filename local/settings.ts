@@ -10,10 +10,8 @@ import { ENV } from '#lambdas/definitions/env';
 import { LOOPBACK } from './free-port';
 
 /**
- * `npm start`'s environment (docs/local-mode.md), read once before anything starts, so that a bad
- * value is told before DynamoDB Local's seconds of start-up. The settings registry's `local` rows
- * (the functions' variables) are checked here with the functions' fields, then left in the
- * environment, where the handlers read them again as they do on Lambda.
+ * `npm start`'s environment (docs/local-mode.md), checked before DynamoDB Local's seconds of start-up.
+ * The registry's `local` rows are checked with the functions' fields, then read again by the handlers.
  */
 
 const port = () => integer({ min: 0, max: 65535 });
@@ -65,10 +63,8 @@ export function readLocalSettings(env: Readonly<Record<string, string | undefine
 }
 
 /**
- * DATA_DIR as the user means it: a relative path from the folder where `npm start` was typed
- * (npm runs the script from the package's folder and says where it was called from in INIT_CWD;
- * DynamoDB Local runs from its own package's folder, where a relative path fails with "Invalid
- * directory for database creation"), created if it does not exist yet. Undefined: keep data in memory.
+ * DATA_DIR made absolute from where `npm start` was typed (npm says so in INIT_CWD; DynamoDB Local runs
+ * from its package's folder) and created. Undefined: keep data in memory.
  */
 export function prepareDataDir(value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!value) return undefined;

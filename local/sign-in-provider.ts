@@ -11,10 +11,8 @@ import { LOOPBACK } from './free-port';
 import { LOCAL_SIGN_IN } from './sign-in-accounts';
 
 /**
- * `CREATE_ACCESS=signed-in npm start` without OIDC_ISSUER: a real OpenID provider on this machine
- * (`oidc-provider`, OpenID-certified), so that the share page, the CLI and the tests sign in as
- * they would against Cognito, Entra ID or Okta. Its one account is LOCAL_SIGN_IN.testUser. Only
- * the login page is ours: the provider's own development pages take any name without a password.
+ * `CREATE_ACCESS=signed-in npm start` without OIDC_ISSUER: a real OpenID provider (oidc-provider) with
+ * one account, LOCAL_SIGN_IN.testUser. Only the login page is ours: the provider's own takes any name.
  */
 
 export interface LocalSignInProvider {
@@ -38,17 +36,13 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character
 
 /** LOCAL_OIDC_KEY: tests sign tokens the provider would not issue (expired, another issuer) with its own key. */
 function givenSigningKey(text: string): JWK {
-  let key: unknown;
   try {
-    key = JSON.parse(text);
+    const key: unknown = JSON.parse(text);
+    if (typeof key === 'object' && key !== null && 'd' in key && 'kid' in key) return key as JWK;
   } catch {
-    key = undefined;
+    // Not JSON: refused below, and never repeated, as it is a private key.
   }
-  if (typeof key !== 'object' || key === null || !('d' in key) || !('kid' in key)) {
-    // Never repeated: it is a private key.
-    throw new Error('LOCAL_OIDC_KEY must be a private JWK with a kid, as JSON (the value given is not shown: it is a key)');
-  }
-  return key as JWK;
+  throw new Error('LOCAL_OIDC_KEY must be a private JWK with a kid, as JSON (the value given is not shown: it is a key)');
 }
 
 async function freshSigningKey(): Promise<JWK> {
@@ -133,29 +127,30 @@ const loginPage = (uid: string, failed: boolean): string =>
       `<p><button type="submit">Sign in</button></p></form>`,
   );
 
+const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
 type OidcProvider = InstanceType<(typeof import('oidc-provider'))['default']>;
 
 /** Our login page: the test user's name and password, checked here; anything else is shown the form again. */
 async function interaction(provider: OidcProvider, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
   const details = await provider.interactionDetails(request, response);
-  if (request.method === 'POST' && pathname.endsWith('/login')) {
+  const tried = request.method === 'POST' && pathname.endsWith('/login');
+  if (tried) {
     const form = new URLSearchParams(await text(request));
     const { login, password, subject } = LOCAL_SIGN_IN.testUser;
     if (form.get('login') === login && form.get('password') === password) {
       await provider.interactionFinished(request, response, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
       return;
     }
-    response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, true));
-    return;
   }
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(loginPage(details.uid, false));
+  response.writeHead(tried ? 401 : 200, HTML_HEADERS).end(loginPage(details.uid, tried));
 }
 
 export async function startLocalSignInProvider(options: LocalSignInOptions): Promise<LocalSignInProvider> {
   // ESM only: loaded with import(), as the functions' handlers load Middy.
   const { default: Provider } = await import('oidc-provider');
   const server: Server = createServer();
-  // A fixed user signs in here: this machine only.
+  // Loopback only: a fixed user signs in here.
   await once(server.listen(options.port, LOOPBACK), 'listening');
   const { port } = server.address() as { port: number };
   const issuer = `http://localhost:${port}`;
@@ -172,7 +167,7 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
       return;
     }
     interaction(provider, request, response, pathname).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+      if (!response.headersSent) response.writeHead(400, HTML_HEADERS);
       response.end(page('Sign-in failed', `<p>${escapeHtml(error instanceof Error ? error.message : 'unknown error')}</p>`));
     });
   });
@@ -187,16 +182,13 @@ export async function startLocalSignInProvider(options: LocalSignInOptions): Pro
 }
 
 /**
- * Runs the local OpenID provider in a process of its own, as a deployment's issuer is a service
- * of its own. It also runs without local mode's `--conditions=import` (which Middy needs):
- * under it, tsx hands the JSON files that oidc-provider's dependencies require (koa's `statuses`)
- * to Node as JavaScript, and the provider cannot load.
+ * In a process of its own, as a deployment's issuer is, and without `--conditions=import` (Middy's):
+ * under it, tsx hands koa's required JSON files to Node as JavaScript, and the provider cannot load.
  */
 export async function startSignInProviderProcess(options: LocalSignInOptions): Promise<LocalSignInProvider> {
   const { ready: issuer, stop } = await forkService<string>(
     path.join(__dirname, 'sign-in-provider-entry.ts'),
     options,
-    // This process's flags, tsx's loader included, without `--conditions=import` (as npm start gives it).
     { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--conditions=')) },
     { name: "the local OpenID provider's process", lost: 'signing in no longer works' },
   );

@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import * as path from 'node:path';
 
 /**
- * Where local mode's stream poller got to (with DATA_DIR), as Lambda's event source mapping keeps
- * its checkpoint: per shard, the last sequence number whose batch was fully fanned out. A restart
- * reads on from there. Written whole after each batch, to a temp file renamed over the old one.
+ * Per shard, the last sequence number whose batch was fully fanned out (with DATA_DIR), as Lambda's
+ * mapping keeps its checkpoint. Written whole after each batch: a temp file renamed over the old one.
  */
 
 interface CheckpointFile {

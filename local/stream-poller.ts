@@ -18,10 +18,9 @@ import { lambdaContext } from './lambda-context';
 import { lambdaRecord } from './lambda-stream-record';
 
 /**
- * Lambda's DynamoDB stream event source mapping, locally: reads DynamoDB Local's stream, drops what
- * the stack's filter criteria drop, and invokes the handler with the event Lambda would build.
- * Failed records are retried from the lowest failed sequence number, as Lambda does, until the
- * retry limit; then they go to `onGiveUp` (as Lambda's to its on-failure destination) and are skipped.
+ * Lambda's DynamoDB stream event source mapping on DynamoDB Local's stream, with the stack's filter.
+ * As on Lambda, failed records are retried from the lowest failed sequence number up to the retry
+ * limit, then go to `onGiveUp` (the on-failure destination) and are skipped.
  */
 
 export interface StreamPollerOptions {
@@ -53,10 +52,7 @@ interface ShardPosition {
   skipCreatedBefore?: number;
 }
 
-/**
- * DynamoDB Local rounds ApproximateCreationDateTime down to the minute (as observed): so are the
- * times compared with it, so that no record made after the start is taken for an older one.
- */
+/** DynamoDB Local rounds ApproximateCreationDateTime down to the minute: so are the times compared with it. */
 const CREATION_TIME_PRECISION_MS = 60_000;
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<Poller> {
@@ -69,16 +65,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const stopping = new AbortController();
   const { signal } = stopping;
 
-  const iteratorAt = async (shardId: string, position: ResumePosition): Promise<string | undefined> => {
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ...(typeof position === 'string' ? { ShardIteratorType: position } : position),
-      }),
-      { abortSignal: signal },
-    );
-    return ShardIterator;
+  const iteratorAt = async (ShardId: string, position: ResumePosition): Promise<string | undefined> => {
+    const where = typeof position === 'string' ? { ShardIteratorType: position } : position;
+    return (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId, ...where }), { abortSignal: signal })).ShardIterator;
   };
 
   const discoverShards = async (startingPosition: StartingPosition): Promise<void> => {
@@ -97,9 +86,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   const pollShard = async (shardId: string, position: ShardPosition, iterator: string): Promise<void> => {
     let response;
     try {
-      response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }), {
-        abortSignal: signal,
-      });
+      response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }), { abortSignal: signal });
     } catch (error) {
       // DynamoDB Local invalidates an iterator taken while its shard was empty once the first
       // record arrives (aws-sdk-java#2923); an iterator also expires after 15 minutes.
@@ -149,10 +136,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<P
   };
 }
 
-/**
- * Where to read a shard from once its iterator is lost: where reading last left it, except that a
- * LATEST start is read from the shard's start, leaving out the records created before the poller's.
- */
+/** Where reading goes on once an iterator is lost: where it left off; a LATEST start re-reads from the start, skipping older records. */
 function afterLostIterator(position: ShardPosition, startedAt: number): ShardPosition {
   if (position.resumeFrom !== 'LATEST') return position;
   return { ...position, resumeFrom: 'TRIM_HORIZON', skipCreatedBefore: startedAt };
@@ -167,9 +151,8 @@ async function listShards(streams: DynamoDBStreamsClient, streamArn: string, sig
   const shards: Shard[] = [];
   let exclusiveStart: string | undefined;
   do {
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }), {
-      abortSignal: signal,
-    });
+    const described = new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart });
+    const { StreamDescription } = await streams.send(described, { abortSignal: signal });
     shards.push(...(StreamDescription?.Shards ?? []));
     exclusiveStart = StreamDescription?.LastEvaluatedShardId;
   } while (exclusiveStart);

@@ -5,11 +5,9 @@ import { ERRORS } from '#contract/errors';
 import { STANDARD_HEADERS } from '#lambdas/http/headers';
 
 /**
- * Node's HTTP parser answers a request it cannot parse (an unknown method, a control character
- * in a header, headers over its size limit) with a bare 400 or 431 of its own, and leaves CONNECT
- * unanswered. The stack's gateway answers everything with its JSON gateway responses, so local
- * mode answers these in the contract's shape too, and closes the connection: after a parse error
- * nothing more on it can be trusted.
+ * Node answers a request it cannot parse with a bare 400 or 431 and leaves CONNECT unanswered; the
+ * stack's gateway answers in JSON, so these are answered in the contract's shape too, and the
+ * connection closed: after a parse error nothing more on it can be trusted.
  */
 
 const HEADERS_TOO_LARGE = 'HPE_HEADER_OVERFLOW';

@@ -14,10 +14,9 @@ import { StreamCheckpoint } from './stream-checkpoint';
 import { startStreamPoller } from './stream-poller';
 
 /**
- * The stack's webhook pipeline on this machine: DynamoDB Local's stream → fan-out handler → local
- * queue service → delivery handler, with the dead-letter and on-failure queues. The handlers are
- * the stack's own modules, on the real SQS client (SQS_ENDPOINT). With a data directory, a restart,
- * even after a kill -9, delivers every pending event at least once, under the same event id.
+ * The stack's webhook pipeline: DynamoDB Local's stream → fan-out → local queues → delivery, with its
+ * dead-letter and on-failure queues. With a data directory, a restart (even after kill -9) delivers
+ * every pending event at least once, under the same event id.
  */
 
 export interface LocalWebhookPipeline {
@@ -33,11 +32,7 @@ type Queue = keyof typeof WEBHOOKS.QUEUES;
 const RETENTION_MS = WEBHOOKS.DEAD_LETTER_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** The stack leaves the dead-letter queue at SQS's default; only `npm run dlq` reads it. */
 const SQS_DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
-/**
- * Invocations in flight at once per SQS mapping. Lambda scales to the account's concurrency, so one
- * slow batch (a slow receiver, an unanswered deletion) never holds up another; locally 50 keep that
- * true for any backlog a developer makes by hand.
- */
+/** Invocations in flight per SQS mapping: Lambda scales so one slow batch never holds up another; 50 do for any hand-made backlog. */
 const QUEUE_MAX_CONCURRENCY = 50;
 /** Receive loops per SQS mapping; Lambda starts one with five. Two keep up with what local mode can send. */
 const QUEUE_POLLERS = 2;

@@ -3,6 +3,7 @@ import { STORED_BYTES_LIMIT } from '#contract/limits';
 import { ADDRESS_BYTE_SLOT_PREFIX, KEYS_TABLE, KEY_ATTRIBUTES as A, addressBytesPk } from '../definitions/tables';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, type ByteSlots } from '../rules/stored-bytes-window';
 import { DONE_EITHER_WAY, dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
+import { holds, notWrittenBy, renderCondition } from './condition';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -52,6 +53,7 @@ const COUNT_WITHIN_MS = 3_000;
 /** Adds `bytes` to the address's hour; answers the day's slots with them (and, after a lost answer, the day's hours as read). */
 async function addToHour(ipHash: string, now: number, bytes: number): Promise<AddressBytesItem> {
   const token = newWriteToken();
+  const notCountedYet = notWrittenBy(A.counted, token);
   return settledWrite({
     withinMs: COUNT_WITHIN_MS,
     write: (abortSignal) =>
@@ -60,14 +62,11 @@ async function addToHour(ipHash: string, now: number, bytes: number): Promise<Ad
           TableName: tableName(KEYS_TABLE),
           Key: { pk: addressBytesPk(ipHash) },
           UpdateExpression: 'SET #slot = if_not_exists(#slot, :zero) + :bytes, #ttl = :ttl, #counted = :token REMOVE #expired',
-          ConditionExpression: 'attribute_not_exists(#counted) OR #counted <> :token',
-          ExpressionAttributeNames: {
-            '#slot': slotName(byteSlotIndex(now)),
-            '#expired': slotName(expiredByteSlotIndex(now)),
-            '#ttl': A.ttl,
-            '#counted': A.counted,
-          },
-          ExpressionAttributeValues: { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now), ':token': token },
+          ...renderCondition(
+            notCountedYet,
+            { '#slot': slotName(byteSlotIndex(now)), '#expired': slotName(expiredByteSlotIndex(now)), '#ttl': A.ttl, '#counted': A.counted },
+            { ':zero': 0, ':bytes': bytes, ':ttl': ttlFor(now), ':token': token },
+          ),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -77,7 +76,7 @@ async function addToHour(ipHash: string, now: number, bytes: number): Promise<Ad
       ),
     settle: async (signal) => {
       const item = await readAddressItem(ipHash, countSettlingAttributes(now), signal);
-      return item?.[A.counted] === token ? item : NOT_APPLIED;
+      return item === undefined || holds(notCountedYet, item) ? NOT_APPLIED : item;
     },
   });
 }
@@ -106,27 +105,33 @@ export async function countAddressBytes(ipHash: string, now: number, bytes: numb
   return slots;
 }
 
-/** Takes back the bytes of a request refused for them, once: its token in `uncounted` tells its own repeat. */
-export async function uncountAddressBytes(ipHash: string, now: number, bytes: number): Promise<void> {
+/** Takes back the bytes of a request refused for them (the hour gone with its item: nothing). */
+export const uncountAddressBytes = (ipHash: string, now: number, bytes: number): Promise<void> =>
+  takeBackBytes(addressBytesPk(ipHash), slotName(byteSlotIndex(now)), bytes);
+
+/**
+ * Takes `bytes` back from the hour slot at `slot` (a path: a key's map entry is `sb.<hour>`) of
+ * the keys-table item `pk`, once, whatever is repeated: its token in `uncounted` tells its own repeat.
+ */
+export async function takeBackBytes(pk: string, slot: string, bytes: number): Promise<void> {
   const token = newWriteToken();
+  const notTakenBackYet = notWrittenBy(A.uncounted, token);
+  const names = Object.fromEntries(slot.split('.').map((segment, index) => [`#slot${index}`, segment]));
+  const slotPath = Object.keys(names).join('.');
   await settledWrite({
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
-          Key: { pk: addressBytesPk(ipHash) },
-          UpdateExpression: 'SET #slot = #slot - :bytes, #uncounted = :token',
-          ConditionExpression: 'attribute_exists(#slot) AND (attribute_not_exists(#uncounted) OR #uncounted <> :token)',
-          ExpressionAttributeNames: { '#slot': slotName(byteSlotIndex(now)), '#uncounted': A.uncounted },
-          ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
+          Key: { pk },
+          UpdateExpression: `SET ${slotPath} = ${slotPath} - :bytes, ${A.uncounted} = :token`,
+          ...renderCondition({ all: [{ path: slot, op: 'exists' }, notTakenBackYet] }, names, { ':bytes': bytes, ':token': token }),
         }),
         abortSignal,
-        // The hour gone (its item expired), or this request's own repeat: nothing more to take back.
+        // The hour gone (its item expired, its key revoked, or pruned), or this request's own repeat: nothing more to take back.
         DONE_EITHER_WAY,
       ),
-    settle: async (signal) => {
-      const item = await readAddressItem(ipHash, [A.pk, A.uncounted], signal);
-      return item?.[A.uncounted] === token ? undefined : NOT_APPLIED;
-    },
+    settle: async (signal) =>
+      holds(notTakenBackYet, await readForSettling(tableName(KEYS_TABLE), { pk }, [A.pk, A.uncounted], signal)) ? NOT_APPLIED : undefined,
   });
 }

@@ -11,6 +11,8 @@ type Value = string | number | boolean;
 export type Condition =
   | { readonly path: string; readonly op: 'exists' | 'absent' }
   | { readonly path: string; readonly op: Comparison; readonly value: Value }
+  /** The size of a list or map (its entries) or a string (its UTF-8 bytes), compared. */
+  | { readonly sizeOf: string; readonly op: Comparison; readonly value: number }
   | { readonly all: readonly Condition[] }
   | { readonly any: readonly Condition[] };
 
@@ -19,6 +21,19 @@ export interface RenderedCondition {
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 }
+
+/** A condition no item meets: a write that only reads back the item it fails on (ReturnValuesOnConditionCheckFailure). */
+export const NEVER: Condition = {
+  all: [
+    { path: 'pk', op: 'exists' },
+    { path: 'pk', op: 'absent' },
+  ],
+};
+
+/** A write's own token at `path`: a put that may rewrite its own item holds on it, or an update's settling read finds it. */
+export const writtenBy = (path: string, token: string): Condition => ({ path, op: '=', value: token });
+/** Not yet written by the write whose token this is: an update that counts once fails on its own repeat. */
+export const notWrittenBy = (path: string, token: string): Condition => ({ path, op: '<>', value: token });
 
 const partsOf = (part: Condition): readonly Condition[] => ('all' in part ? part.all : 'any' in part ? part.any : []);
 
@@ -41,11 +56,16 @@ export function renderCondition(condition: Condition, names: Record<string, stri
     if (parts.length === 1) return render(parts[0]!);
     if ('all' in part) return part.all.map(grouped).join(' AND ');
     if ('any' in part) return part.any.map(grouped).join(' OR ');
-    const path = part.path.split('.').map(nameOf).join('.');
+    const nameOfPath = (path: string): string => path.split('.').map(nameOf).join('.');
+    if ('sizeOf' in part) return `size(${nameOfPath(part.sizeOf)}) ${part.op} ${valueOf(part.value)}`;
+    const path = nameOfPath(part.path);
     if (!('value' in part)) return part.op === 'exists' ? `attribute_exists(${path})` : `attribute_not_exists(${path})`;
+    return `${path} ${part.op} ${valueOf(part.value)}`;
+  };
+  const valueOf = (value: Value): string => {
     const placeholder = `:c${Object.keys(ownValues).length}`;
-    ownValues[placeholder] = part.value;
-    return `${path} ${part.op} ${placeholder}`;
+    ownValues[placeholder] = value;
+    return placeholder;
   };
   const expression = render(condition);
   const allValues = { ...ownValues, ...values };
@@ -75,10 +95,21 @@ function compares(found: unknown, op: Comparison, value: Value): boolean {
   return a >= b;
 }
 
+/** DynamoDB's size(): undefined (as a missing attribute compares) for a missing attribute or a number. */
+function sizeOf(found: unknown): number | undefined {
+  if (typeof found === 'string') return Buffer.byteLength(found);
+  if (found instanceof Uint8Array) return found.byteLength;
+  if (Array.isArray(found)) return found.length;
+  if (found instanceof Set) return found.size;
+  if (typeof found === 'object' && found !== null) return Object.keys(found).length;
+  return undefined;
+}
+
 /** Whether the condition holds on `item` (undefined: no item), as DynamoDB would find. */
 export function holds(condition: Condition, item: object | undefined): boolean {
   if ('all' in condition) return condition.all.every((each) => holds(each, item));
   if ('any' in condition) return condition.any.some((each) => holds(each, item));
+  if ('sizeOf' in condition) return compares(sizeOf(valueAt(item, condition.sizeOf)), condition.op, condition.value);
   const found = valueAt(item, condition.path);
   if (!('value' in condition)) return (found !== undefined) === (condition.op === 'exists');
   return compares(found, condition.op, condition.value);

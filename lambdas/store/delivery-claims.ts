@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_CLAIM_LIFETIME_MS } from '#lambdas/definitions/webhooks';
 import { KEY_ATTRIBUTES as KEY, KEYS_TABLE, deliveryClaimPk } from '#lambdas/definitions/tables';
+import { holds, renderCondition, writtenBy } from './condition';
 import { dynamo, isConditionFailure, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite } from './settled-write';
 
@@ -20,6 +21,7 @@ import { NOT_APPLIED, readForSettling, settledWrite } from './settled-write';
  */
 export async function claimDelivery(eventId: string, messageId: string, now: number): Promise<boolean> {
   const key = { [KEY.pk]: deliveryClaimPk(eventId) };
+  const ownClaim = writtenBy(KEY.claimedBy, messageId);
   return settledWrite({
     write: async (signal) => {
       try {
@@ -28,8 +30,7 @@ export async function claimDelivery(eventId: string, messageId: string, now: num
             TableName: tableName(KEYS_TABLE),
             Item: { ...key, [KEY.claimedBy]: messageId, [KEY.ttl]: Math.ceil((now + DELIVERY_CLAIM_LIFETIME_MS) / 1000) },
             // A repeat of this put by the same message finds its own claim: repeating is safe.
-            ConditionExpression: `attribute_not_exists(${KEY.pk}) OR ${KEY.claimedBy} = :messageId`,
-            ExpressionAttributeValues: { ':messageId': messageId },
+            ...renderCondition({ any: [{ path: KEY.pk, op: 'absent' }, ownClaim] }),
           }),
           signal ? { abortSignal: signal } : {},
         );
@@ -41,7 +42,7 @@ export async function claimDelivery(eventId: string, messageId: string, now: num
     },
     settle: async (signal) => {
       const claim = await readForSettling<{ [KEY.claimedBy]?: string }>(tableName(KEYS_TABLE), key, [KEY.claimedBy], signal);
-      return claim === undefined ? NOT_APPLIED : claim[KEY.claimedBy] === messageId;
+      return claim === undefined ? NOT_APPLIED : holds(ownClaim, claim);
     },
   });
 }
@@ -53,8 +54,7 @@ export async function releaseDelivery(eventId: string, messageId: string): Promi
       new DeleteCommand({
         TableName: tableName(KEYS_TABLE),
         Key: { [KEY.pk]: deliveryClaimPk(eventId) },
-        ConditionExpression: `${KEY.claimedBy} = :messageId`,
-        ExpressionAttributeValues: { ':messageId': messageId },
+        ...renderCondition(writtenBy(KEY.claimedBy, messageId)),
       }),
     );
   } catch (error) {

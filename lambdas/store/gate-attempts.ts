@@ -55,27 +55,28 @@ export async function countWrongProof(id: string, now: number): Promise<number |
   return counted === BURN ? burn(id, now, attempt) : counted;
 }
 
+/**
+ * A live head, one a claim, a revocation or a wrong proof's count may act on: a view left, not
+ * expired (DynamoDB TTL may lag by days). Clauses, to go into a condition's `all`.
+ */
+export const liveAt = (now: number): Condition[] => [
+  { path: A.remaining, op: '>', value: 0 },
+  { path: A.expires, op: '>', value: now },
+];
+
 /** A live secret with more than one attempt left (`>`: a count), or exactly one (`=`: the burn), not yet counted by `attempt`. */
 const attemptsLeft = (op: '>' | '=', now: number, attempt: string): Condition => ({
-  all: [
-    { path: A.attempts, op, value: 1 },
-    { path: A.remaining, op: '>', value: 0 },
-    { path: A.expires, op: '>', value: now },
-    { path: attempt, op: 'absent' },
-  ],
+  all: [{ path: A.attempts, op, value: 1 }, ...liveAt(now), { path: attempt, op: 'absent' }],
 });
 
 /** The count found one attempt left: this wrong proof burns the secret. */
 const BURN = Symbol('burn');
 
-const isLive = (item: AttemptsItem, now: number): boolean => item.remaining > 0 && item.expires > now;
-
 /** A count's outcome read from the item its condition failed on: its own count, the last attempt, or nothing left. */
 function outcomeOf(item: (AttemptsItem & Record<string, unknown>) | undefined, attempt: string, now: number): number | undefined | typeof BURN {
   const own = item?.[attempt];
   if (typeof own === 'number') return own;
-  if (item === undefined || !isLive(item, now) || item.attempts !== 1) return undefined;
-  return BURN;
+  return holds(attemptsLeft('=', now, attempt), item) ? BURN : undefined;
 }
 
 const readAttempts = (id: string, attempt: string, signal: AbortSignal | undefined): Promise<(AttemptsItem & Record<string, unknown>) | undefined> =>

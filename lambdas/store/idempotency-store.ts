@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { IDEMPOTENCY } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, idempotencyRecordPk } from '../definitions/tables';
 import type { IdempotencyRecord } from '../rules/idempotency';
-import { holds, renderCondition, type Condition } from './condition';
+import { holds, renderCondition, writtenBy, type Condition } from './condition';
 import { DONE_EITHER_WAY, epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite, type Settled } from './settled-write';
 
@@ -29,7 +29,6 @@ const noneStands = (now: number): Condition => ({
     { path: AT, op: '<', value: now - IDEMPOTENCY.recordMs },
   ],
 });
-const writtenBy = (token: string): Condition => ({ path: BY, op: '=', value: token });
 
 const updateRecord = (keyHash: string, scope: string, expression: string, condition: Condition, names = {}, values = {}): UpdateCommand =>
   new UpdateCommand({
@@ -81,7 +80,7 @@ export function recordRequest(keyHash: string, scope: string, record: Idempotenc
 export async function releaseRecord(keyHash: string, scope: string, token: string): Promise<void> {
   // Removing what is gone changes nothing.
   await settledWrite<void>({
-    write: (abortSignal) => sendConditional(updateRecord(keyHash, scope, 'REMOVE #idem', writtenBy(token)), abortSignal, DONE_EITHER_WAY),
+    write: (abortSignal) => sendConditional(updateRecord(keyHash, scope, 'REMOVE #idem', writtenBy(BY, token)), abortSignal, DONE_EITHER_WAY),
     settle: repeatIt,
   });
 }
@@ -95,7 +94,7 @@ export async function noteAnswer(keyHash: string, scope: string, token: string, 
   // Setting the same values again changes nothing.
   await settledWrite<void>({
     write: (abortSignal) =>
-      sendConditional(updateRecord(keyHash, scope, `SET ${sets.join(', ')}`, writtenBy(token), names, values), abortSignal, DONE_EITHER_WAY),
+      sendConditional(updateRecord(keyHash, scope, `SET ${sets.join(', ')}`, writtenBy(BY, token), names, values), abortSignal, DONE_EITHER_WAY),
     settle: repeatIt,
   });
 }

@@ -3,6 +3,7 @@ import { CREATION_LOG_SETTLING_ATTRIBUTES } from '../definitions/access';
 import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, ipItemPk } from '../definitions/tables';
 import { keyCreationWindow, type KeyCreationWindow } from '../rules/key-creation-window';
+import { holds, notWrittenBy, renderCondition, type Condition } from './condition';
 import { epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
@@ -27,6 +28,14 @@ interface Full {
   full: LogItem;
 }
 
+/** The log has room for one more: none yet, or fewer than twice the limit (a prune makes room). */
+const hasRoom = (limit: number): Condition => ({
+  any: [
+    { path: A.creationLog, op: 'absent' },
+    { sizeOf: A.creationLog, op: '<', value: 2 * limit },
+  ],
+});
+
 export const recordKeyCreationAttempt = (ipHash: string, now: number, limit: number): Promise<KeyCreationWindow> =>
   recordOnce(ipHash, now, limit, newWriteToken(), 3);
 
@@ -34,10 +43,12 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
   const key = { pk: ipItemPk(ipHash) };
   const ttl = epochSeconds(now + KEY_CREATION_LIMIT.windowMs);
   const names = { '#log': A.creationLog, '#ttl': A.ttl };
-  const settle = async (signal: AbortSignal | undefined): Promise<Settled<KeyCreationWindow>> => {
-    const item = await readForSettling<LogItem>(tableName(KEYS_TABLE), key, CREATION_LOG_SETTLING_ATTRIBUTES, signal);
-    return item?.logged === token ? keyCreationWindow(item.log ?? [], now, limit) : NOT_APPLIED;
-  };
+  const notLoggedYet = notWrittenBy(A.logged, token);
+  /** The window this attempt's own write left, if the item (refused or read back) carries its token. */
+  const ownWindow = (item: LogItem | undefined): KeyCreationWindow | undefined =>
+    holds(notLoggedYet, item) ? undefined : keyCreationWindow(item?.log ?? [], now, limit);
+  const settle = async (signal: AbortSignal | undefined): Promise<Settled<KeyCreationWindow>> =>
+    ownWindow(await readForSettling<LogItem>(tableName(KEYS_TABLE), key, CREATION_LOG_SETTLING_ATTRIBUTES, signal)) ?? NOT_APPLIED;
 
   const appended = await settledWrite<KeyCreationWindow | Full>({
     settle,
@@ -47,16 +58,14 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
           TableName: tableName(KEYS_TABLE),
           Key: key,
           UpdateExpression: `SET #log = list_append(if_not_exists(#log, :empty), :now), #ttl = :ttl, ${A.logged} = :token`,
-          ConditionExpression: `(attribute_not_exists(#log) OR size(#log) < :capacity) AND (attribute_not_exists(${A.logged}) OR ${A.logged} <> :token)`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':empty': [], ':now': [now], ':ttl': ttl, ':capacity': 2 * limit, ':token': token },
+          ...renderCondition({ all: [hasRoom(limit), notLoggedYet] }, names, { ':empty': [], ':now': [now], ':ttl': ttl, ':token': token }),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
         {
           applied: (item) => keyCreationWindow(item?.log ?? [], now, limit),
-          refused: (old) => (old?.logged === token ? keyCreationWindow(old.log ?? [], now, limit) : { full: old ?? {} }),
+          refused: (old) => ownWindow(old) ?? { full: old ?? {} },
         },
       ),
   });
@@ -73,16 +82,14 @@ async function recordOnce(ipHash: string, now: number, limit: number, token: str
           TableName: tableName(KEYS_TABLE),
           Key: key,
           UpdateExpression: `SET #log = :pruned, #ttl = :ttl, ${A.logged} = :token`,
-          ConditionExpression: 'size(#log) = :oldSize',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':pruned': pruned, ':ttl': ttl, ':oldSize': oldLog.length, ':token': token },
+          ...renderCondition({ sizeOf: A.creationLog, op: '=', value: oldLog.length }, names, { ':pruned': pruned, ':ttl': ttl, ':token': token }),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
         {
           applied: () => keyCreationWindow(pruned, now, limit),
           // Another prune came first: unless this one's repeat did, start over.
-          refused: (current) => (current?.logged === token ? keyCreationWindow(current.log ?? [], now, limit) : undefined),
+          refused: ownWindow,
         },
       ),
   });

@@ -5,9 +5,9 @@ import { EXPIRED_KEY_RETENTION_MS } from '#contract/limits';
 import { KEYS_TABLE, KEY_ATTRIBUTES as A, keyItemPk } from '../definitions/tables';
 import { MAX_TRACKED_SLOTS, expiredSlotIndex, prunedSlots, slotIndex, type SlotCounts } from '../rules/sliding-window';
 import { MAX_BYTE_SLOTS, byteSlotIndex, expiredByteSlotIndex, prunedByteSlots, type ByteSlots } from '../rules/stored-bytes-window';
+import { takeBackBytes } from './address-bytes';
 import { batchGetAll } from './batches';
 import {
-  DONE_EITHER_WAY,
   dynamo,
   epochSeconds,
   isConditionFailure,
@@ -17,6 +17,7 @@ import {
   WHETHER_IT_HELD,
   type ConditionalOutcome,
 } from './dynamo';
+import { holds, notWrittenBy, renderCondition, writtenBy, type Condition } from './condition';
 import { NOT_APPLIED, readForSettling, settledWrite, type Settled } from './settled-write';
 import { newWriteToken } from './write-token';
 
@@ -71,7 +72,7 @@ const toStoredKey = (item: KeyItem, keyHash: string): StoredKey => ({
  * test its expiry in the item they read: a write that named `expires`, even in its condition,
  * would need a role that may write it (docs/security.md, least privilege).
  */
-const KEY_EXISTS = `attribute_exists(${A.pk})`;
+const KEY_EXISTS: Condition = { path: A.pk, op: 'exists' };
 
 const readKeyForSettling = (keyHash: string, signal: AbortSignal | undefined): Promise<KeyItem | undefined> =>
   readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: keyItemPk(keyHash) }, KEY_SETTLING_ATTRIBUTES, signal);
@@ -89,23 +90,18 @@ export async function putKey(key: StoredKey): Promise<void> {
     rl: {},
     sb: {},
   };
+  // The webhook secret is new with this key, and so this put's token: a repeat of it finds it and rewrites the same item.
+  const ownKey = writtenBy(A.webhookSecret, key.webhookSecret);
   await settledWrite<void>({
     write: async (abortSignal) => {
       await dynamo.send(
-        new PutCommand({
-          TableName: tableName(KEYS_TABLE),
-          Item: item,
-          // The webhook secret is new with this key: a repeat of this put finds it and rewrites the same item.
-          ConditionExpression: 'attribute_not_exists(pk) OR webhookSecret = :webhookSecret',
-          ExpressionAttributeValues: { ':webhookSecret': key.webhookSecret },
-        }),
+        new PutCommand({ TableName: tableName(KEYS_TABLE), Item: item, ...renderCondition({ any: [{ path: A.pk, op: 'absent' }, ownKey] }) }),
         { abortSignal },
       );
     },
-    // The new key's webhook secret is this put's token.
     settle: async (signal) => {
       const stored = await readForSettling<KeyItem>(tableName(KEYS_TABLE), { pk: item.pk }, NEW_KEY_SETTLING_ATTRIBUTES, signal);
-      return stored?.webhookSecret === key.webhookSecret ? undefined : NOT_APPLIED;
+      return holds(ownKey, stored) ? undefined : NOT_APPLIED;
     },
   });
 }
@@ -120,40 +116,49 @@ export async function putKey(key: StoredKey): Promise<void> {
 export const authenticateAndCount = (keyHash: string, now: number, bytes = 0): Promise<Authentication> =>
   countOnce(keyHash, now, newWriteToken(), 3, bytes);
 
-/** Stored bodies (POST /secrets, POST /requests/{id}): the bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
-interface ByteCounting {
-  set: string;
-  remove: string;
-  condition: string;
+/** A counting update of the key item in parts, so that the fast path and the slow paths share theirs. */
+interface KeyUpdate {
+  set: readonly string[];
+  remove: readonly string[];
+  conditions: readonly Condition[];
   names: Record<string, string>;
-  values: Record<string, number>;
+  values: Record<string, unknown>;
 }
 
-const byteCounting = (bytes: number, now: number): ByteCounting =>
+const joined = (...parts: readonly KeyUpdate[]): KeyUpdate => ({
+  set: parts.flatMap((part) => part.set),
+  remove: parts.flatMap((part) => part.remove),
+  conditions: parts.flatMap((part) => part.conditions),
+  names: Object.fromEntries(parts.flatMap((part) => Object.entries(part.names))),
+  values: Object.fromEntries(parts.flatMap((part) => Object.entries(part.values))),
+});
+
+const NOTHING: KeyUpdate = { set: [], remove: [], conditions: [], names: {}, values: {} };
+
+/** Stored bodies (POST /secrets, POST /requests/{id}): the bytes go into the key's hour slot in the same write (rules/stored-bytes-window). */
+const byteCounting = (bytes: number, now: number): KeyUpdate =>
   bytes > 0
     ? {
-        set: `, ${A.storedBytes}.#byteSlot = if_not_exists(${A.storedBytes}.#byteSlot, :zero) + :bytes`,
-        remove: `, ${A.storedBytes}.#expiredByteSlot`,
-        condition: ` AND size(${A.storedBytes}) <= :maxByteSlots`,
+        set: [`${A.storedBytes}.#byteSlot = if_not_exists(${A.storedBytes}.#byteSlot, :zero) + :bytes`],
+        remove: [`${A.storedBytes}.#expiredByteSlot`],
+        conditions: [{ sizeOf: A.storedBytes, op: '<=', value: MAX_BYTE_SLOTS }],
         names: { '#byteSlot': String(byteSlotIndex(now)), '#expiredByteSlot': String(expiredByteSlotIndex(now)) },
-        values: { ':bytes': bytes, ':maxByteSlots': MAX_BYTE_SLOTS },
+        values: { ':bytes': bytes },
       }
-    : { set: '', remove: '', condition: '', names: {}, values: {} };
+    : NOTHING;
 
 /** A key without the map (minted before it) or with stale hours: the map rewritten, and the lock on its size as read. */
-const byteRewrite = (old: KeyItem, bytes: number, now: number) =>
+const byteRewrite = (old: KeyItem, bytes: number, now: number): KeyUpdate =>
   bytes > 0
     ? {
-        set: `, ${A.storedBytes} = :byteSlots`,
-        condition: old.sb === undefined ? ` AND attribute_not_exists(${A.storedBytes})` : ` AND size(${A.storedBytes}) = :oldByteSlots`,
-        values: {
-          ':byteSlots': prunedByteSlots(old.sb, now, bytes),
-          ...(old.sb === undefined ? {} : { ':oldByteSlots': Object.keys(old.sb).length }),
-        },
+        ...NOTHING,
+        set: [`${A.storedBytes} = :byteSlots`],
+        conditions: [
+          old.sb === undefined ? { path: A.storedBytes, op: 'absent' } : { sizeOf: A.storedBytes, op: '=', value: Object.keys(old.sb).length },
+        ],
+        values: { ':byteSlots': prunedByteSlots(old.sb, now, bytes) },
       }
-    : { set: '', condition: '', values: {} };
-
-const NOT_COUNTED_YET = `(attribute_not_exists(${A.counted}) OR ${A.counted} <> :token)`;
+    : NOTHING;
 
 const authenticated = (item: KeyItem, keyHash: string, now: number): Authentication =>
   item.expires <= now
@@ -173,165 +178,102 @@ interface OverFull {
  */
 const COUNT_SENDS = 1;
 
-/** Whether this request's count is in the key item, and so what it answered. */
-const settleCount =
-  (keyHash: string, now: number, token: string) =>
-  async (signal: AbortSignal | undefined): Promise<Settled<Authentication>> => {
-    const item = await readKeyForSettling(keyHash, signal);
-    // No key: the count's condition fails however often it is sent.
-    if (!item) return { outcome: 'unknown' };
-    return item.counted === token ? authenticated(item, keyHash, now) : NOT_APPLIED;
-  };
-
 /**
  * The request's own count in its hour's slot, as the fast path and the byte map's rewrite both
  * write it: only while the slot map has room and this request's token is not counted yet.
  */
-function requestCount(now: number, token: string) {
-  return {
-    set: `${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one, ${A.counted} = :token`,
-    remove: `${A.rateLimitSlots}.#expired`,
-    condition: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) <= :maxSlots AND ${NOT_COUNTED_YET}`,
-    names: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
-    values: { ':zero': 0, ':one': 1, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token },
-  };
-}
-
-/** A slow path's count: the key as counted, or undefined (start over) unless the refusal was its own repeat. */
-function countedOrStartOver(keyHash: string, now: number, token: string): ConditionalOutcome<KeyItem, Authentication | undefined> {
-  return {
-    applied: (item) => authenticated(item as KeyItem, keyHash, now),
-    refused: (latest) => (latest?.counted === token ? authenticated(latest, keyHash, now) : undefined),
-  };
-}
-
-async function countOnce(keyHash: string, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
-  const pk = keyItemPk(keyHash);
-  const count = requestCount(now, token);
-  const byBytes = byteCounting(bytes, now);
-  const counted = await settledWrite<Authentication | OverFull>({
-    settle: settleCount(keyHash, now, token),
-    sends: COUNT_SENDS,
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk },
-          UpdateExpression: `SET ${count.set}${byBytes.set} REMOVE ${count.remove}${byBytes.remove}`,
-          ConditionExpression: `${count.condition}${byBytes.condition}`,
-          ExpressionAttributeNames: { ...count.names, ...byBytes.names },
-          ExpressionAttributeValues: { ...count.values, ...byBytes.values },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-        abortSignal,
-        {
-          applied: (item: KeyItem | undefined) => authenticated(item as KeyItem, keyHash, now),
-          refused: (old: KeyItem | undefined) => {
-            if (!old) return { outcome: 'unknown' };
-            if (old.counted === token) return authenticated(old, keyHash, now);
-            if (old.expires <= now) return { outcome: 'expired' };
-            return { overFull: old };
-          },
-        },
-      ),
-  });
-  if (!('overFull' in counted)) return counted;
-  if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
-  if (Object.keys(counted.overFull.rl).length <= MAX_TRACKED_SLOTS)
-    return rewriteBytesAndCount(keyHash, counted.overFull, now, token, attempts - 1, bytes);
-  return pruneAndCount(keyHash, counted.overFull, now, token, attempts - 1, bytes);
-}
+const requestCount = (now: number, token: string): KeyUpdate => ({
+  set: [`${A.rateLimitSlots}.#current = if_not_exists(${A.rateLimitSlots}.#current, :zero) + :one`, `${A.counted} = :token`],
+  remove: [`${A.rateLimitSlots}.#expired`],
+  conditions: [KEY_EXISTS, { sizeOf: A.rateLimitSlots, op: '<=', value: MAX_TRACKED_SLOTS }, notWrittenBy(A.counted, token)],
+  names: { '#current': String(slotIndex(now)), '#expired': String(expiredSlotIndex(now)) },
+  values: { ':zero': 0, ':one': 1, ':token': token },
+});
 
 /**
- * The byte map was missing or over-full, the request slots were not: counts the request as the
- * fast path does and writes the byte map back pruned, locked on the map's size as read (a
- * concurrent request adding to an hour already in it may go uncounted: a quota, not a ledger).
+ * The slot map rewritten pruned, with this request counted. While the map is over-full every
+ * fast-path update fails, so only another prune can have changed it: "still over-full" is an
+ * exact optimistic lock.
  */
-async function rewriteBytesAndCount(
-  keyHash: string,
-  old: KeyItem,
-  now: number,
-  token: string,
-  attempts: number,
-  bytes: number,
-): Promise<Authentication> {
-  const count = requestCount(now, token);
-  const rewrite = byteRewrite(old, bytes, now);
-  const rewritten = await settledWrite<Authentication | undefined>({
-    settle: settleCount(keyHash, now, token),
-    sends: COUNT_SENDS,
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${count.set}${rewrite.set} REMOVE ${count.remove}`,
-          ConditionExpression: `${count.condition}${rewrite.condition}`,
-          ExpressionAttributeNames: count.names,
-          ExpressionAttributeValues: { ...count.values, ...rewrite.values },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-        abortSignal,
-        countedOrStartOver(keyHash, now, token),
-      ),
-  });
-  return rewritten ?? countOnce(keyHash, now, token, attempts, bytes);
-}
-
-async function pruneAndCount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
-  const rewrite = byteRewrite(old, bytes, now);
+function prunedCount(old: KeyItem, now: number, token: string): KeyUpdate {
   const slots = prunedSlots(old.rl, now);
   const current = String(slotIndex(now));
   slots[current] = (slots[current] ?? 0) + 1;
-  const pruned = await settledWrite<Authentication | undefined>({
-    settle: settleCount(keyHash, now, token),
+  return {
+    ...NOTHING,
+    set: [`${A.rateLimitSlots} = :slots`, `${A.counted} = :token`],
+    conditions: [KEY_EXISTS, { sizeOf: A.rateLimitSlots, op: '>', value: MAX_TRACKED_SLOTS }],
+    values: { ':slots': slots, ':token': token },
+  };
+}
+
+/** Whether the key item (as read or refused) carries this request's count. */
+const countedBy = (token: string, item: KeyItem): boolean => !holds(notWrittenBy(A.counted, token), item);
+
+/** One count of this request, sent once (COUNT_SENDS) and settled by its token in the key item. */
+const sendCount = <T>(
+  keyHash: string,
+  now: number,
+  token: string,
+  update: KeyUpdate,
+  outcome: ConditionalOutcome<KeyItem, T>,
+): Promise<T | Authentication> =>
+  settledWrite<T | Authentication>({
     sends: COUNT_SENDS,
     write: (abortSignal) =>
       sendConditional(
         new UpdateCommand({
           TableName: tableName(KEYS_TABLE),
           Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${A.rateLimitSlots} = :slots, ${A.counted} = :token${rewrite.set}`,
-          // While the map is over-full every fast-path update fails, so only another prune can
-          // have changed it: "still over-full" is an exact optimistic lock.
-          ConditionExpression: `${KEY_EXISTS} AND size(${A.rateLimitSlots}) > :maxSlots${rewrite.condition}`,
-          ExpressionAttributeValues: { ':slots': slots, ':maxSlots': MAX_TRACKED_SLOTS, ':token': token, ...rewrite.values },
+          UpdateExpression: `SET ${update.set.join(', ')}${update.remove.length > 0 ? ` REMOVE ${update.remove.join(', ')}` : ''}`,
+          ...renderCondition({ all: update.conditions }, update.names, update.values),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,
-        countedOrStartOver(keyHash, now, token),
+        outcome,
       ),
+    settle: async (signal): Promise<Settled<Authentication>> => {
+      const item = await readKeyForSettling(keyHash, signal);
+      // No key: the count's condition fails however often it is sent.
+      if (!item) return { outcome: 'unknown' };
+      return countedBy(token, item) ? authenticated(item, keyHash, now) : NOT_APPLIED;
+    },
   });
-  return pruned ?? countOnce(keyHash, now, token, attempts, bytes);
+
+async function countOnce(keyHash: string, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+  const counted = await sendCount<Authentication | OverFull>(keyHash, now, token, joined(requestCount(now, token), byteCounting(bytes, now)), {
+    applied: (item) => authenticated(item as KeyItem, keyHash, now),
+    refused: (old) => {
+      if (!old) return { outcome: 'unknown' };
+      if (countedBy(token, old)) return authenticated(old, keyHash, now);
+      if (old.expires <= now) return { outcome: 'expired' };
+      return { overFull: old };
+    },
+  });
+  if (!('overFull' in counted)) return counted;
+  if (attempts <= 1) throw new Error('rate-limit slot map kept changing under concurrent prunes');
+  return recount(keyHash, counted.overFull, now, token, attempts - 1, bytes);
 }
 
 /**
- * Takes back the bytes of a request refused for its bytes, so that asking again does not push the
- * wait further; once, whatever is repeated: its token in `uncounted` tells its own repeat.
+ * A count refused for a map over-full (or a byte map missing): counts the request with the slot
+ * map pruned if it was over-full, as the fast path does if not, and writes the byte map back
+ * pruned, locked on the map's size as read (a concurrent request adding to an hour already in it
+ * may go uncounted: a quota, not a ledger). Refused by another request's write: starts over.
  */
-export async function uncountKeyBytes(keyHash: string, now: number, bytes: number): Promise<void> {
-  const token = newWriteToken();
-  await settledWrite({
-    write: (abortSignal) =>
-      sendConditional(
-        new UpdateCommand({
-          TableName: tableName(KEYS_TABLE),
-          Key: { pk: keyItemPk(keyHash) },
-          UpdateExpression: `SET ${A.storedBytes}.#byteSlot = ${A.storedBytes}.#byteSlot - :bytes, ${A.uncounted} = :token`,
-          ConditionExpression: `${KEY_EXISTS} AND attribute_exists(${A.storedBytes}.#byteSlot) AND (attribute_not_exists(${A.uncounted}) OR ${A.uncounted} <> :token)`,
-          ExpressionAttributeNames: { '#byteSlot': String(byteSlotIndex(now)) },
-          ExpressionAttributeValues: { ':bytes': bytes, ':token': token },
-        }),
-        abortSignal,
-        // Gone (revoked) or pruned meanwhile, or this request's own repeat: nothing more to take back.
-        DONE_EITHER_WAY,
-      ),
-    settle: async (signal) => ((await readKeyForSettling(keyHash, signal))?.uncounted === token ? undefined : NOT_APPLIED),
+async function recount(keyHash: string, old: KeyItem, now: number, token: string, attempts: number, bytes: number): Promise<Authentication> {
+  const count = Object.keys(old.rl).length <= MAX_TRACKED_SLOTS ? requestCount(now, token) : prunedCount(old, now, token);
+  const recounted = await sendCount<Authentication | undefined>(keyHash, now, token, joined(count, byteRewrite(old, bytes, now)), {
+    applied: (item) => authenticated(item as KeyItem, keyHash, now),
+    refused: (latest) => (latest !== undefined && countedBy(token, latest) ? authenticated(latest, keyHash, now) : undefined),
   });
+  return recounted ?? countOnce(keyHash, now, token, attempts, bytes);
 }
+
+/** Takes back the bytes of a request refused for its bytes, so that asking again does not push the wait further. */
+export const uncountKeyBytes = (keyHash: string, now: number, bytes: number): Promise<void> =>
+  takeBackBytes(keyItemPk(keyHash), `${A.storedBytes}.${byteSlotIndex(now)}`, bytes);
 
 /**
  * Sets the webhook, or removes it when `webhook` is undefined; false if the key is gone. Its
@@ -345,8 +287,7 @@ export const setWebhook = (keyHash: string, webhook: string | undefined): Promis
           TableName: tableName(KEYS_TABLE),
           Key: { pk: keyItemPk(keyHash) },
           UpdateExpression: webhook ? `SET ${A.webhook} = :webhook` : `REMOVE ${A.webhook}`,
-          ConditionExpression: KEY_EXISTS,
-          ...(webhook ? { ExpressionAttributeValues: { ':webhook': webhook } } : {}),
+          ...renderCondition(KEY_EXISTS, {}, webhook ? { ':webhook': webhook } : {}),
         }),
         abortSignal,
         WHETHER_IT_HELD,
@@ -354,8 +295,8 @@ export const setWebhook = (keyHash: string, webhook: string | undefined): Promis
     // The value it sets is its outcome: a key that holds it is set (or may be set again); a key gone was revoked.
     settle: async (signal) => {
       const item = await readKeyForSettling(keyHash, signal);
-      if (!item) return false;
-      return item.webhook === webhook ? true : NOT_APPLIED;
+      if (!holds(KEY_EXISTS, item)) return false;
+      return item?.webhook === webhook ? true : NOT_APPLIED;
     },
   });
 
@@ -372,7 +313,7 @@ export const deleteKey = (keyHash: string): Promise<boolean> =>
           new DeleteCommand({
             TableName: tableName(KEYS_TABLE),
             Key: { pk: keyItemPk(keyHash) },
-            ConditionExpression: 'attribute_exists(pk)',
+            ...renderCondition(KEY_EXISTS),
           }),
           { abortSignal },
         );
@@ -383,7 +324,7 @@ export const deleteKey = (keyHash: string): Promise<boolean> =>
         throw error;
       }
     },
-    settle: async (signal) => ((await readKeyForSettling(keyHash, signal)) === undefined ? true : NOT_APPLIED),
+    settle: async (signal) => (holds(KEY_EXISTS, await readKeyForSettling(keyHash, signal)) ? NOT_APPLIED : true),
   });
 
 /** One cheap read that proves the table answers; the item need not exist. */

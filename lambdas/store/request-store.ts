@@ -1,11 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { INLINE_DATA_MAX_BYTES, SECRET_TTLS, type SecretType } from '#contract/limits';
 import { SECRETS_TABLE, SECRET_ATTRIBUTES as A, SECRET_HEAD_SK } from '../definitions/tables';
-import { FULFILMENT_SETTLING_ATTRIBUTES, HEAD_SETTLING_ATTRIBUTES } from '../definitions/access';
-import { holds, renderCondition, type Condition } from './condition';
-import { dynamo, epochSeconds, isConditionFailure, sendConditional, tableName } from './dynamo';
+import { FULFILMENT_SETTLING_ATTRIBUTES } from '../definitions/access';
+import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
+import { dynamo, epochSeconds, sendConditional, tableName } from './dynamo';
 import { NOT_APPLIED, readForSettling, repeatIt, settledWrite } from './settled-write';
-import { deleteChunks, splitIntoChunks, storedData, writeChunks } from './secret-store';
+import { deleteChunks, putHead, splitIntoChunks, storedData, writeChunks } from './secret-store';
 import { newWriteToken } from './write-token';
 
 /**
@@ -49,48 +49,28 @@ const REQUEST_PROJECTION = [A.owner, A.publicKey, A.note, A.requestState, A.expi
  * and once it is fulfilled the write is refused, and the request is the first's.
  */
 export async function putRequest(request: NewRequest, keyedToken?: string): Promise<void> {
-  const createToken = keyedToken ?? newWriteToken();
-  const table = tableName(SECRETS_TABLE);
-  const key = { pk: request.id, sk: SECRET_HEAD_SK };
-  await settledWrite<void>({
-    write: async (abortSignal) => {
-      try {
-        await dynamo.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...key,
-              [A.owner]: request.owner,
-              [A.reader]: request.owner,
-              [A.views]: 1,
-              [A.remaining]: 0,
-              [A.created]: request.created,
-              [A.expires]: request.expires,
-              [A.ttl]: epochSeconds(request.expires),
-              [A.publicKey]: request.publicKey,
-              ...(request.note !== undefined ? { [A.note]: request.note } : {}),
-              [A.requestState]: OPEN,
-              [A.lifetime]: request.lifetime,
-              [A.lifetimeSeconds]: request.lifetime / 1000,
-              [A.createToken]: createToken,
-            },
-            // As for secrets: a repeat of this put rewrites the same item, while nobody has answered it.
-            ConditionExpression: `attribute_not_exists(pk) OR (${A.createToken} = :createToken AND ${A.requestState} = :open)`,
-            ExpressionAttributeValues: { ':createToken': createToken, ':open': OPEN },
-          }),
-          { abortSignal },
-        );
-      } catch (error) {
-        // A keyed create's id derives from its API key and scope: an item under it is the first's.
-        if (keyedToken === undefined || !isConditionFailure(error)) throw error;
-      }
+  await putHead(
+    {
+      pk: request.id,
+      sk: SECRET_HEAD_SK,
+      [A.owner]: request.owner,
+      [A.reader]: request.owner,
+      [A.views]: 1,
+      [A.remaining]: 0,
+      [A.created]: request.created,
+      [A.expires]: request.expires,
+      [A.ttl]: epochSeconds(request.expires),
+      [A.publicKey]: request.publicKey,
+      ...(request.note !== undefined ? { [A.note]: request.note } : {}),
+      [A.requestState]: OPEN,
+      [A.lifetime]: request.lifetime,
+      [A.lifetimeSeconds]: request.lifetime / 1000,
+      createToken: keyedToken ?? newWriteToken(),
     },
-    // Applied once the head carries this create's token (a keyed one's: the first's).
-    settle: async (signal) =>
-      (await readForSettling<{ createToken?: string }>(table, key, HEAD_SETTLING_ATTRIBUTES, signal))?.createToken === createToken
-        ? undefined
-        : NOT_APPLIED,
-  });
+    // As for secrets: a repeat of this put rewrites the same item, while nobody has answered it.
+    { path: A.requestState, op: '=', value: OPEN },
+    keyedToken !== undefined,
+  );
 }
 
 /** The request under `id`, or undefined when there is none (a plain secret is none). */
@@ -152,9 +132,10 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
   const table = tableName(SECRETS_TABLE);
   const key = { pk: id, sk: SECRET_HEAD_SK };
   const open = openAt(now);
+  const ownAnswer = writtenBy(A.fulfilToken, fulfilToken);
   /** What the item says this fulfilment answers, when its update did not (or could not) apply. */
   const outcomeOf = (item: Record<string, unknown> | undefined): FulfilOutcome => {
-    if (item?.[A.fulfilToken] === fulfilToken) return 'fulfilled';
+    if (holds(ownAnswer, item)) return 'fulfilled';
     if (probe && holds(open, item)) return NOT_FULFILLED_YET;
     return item?.[A.requestState] === FULFILLED ? 'already-fulfilled' : 'not-found';
   };
@@ -182,7 +163,7 @@ export async function fulfilRequest(id: string, answer: Answer, now: number, key
         ? repeatIt
         : async (signal) => {
             const item = await readRequest(signal);
-            return item?.[A.fulfilToken] !== fulfilToken && holds(open, item) ? NOT_APPLIED : outcomeOf(item);
+            return !holds(ownAnswer, item) && holds(open, item) ? NOT_APPLIED : outcomeOf(item);
           },
     });
   } catch (error) {
@@ -215,7 +196,7 @@ function answerUpdate(
     ...(answer.filename !== undefined ? [`${A.filename} = :filename`] : []),
     ...(answer.mimetype !== undefined ? [`${A.mimetype} = :mimetype`] : []),
   ];
-  const condition: Condition = ownRepeat ? { any: [openAt(now), { path: A.fulfilToken, op: '=', value: fulfilToken }] } : openAt(now);
+  const condition: Condition = ownRepeat ? { any: [openAt(now), writtenBy(A.fulfilToken, fulfilToken)] } : openAt(now);
   return {
     UpdateExpression: `SET ${sets.join(', ')}`,
     ...renderCondition(
@@ -250,8 +231,7 @@ const openAt = (now: number): Condition => ({
  */
 const probeUpdate = (): UpdateParts => ({
   UpdateExpression: `SET ${A.requestState} = :fulfilled`,
-  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
-  ExpressionAttributeValues: { ':fulfilled': FULFILLED },
+  ...renderCondition(NEVER, {}, { ':fulfilled': FULFILLED }),
 });
 
 /** The longest ttl a request may give its answer, in seconds: its chunks' ttl. */

@@ -19,8 +19,8 @@ import {
 } from '../definitions/tables';
 import { readSetting } from '../config/environment';
 import { batchGetAll, batchWriteAll } from './batches';
-import { holds, renderCondition, type Condition } from './condition';
-import { countWrongProof } from './gate-attempts';
+import { NEVER, holds, renderCondition, writtenBy, type Condition } from './condition';
+import { countWrongProof, liveAt } from './gate-attempts';
 import { putReceipt } from './receipt-store';
 import { receiptOf } from '../rules/receipt';
 import {
@@ -197,14 +197,49 @@ export const writeChunks = (id: string, chunks: readonly string[], ttl: number):
 const readHeadForSettling = (id: string, signal: AbortSignal | undefined): Promise<Pick<HeadItem, 'createToken'> | undefined> =>
   readForSettling(tableName(SECRETS_TABLE), { pk: id, sk: SECRET_HEAD_SK }, HEAD_SETTLING_ATTRIBUTES, signal);
 
+/** The head under the id is the one the create with this token put. */
+const putBy = (createToken: string): Condition => writtenBy(A.createToken, createToken);
+
+/** No head under the id, or the create's own still as `rewritable` wants it: its put (or undo) may be repeated. */
+const ownHeadOr = (createToken: string, rewritable: Condition): Condition => ({
+  any: [{ path: A.pk, op: 'absent' }, { all: [putBy(createToken), rewritable] }],
+});
+
+/**
+ * Puts a new head (a secret's or a request's), settled by its createToken: a repeat of the put
+ * rewrites the same item, since nobody else knows the id before it answers, while the head is
+ * still `rewritable`. A put refused by its own head is done (an earlier attempt applied), and so
+ * is a `keyed` one's: its id derives from its API key and scope, and an item under it is the first's.
+ */
+export async function putHead<THead extends { pk: string; createToken: string }>(head: THead, rewritable: Condition, keyed: boolean): Promise<void> {
+  const isOwnHead = async (signal: AbortSignal | undefined): Promise<boolean> =>
+    holds(putBy(head.createToken), await readHeadForSettling(head.pk, signal));
+  await settledWrite<void>({
+    write: async (abortSignal) => {
+      try {
+        await dynamo.send(
+          new PutCommand({ TableName: tableName(SECRETS_TABLE), Item: head, ...renderCondition(ownHeadOr(head.createToken, rewritable)) }),
+          { abortSignal },
+        );
+      } catch (error) {
+        if (isConditionFailure(error) && (keyed || (await isOwnHead(abortSignal)))) return;
+        throw error;
+      }
+    },
+    settle: async (signal) => ((await isOwnHead(signal)) ? undefined : NOT_APPLIED),
+  });
+}
+
+/** A head as its create writes it, with its token. */
+type NewHead = HeadItem & { createToken: string };
+
 export async function putSecret(secret: NewSecret): Promise<void> {
-  const table = tableName(SECRETS_TABLE);
   const ttl = epochSeconds(secret.expires);
   const inline = secret.data.length <= INLINE_DATA_MAX_BYTES;
   const chunks = inline ? [] : splitIntoChunks(secret.data);
   const createToken = newWriteToken();
   if (!inline) await writeChunks(secret.id, chunks, ttl);
-  const head: HeadItem = {
+  const head: NewHead = {
     pk: secret.id,
     sk: SECRET_HEAD_SK,
     owner: secret.owner,
@@ -220,33 +255,10 @@ export async function putSecret(secret: NewSecret): Promise<void> {
     createToken,
     ...(secret.gate !== undefined ? { gate: secret.gate, attempts: PASSPHRASE_ATTEMPTS } : {}),
   };
-  /** Whether the head under the id is this create's: read when a put's answer is lost or refused. */
-  const isOwnHead = async (signal: AbortSignal | undefined): Promise<boolean> =>
-    (await readHeadForSettling(secret.id, signal))?.createToken === createToken;
   try {
-    await settledWrite<void>({
-      write: async (abortSignal) => {
-        try {
-          await dynamo.send(
-            new PutCommand({
-              TableName: table,
-              Item: head,
-              // A repeat of this put rewrites the same item: nobody else knows the id before it
-              // answers. Unless a keyed create's repeat has answered with it meanwhile: rewriting
-              // would drop the mark that keeps an undo from deleting it.
-              ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
-              ExpressionAttributeValues: { ':createToken': createToken },
-            }),
-            { abortSignal },
-          );
-        } catch (error) {
-          // Refused by its own head, which that repeat marked: an earlier attempt applied.
-          if (isConditionFailure(error) && (await isOwnHead(abortSignal))) return;
-          throw error;
-        }
-      },
-      settle: async (signal) => ((await isOwnHead(signal)) ? undefined : NOT_APPLIED),
-    });
+    // Unless a keyed create's repeat has answered with it meanwhile: rewriting would drop the mark
+    // that keeps an undo from deleting it.
+    await putHead(head, { path: A.repeatAnsweredAt, op: 'absent' }, false);
   } catch (error) {
     await undoCreate(head, chunks.length).catch(() => undefined);
     throw error;
@@ -264,7 +276,7 @@ export async function putSecret(secret: NewSecret): Promise<void> {
  * whole secret, which the repeat answers with, and TTL removes it if none comes. Nor is a head a
  * keyed repeat has answered with meanwhile (`repeatAnsweredAt`): its client holds the id.
  */
-async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
+async function undoCreate(head: NewHead, chunks: number): Promise<void> {
   const { pk: id, createToken } = head;
   await markUndone(head);
   const noHeadLeft = await settledWrite<boolean>({
@@ -273,8 +285,7 @@ async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
         new DeleteCommand({
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
-          ConditionExpression: 'attribute_not_exists(pk) OR (createToken = :createToken AND attribute_not_exists(repeatAnsweredAt))',
-          ExpressionAttributeValues: { ':createToken': createToken },
+          ...renderCondition(ownHeadOr(createToken, { path: A.repeatAnsweredAt, op: 'absent' })),
         }),
         abortSignal,
         // Refused: a head a repeat answered with, or another create's under the same id (a keyed
@@ -285,7 +296,7 @@ async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
     settle: async (signal) => {
       const left = await readHeadForSettling(id, signal);
       if (left === undefined) return true;
-      return left.createToken === createToken ? NOT_APPLIED : false;
+      return holds(putBy(createToken), left) ? NOT_APPLIED : false;
     },
   });
   if (noHeadLeft && chunks > 0) await deleteChunks(id, chunks);
@@ -296,7 +307,7 @@ async function undoCreate(head: HeadItem, chunks: number): Promise<void> {
  * (the create wrote none), another create's, one a view was taken from, or one a keyed repeat
  * answered with is left as it is, and its removal keeps the receipt it should.
  */
-function markUndone(head: HeadItem): Promise<void> {
+function markUndone(head: NewHead): Promise<void> {
   const marked: HeadItem = { ...head, undoneAt: Date.now() };
   return settledWrite<void>({
     write: (abortSignal) =>
@@ -304,8 +315,9 @@ function markUndone(head: HeadItem): Promise<void> {
         new PutCommand({
           TableName: tableName(SECRETS_TABLE),
           Item: marked,
-          ConditionExpression: 'createToken = :createToken AND remaining = :views AND attribute_not_exists(repeatAnsweredAt)',
-          ExpressionAttributeValues: { ':createToken': head.createToken, ':views': head.views },
+          ...renderCondition({
+            all: [putBy(head.createToken), { path: A.remaining, op: '=', value: head.views }, { path: A.repeatAnsweredAt, op: 'absent' }],
+          }),
         }),
         abortSignal,
         DONE_EITHER_WAY,
@@ -402,11 +414,12 @@ async function claimAs(
   if ('taken' in outcome) head = outcome.taken;
   else {
     const old = outcome.refusedBy;
+    const { forCaller, unlocked } = claimClauses(caller, gate);
     // Another key's answer to a request is no secret to this one.
-    if (old?.reader !== undefined && old.reader !== caller) return undefined;
+    if (old !== undefined && !holds(forCaller, old)) return undefined;
     const remaining = old?.[claim];
-    if (old !== undefined && typeof remaining !== 'number' && isLive(old, now)) {
-      if (old.gate !== undefined && old.gate !== gate) {
+    if (old !== undefined && typeof remaining !== 'number' && holds({ all: liveAt(now) }, old)) {
+      if (!holds(unlocked, old)) {
         if (proof === undefined) return { refusal: 'proof-required', attemptsLeft: old.attempts ?? 0 };
         // A repeat whose first may still be counting this wrong proof does not count it again.
         if (!takeView) return NOT_CLAIMED_YET;
@@ -457,29 +470,31 @@ function viewMayBeTaken(error: unknown): never {
  */
 type ClaimUpdateOutcome = { taken: HeadItem } | { refusedBy: (HeadItem & Record<string, unknown>) | undefined };
 
-/**
- * What a claim's update wants of the head: a view left, not expired, not taken by this claim yet,
- * no other key's answer to a request (`reader`), and no gate or the right proof. Without
- * `takeView` it never holds (the update only reads the head back).
- */
-const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => ({
-  all: [
-    { path: A.remaining, op: '>', value: 0 },
-    { path: A.expires, op: '>', value: now },
-    { path: claim, op: 'absent' },
-    {
-      any: [
-        { path: A.reader, op: 'absent' },
-        { path: A.reader, op: '=', value: caller },
-      ],
-    },
-    { any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])] },
-    ...(takeView ? [] : [{ path: claim, op: 'exists' as const }]),
-  ],
+/** Clauses of what a claim's update wants of the head that a refusal is answered by. */
+const claimClauses = (caller: string, gate: string | undefined) => ({
+  /** No other key's answer to a request (`reader`). */
+  forCaller: {
+    any: [
+      { path: A.reader, op: 'absent' },
+      { path: A.reader, op: '=', value: caller },
+    ],
+  } satisfies Condition,
+  /** No gate, or the right proof. */
+  unlocked: {
+    any: [{ path: A.gate, op: 'absent' }, ...(gate === undefined ? [] : [{ path: A.gate, op: '=' as const, value: gate }])],
+  } satisfies Condition,
 });
 
-/** A head that a claim with the right proof could take a view of. */
-const isLive = (head: HeadItem, now: number): boolean => head.remaining > 0 && head.expires > now;
+/**
+ * What a claim's update wants of the head: live, not taken by this claim yet, for the caller, and
+ * unlocked. Without `takeView` it never holds (the update only reads the head back).
+ */
+const claimable = (now: number, caller: string, claim: string, gate: string | undefined, takeView: boolean): Condition => {
+  const { forCaller, unlocked } = claimClauses(caller, gate);
+  return {
+    all: [...liveAt(now), { path: claim, op: 'absent' }, forCaller, unlocked, ...(takeView ? [] : [{ path: claim, op: 'exists' as const }])],
+  };
+};
 
 /**
  * Chunked data is read after the view is taken, so the chunks must outlive the last view until
@@ -494,6 +509,9 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
   } finally {
     const key = { pk: id, sk: SECRET_HEAD_SK };
     const keyed = isKeyedClaim(claim);
+    const mark = readMarkOf(claim);
+    // Not signed off yet: a keyed claim's read mark is not there, a plain claim's attribute still is (and so the head).
+    const notSignedOff: Condition = { all: [{ path: claim, op: 'exists' }, ...(keyed ? [{ path: mark, op: 'absent' as const }] : [])] };
     // A sign-off the store never settles must not cost the reader the data it has read: the
     // secret then keeps `readers` above 0, and the stream consumer deletes it once its claims
     // have surely ended (CLAIMANTS_DONE_MS).
@@ -506,32 +524,25 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
             ...(keyed
               ? {
                   UpdateExpression: `ADD ${A.readers} :minusOne SET #read = :read`,
-                  ConditionExpression: 'attribute_exists(#claim) AND attribute_not_exists(#read)',
-                  ExpressionAttributeNames: { '#claim': claim, '#read': readMarkOf(claim) },
-                  ExpressionAttributeValues: { ':minusOne': -1, ':read': true },
+                  ...renderCondition(notSignedOff, { '#read': mark }, { ':minusOne': -1, ':read': true }),
                 }
               : {
                   UpdateExpression: `ADD ${A.readers} :minusOne REMOVE #claim`,
                   // Also keeps ADD from recreating a head that a revocation has just deleted.
-                  ConditionExpression: 'attribute_exists(#claim)',
-                  ExpressionAttributeNames: { '#claim': claim },
-                  ExpressionAttributeValues: { ':minusOne': -1 },
+                  ...renderCondition(notSignedOff, { '#claim': claim }, { ':minusOne': -1 }),
                 }),
           }),
           abortSignal,
           DONE_EITHER_WAY,
         ),
       settle: async (signal) => {
-        const mark = readMarkOf(claim);
         const item = await readForSettling<Record<string, unknown>>(
           tableName(SECRETS_TABLE),
           key,
           [A.pk, A.sk, claim, ...(keyed ? [mark] : [])],
           signal,
         );
-        // Signed off: a keyed claim's read mark is there, a plain claim's attribute is gone (or the head is).
-        const signedOff = item === undefined || item[claim] === undefined || (keyed && item[mark] !== undefined);
-        return signedOff ? undefined : NOT_APPLIED;
+        return holds(notSignedOff, item) ? NOT_APPLIED : undefined;
       },
     }).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailable)) throw error;
@@ -540,13 +551,7 @@ async function readChunksAsClaimant(id: string, chunkId: string, chunks: number,
 }
 
 /** Whose revocation deletes a head: its owner's, while it is live. */
-const revocableBy = (owner: string, now: number): Condition => ({
-  all: [
-    { path: A.owner, op: '=', value: owner },
-    { path: A.remaining, op: '>', value: 0 },
-    { path: A.expires, op: '>', value: now },
-  ],
-});
+const revocableBy = (owner: string, now: number): Condition => ({ all: [{ path: A.owner, op: '=', value: owner }, ...liveAt(now)] });
 
 /** A revocation that finds no head left: every chunk the secret may have had goes, since the head that counted them is gone. */
 const HEAD_GONE = (id: string) => ({ chunks: MAX_CHUNKS_PER_SECRET, chunkId: id });
@@ -616,7 +621,7 @@ export const revocationSoFar = (id: string, owner: string, now: number): Promise
           new DeleteCommand({
             TableName: tableName(SECRETS_TABLE),
             Key: { pk: id, sk: SECRET_HEAD_SK },
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(pk)',
+            ...renderCondition(NEVER),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
           { abortSignal },
@@ -649,8 +654,11 @@ export const answerWithHead = (id: string, firstMayBeAtWork: boolean): Promise<b
           TableName: tableName(SECRETS_TABLE),
           Key: { pk: id, sk: SECRET_HEAD_SK },
           UpdateExpression: firstMayBeAtWork ? 'SET repeatAnsweredAt = :now' : 'SET repeatAnsweredAt = :now REMOVE undoneAt',
-          ConditionExpression: firstMayBeAtWork ? 'attribute_exists(pk) AND attribute_not_exists(undoneAt)' : 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': Date.now() },
+          ...renderCondition(
+            { all: [{ path: A.pk, op: 'exists' }, ...(firstMayBeAtWork ? [{ path: A.undoneAt, op: 'absent' as const }] : [])] },
+            {},
+            { ':now': Date.now() },
+          ),
         }),
         abortSignal,
         WHETHER_IT_HELD,
@@ -695,8 +703,18 @@ export async function deleteConsumedSecret({ id, chunks, chunkId }: ConsumedSecr
           Key: { pk: id, sk: SECRET_HEAD_SK },
           // Inline data has no readers to wait for: every claim counts `readers` up, only chunked
           // ones count down. Nor has chunked data once every claim of it has ended, signed off or not.
-          ConditionExpression: 'remaining = :zero AND (attribute_not_exists(chunks) OR readers = :zero OR viewedAt < :claimsEnded)',
-          ExpressionAttributeValues: { ':zero': 0, ':claimsEnded': Date.now() - CLAIMANTS_DONE_MS },
+          ...renderCondition({
+            all: [
+              { path: A.remaining, op: '=', value: 0 },
+              {
+                any: [
+                  { path: A.chunks, op: 'absent' },
+                  { path: A.readers, op: '=', value: 0 },
+                  { path: A.viewedAt, op: '<', value: Date.now() - CLAIMANTS_DONE_MS },
+                ],
+              },
+            ],
+          }),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortSignal,

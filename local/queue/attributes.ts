@@ -19,12 +19,7 @@ const QUEUE_ATTRIBUTES = new Map<string, (queue: LocalQueue) => string | undefin
   ['MessageRetentionPeriod', (queue) => seconds(queue.settings.retentionMs)],
   [
     'RedrivePolicy',
-    ({ deadLetter }) =>
-      deadLetter &&
-      JSON.stringify({
-        deadLetterTargetArn: localQueueArn(deadLetter.queue.name),
-        maxReceiveCount: deadLetter.maxReceiveCount,
-      }),
+    ({ deadLetter: to }) => to && JSON.stringify({ deadLetterTargetArn: localQueueArn(to.queue.name), maxReceiveCount: to.maxReceiveCount }),
   ],
 ]);
 

@@ -1,10 +1,8 @@
 const SQS_PREFIX = 'AWS.SimpleQueueService.';
 
 /**
- * The SQS errors the local queue service can answer with: the code SQS's JSON protocol puts in
- * `__type`, and the legacy query-protocol code it sends in `x-amzn-query-error`, which the SDK's
- * SQS client ("awsQueryCompatible") prefers. InvalidParameterValue is not in the SDK's model (it
- * surfaces it as SQSServiceException with this name), but SQS sends it.
+ * The SQS errors the local queue answers with: the `__type` code, and the query-protocol code of
+ * `x-amzn-query-error`, which the SDK prefers. InvalidParameterValue is not in the SDK's model, but SQS sends it.
  */
 const QUERY_CODES = {
   QueueDoesNotExist: `${SQS_PREFIX}NonExistentQueue`,

@@ -2,10 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, w
 import * as path from 'node:path';
 
 /**
- * The local queue service's messages on disk (with DATA_DIR), so that a process killed outright
- * loses none: each change is appended to a log before its SQS call is answered, and the log is
- * folded into a snapshot at start and when it grows large (docs/decisions/local-queue.md). Not
- * fsynced: it survives the death of the process, not of the machine.
+ * The local queues on disk (with DATA_DIR): each change is appended to a log before its SQS call is
+ * answered, folded into a snapshot at start and when large (docs/decisions/local-queue.md). Not
+ * fsynced: it survives a killed process, not a dead machine.
  */
 
 /** A message as kept: all but its receipt, which dies with the consumer that held it. */
@@ -83,11 +82,7 @@ export class QueueJournal {
     }
   }
 
-  /**
-   * Writes the state as the new snapshot (temp file, then rename), then empties the log. Dying
-   * between the two leaves the old log beside the new snapshot: replaying it again ends in the
-   * same state, as every entry sets a message whole or removes it.
-   */
+  /** Snapshot (temp file, then rename), then an empty log: replaying an old log again is harmless, as each entry sets or removes a message whole. */
   private compact(): number {
     const snapshot = path.join(this.directory, SNAPSHOT_FILE);
     const temporary = `${snapshot}.tmp`;

@@ -18,16 +18,12 @@ export type Operation = (input: unknown, context: OperationContext) => Promise<o
 const TARGET_PREFIX = 'AmazonSQS.';
 const MAX_BATCH_ENTRIES = 10;
 const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
-const MAX_DELAY_S = 900;
-const MAX_WAIT_TIME_S = 20;
 // What SQS accepts in a message body (its documented character ranges); lone surrogates fail.
 const ALLOWED_BODY = /^[\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 const names = z.array(z.string()).optional();
 const queueRequest = z.object({ QueueUrl: z.string() });
-const messageBody = z.string().min(1);
-const delaySeconds = whole(0, MAX_DELAY_S).optional();
 const visibilityTimeout = whole(0, MAX_VISIBILITY_TIMEOUT_S);
 const attributeMap = z.record(z.string(), z.unknown()).optional();
 const receiptHandle = z.string().min(1);
@@ -48,9 +44,18 @@ const operation =
   (input, context) =>
     run(parseInput(schema, input), context);
 
-type AttributeMap = Record<string, unknown> | undefined;
+const sendEntry = z.object({
+  MessageBody: z.string().min(1),
+  DelaySeconds: whole(0, 900).optional(),
+  MessageAttributes: attributeMap,
+  MessageSystemAttributes: attributeMap,
+});
 
-function checkBody(body: string, attributes: AttributeMap, systemAttributes: AttributeMap): void {
+/** Sends one message, checked as SQS checks it. */
+function sendOne(
+  queue: LocalQueue,
+  { MessageBody: body, DelaySeconds, MessageAttributes, MessageSystemAttributes }: z.output<typeof sendEntry>,
+): object {
   if (!ALLOWED_BODY.test(body)) {
     throw new QueueError('InvalidMessageContents', 'Invalid binary character in the message body; see the SQS documentation for allowed characters.');
   }
@@ -61,9 +66,11 @@ function checkBody(body: string, attributes: AttributeMap, systemAttributes: Att
     );
   }
   // Their MD5 digests are not implemented; refusing them beats silently dropping them.
-  if (Object.keys({ ...attributes, ...systemAttributes }).length > 0) {
+  if (Object.keys({ ...MessageAttributes, ...MessageSystemAttributes }).length > 0) {
     throw new QueueError('UnsupportedOperation', 'The local queue service does not support message attributes.');
   }
+  const sent = queue.send(body, (DelaySeconds ?? 0) * 1000);
+  return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
 }
 
 interface BatchResult {
@@ -103,36 +110,38 @@ function runBatch<E extends { Id: string }>(entries: readonly E[], run: (entry: 
   return result;
 }
 
-const sendEntry = z.object({
-  MessageBody: messageBody,
-  DelaySeconds: delaySeconds,
-  MessageAttributes: attributeMap,
-  MessageSystemAttributes: attributeMap,
-});
-
-/** Sends one message, checked as SQS checks it. */
-function sendOne(queue: LocalQueue, entry: z.output<typeof sendEntry>): object {
-  checkBody(entry.MessageBody, entry.MessageAttributes, entry.MessageSystemAttributes);
-  const sent = queue.send(entry.MessageBody, (entry.DelaySeconds ?? 0) * 1000);
-  return { MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+/** An action and its Batch form, which runs each entry as the action would. */
+function withBatch<Shape extends z.ZodRawShape>(
+  action: string,
+  entry: Shape,
+  run: (queue: LocalQueue, entry: z.output<z.ZodObject<Shape>>) => object,
+  checkBatch: (entries: z.output<z.ZodObject<Shape>>[]) => void = () => undefined,
+): Record<string, Operation> {
+  const single = z.object(entry);
+  const batch = z.object({ Entries: z.array(z.object({ Id: z.string() }).and(single)) });
+  return {
+    [action]: (input, { registry }) => run(registry.byUrl(parseInput(queueRequest, input).QueueUrl), parseInput(single, input)),
+    [`${action}Batch`]: (input, { registry }) => {
+      const queue = registry.byUrl(parseInput(queueRequest, input).QueueUrl);
+      const { Entries } = parseInput(batch, input);
+      checkBatch(Entries);
+      return runBatch(Entries, (batchEntry) => run(queue, batchEntry));
+    },
+  };
 }
 
 const OPERATIONS: Readonly<Record<string, Operation>> = {
-  SendMessage: operation(queueRequest.extend(sendEntry.shape), (input, { registry }) => sendOne(registry.byUrl(input.QueueUrl), input)),
-
-  SendMessageBatch: operation(queueRequest.extend({ Entries: z.array(sendEntry.extend({ Id: z.string() })) }), (input, { registry }) => {
-    const queue = registry.byUrl(input.QueueUrl);
-    const totalBytes = input.Entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody, 'utf8'), 0);
+  ...withBatch('SendMessage', sendEntry.shape, sendOne, (entries) => {
+    const totalBytes = entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody, 'utf8'), 0);
     if (totalBytes > MAX_MESSAGE_BYTES) {
       throw new QueueError('BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes.`);
     }
-    return runBatch(input.Entries, (entry) => sendOne(queue, entry));
   }),
 
   ReceiveMessage: operation(
     queueRequest.extend({
       MaxNumberOfMessages: whole(1, MAX_BATCH_ENTRIES).optional(),
-      WaitTimeSeconds: whole(0, MAX_WAIT_TIME_S).optional(),
+      WaitTimeSeconds: whole(0, 20).optional(),
       VisibilityTimeout: visibilityTimeout.optional(),
       AttributeNames: names,
       MessageSystemAttributeNames: names,
@@ -159,42 +168,15 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     },
   ),
 
-  DeleteMessage: operation(queueRequest.extend({ ReceiptHandle: receiptHandle }), (input, { registry }) => {
-    registry.byUrl(input.QueueUrl).delete(input.ReceiptHandle);
+  ...withBatch('DeleteMessage', { ReceiptHandle: receiptHandle }, (queue, { ReceiptHandle }) => {
+    queue.delete(ReceiptHandle);
     return {};
   }),
 
-  DeleteMessageBatch: operation(
-    queueRequest.extend({ Entries: z.array(z.object({ Id: z.string(), ReceiptHandle: receiptHandle })) }),
-    (input, { registry }) => {
-      const queue = registry.byUrl(input.QueueUrl);
-      return runBatch(input.Entries, (entry) => {
-        queue.delete(entry.ReceiptHandle);
-        return {};
-      });
-    },
-  ),
-
-  ChangeMessageVisibility: operation(
-    queueRequest.extend({ ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout }),
-    (input, { registry }) => {
-      registry.byUrl(input.QueueUrl).changeVisibility(input.ReceiptHandle, input.VisibilityTimeout * 1000);
-      return {};
-    },
-  ),
-
-  ChangeMessageVisibilityBatch: operation(
-    queueRequest.extend({
-      Entries: z.array(z.object({ Id: z.string(), ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout })),
-    }),
-    (input, { registry }) => {
-      const queue = registry.byUrl(input.QueueUrl);
-      return runBatch(input.Entries, (entry) => {
-        queue.changeVisibility(entry.ReceiptHandle, entry.VisibilityTimeout * 1000);
-        return {};
-      });
-    },
-  ),
+  ...withBatch('ChangeMessageVisibility', { ReceiptHandle: receiptHandle, VisibilityTimeout: visibilityTimeout }, (queue, entry) => {
+    queue.changeVisibility(entry.ReceiptHandle, entry.VisibilityTimeout * 1000);
+    return {};
+  }),
 
   GetQueueAttributes: operation(queueRequest.extend({ AttributeNames: names }), (input, { registry }) => {
     const attributes = queueAttributes(registry.byUrl(input.QueueUrl), input.AttributeNames ?? []);

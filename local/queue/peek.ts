@@ -2,9 +2,8 @@ import * as z from 'zod';
 import type { OperationContext } from './operations';
 
 /**
- * The one action of the local queue service that SQS lacks: reading a queue without receiving it,
- * so that `npm run dlq -- list` leaves receive counts as the delivery attempts (every receive on SQS
- * raises them). POST / with `x-amz-target: LocalQueue.PeekMessages` and `{"QueueUrl": ...}`.
+ * The local queue's one action SQS lacks: reading a queue without receiving it, so `npm run dlq --
+ * list` leaves receive counts as the delivery attempts. `x-amz-target: LocalQueue.PeekMessages`.
  */
 
 export const LOCAL_TARGET_PREFIX = 'LocalQueue.';

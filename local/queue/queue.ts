@@ -8,11 +8,6 @@ import type { PersistedMessage, QueueJournal } from './journal';
 /** SQS's ceiling on a message's visibility timeout, counted from its latest receive. */
 export const MAX_VISIBILITY_TIMEOUT_S = 12 * 60 * 60;
 
-export interface QueueSettings {
-  visibilityTimeoutMs: number;
-  retentionMs: number;
-}
-
 /** Only the latest receipt's handle may change the message's visibility or delete it. */
 type StoredMessage = PersistedMessage & { latestReceipt: { handle: string; receivedAt: number } | undefined };
 
@@ -40,15 +35,12 @@ export class LocalQueue {
   /** `journal`: where every change is recorded (local mode with DATA_DIR); none keeps it in memory only. */
   constructor(
     readonly name: string,
-    readonly settings: QueueSettings,
+    readonly settings: { visibilityTimeoutMs: number; retentionMs: number },
     readonly deadLetter: { queue: LocalQueue; maxReceiveCount: number } | undefined,
     private readonly journal?: QueueJournal,
   ) {}
 
-  /**
-   * Takes back what the journal kept. The consumers that held leases died with the process that
-   * kept this queue, so leased messages are visible at once; delays and retry delays stand.
-   */
+  /** Takes back what the journal kept: leases died with their consumers, so leased messages are visible at once. */
   restore(messages: Iterable<PersistedMessage>): void {
     const now = Date.now();
     for (const message of messages) {
@@ -89,7 +81,8 @@ export class LocalQueue {
         this.messages.delete(message.messageId);
         const { queue } = this.deadLetter;
         const moved = { ...message, visibleAt: now, leased: false, latestReceipt: undefined, deadLetterSourceQueue: this.name };
-        queue.accept(moved);
+        queue.messages.set(moved.messageId, moved);
+        queue.notify();
         this.journal?.move(this.name, queue.name, persisted(moved));
         continue;
       }
@@ -120,7 +113,8 @@ export class LocalQueue {
       const now = Date.now();
       const received = this.receiveAt(now, max, visibilityTimeoutMs);
       if (received.length > 0 || now >= deadline) return received;
-      await this.waitForChange(Math.min(deadline, this.nextVisibleAfter(now) ?? deadline), signal);
+      const until = Math.min(deadline, this.nextVisibleAfter(now));
+      await sleep(Math.max(0, until - Date.now()), AbortSignal.any([signal, this.changed.signal]));
     }
     return [];
   }
@@ -141,7 +135,7 @@ export class LocalQueue {
     if (!message || receipt?.handle !== receiptHandle) {
       throw new QueueError(
         'ReceiptHandleIsInvalid',
-        'The receipt handle is not the latest one of a message in the queue: ' + 'the message was deleted, or received again since.',
+        'The receipt handle is not the latest one of a message in the queue: the message was deleted, or received again since.',
       );
     }
     if (message.visibleAt <= now) throw new QueueError('MessageNotInflight', 'The message is not in flight.');
@@ -173,11 +167,6 @@ export class LocalQueue {
     return counts;
   }
 
-  private accept(message: StoredMessage): void {
-    this.messages.set(message.messageId, message);
-    this.notify();
-  }
-
   private dropExpired(now: number): void {
     for (const message of this.messages.values()) {
       if (message.sentTimestamp + this.settings.retentionMs > now) continue;
@@ -191,16 +180,10 @@ export class LocalQueue {
     this.changed = new AbortController();
   }
 
-  private nextVisibleAfter(now: number): number | undefined {
-    let next: number | undefined;
-    for (const { visibleAt } of this.messages.values()) {
-      if (visibleAt > now && (next === undefined || visibleAt < next)) next = visibleAt;
-    }
+  private nextVisibleAfter(now: number): number {
+    let next = Infinity;
+    for (const { visibleAt } of this.messages.values()) if (visibleAt > now) next = Math.min(next, visibleAt);
     return next;
-  }
-
-  private waitForChange(until: number, signal: AbortSignal): Promise<void> {
-    return sleep(Math.max(0, until - Date.now()), AbortSignal.any([signal, this.changed.signal]));
   }
 }
 

@@ -5,11 +5,7 @@ import { QueueError } from './errors';
 import { findOperation } from './operations';
 import type { QueueRegistry } from '../queue-service';
 
-/**
- * SQS's AWS JSON 1.0 protocol, as @aws-sdk/client-sqs speaks it: POST / with
- * `x-amz-target: AmazonSQS.<Action>` and a JSON body. Errors carry `__type` and `message` in the
- * body and the query-protocol code in `x-amzn-query-error`, which the SDK reads first.
- */
+/** SQS's AWS JSON 1.0 protocol: POST / with `x-amz-target: AmazonSQS.<Action>`; errors also carry `x-amzn-query-error`, which the SDK reads first. */
 
 const CONTENT_TYPE = 'application/x-amz-json-1.0';
 
@@ -57,9 +53,7 @@ export function queueRequestListener(registry: QueueRegistry, stopSignal: AbortS
             { __type: `com.amazonaws.sqs#${error.code}`, message: error.message },
           );
         } else {
-          const message = error instanceof Error ? error.message : String(error);
-          const output = { __type: 'com.amazonaws.sqs#InternalError', message };
-          sendJson(response, 500, { 'x-amzn-requestid': requestId }, output);
+          sendJson(response, 500, { 'x-amzn-requestid': requestId }, { __type: 'com.amazonaws.sqs#InternalError', message: String(error) });
         }
       }
     })();

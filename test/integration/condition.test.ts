@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { localDynamoDbClient } from '#local/dynamodb-local';
-import { holds, renderCondition, type Condition } from '#lambdas/store/condition';
+import { NEVER, holds, notWrittenBy, renderCondition, type Condition } from '#lambdas/store/condition';
 import { testEnv } from '#test/support/environment';
 
 /**
@@ -15,7 +15,7 @@ afterAll(() => client.destroy());
 const ITEMS: Record<string, Record<string, unknown> | undefined> = {
   none: undefined,
   bare: {},
-  record: { idem: { at: 100, by: 'tok' }, n: 5, s: 'b', flag: true },
+  record: { idem: { at: 100, by: 'tok' }, n: 5, s: 'b', flag: true, log: [1, 2, 3], rl: { a: 1, b: 2 } },
   other: { idem: { at: 300, by: 'other' }, n: 0, s: 'a' },
 };
 
@@ -31,6 +31,13 @@ const CONDITIONS: Record<string, Condition> = {
   otherType: { path: 's', op: '=', value: 5 },
   unequalType: { path: 'n', op: '<>', value: '5' },
   boolean: { path: 'flag', op: '=', value: true },
+  notWrittenBy: notWrittenBy('idem.by', 'tok'),
+  never: NEVER,
+  listSize: { sizeOf: 'log', op: '<', value: 4 },
+  mapSize: { sizeOf: 'rl', op: '=', value: 2 },
+  stringSize: { sizeOf: 's', op: '>=', value: 1 },
+  numberSize: { sizeOf: 'n', op: '>', value: 0 },
+  missingSize: { sizeOf: 'log', op: '<>', value: 2 },
   anyOf: {
     any: [
       { path: 'idem', op: 'absent' },

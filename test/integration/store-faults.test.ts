@@ -3,6 +3,7 @@ import { ERRORS } from '#contract/errors';
 import { GATE } from '#contract/limits';
 import { gateOfProof } from '#lambdas/rules/gate';
 import { SECRET_HEAD_SK, SECRET_RECEIPT_SK } from '#lambdas/definitions/tables';
+import { NEVER, renderCondition } from '#lambdas/store/condition';
 import { api, base64Of, createKey, freshClientAddress, requestPublicKey, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import type { LocalServer } from '../support/local-server';
@@ -77,6 +78,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
   const table = typeof body.TableName === 'string' ? body.TableName : Object.keys((body.RequestItems as object | undefined) ?? {})[0];
   const update = typeof body.UpdateExpression === 'string' ? body.UpdateExpression : '';
   const condition = typeof body.ConditionExpression === 'string' ? body.ConditionExpression : '';
+  const named = Object.values((body.ExpressionAttributeNames as object | undefined) ?? {});
   if (table === KEYS) {
     if (operation === 'UpdateItem') {
       if (stringOf((body.Key as Record<string, unknown>).pk)?.startsWith('ip#')) return 'POST /keys: attempt log';
@@ -97,7 +99,7 @@ function writeOf(call: DynamoDbCall): string | undefined {
     }
     if (operation === 'UpdateItem') {
       // A fulfilment's keyed repeat whose first may be at work reads the request back, writing nothing.
-      if (condition.includes('attribute_not_exists(pk)')) return 'POST /requests/{id}: repeat probe';
+      if (condition === renderCondition(NEVER).ConditionExpression) return 'POST /requests/{id}: repeat probe';
       // A create's keyed repeat marks the head it answers with.
       if (update.includes('repeatAnsweredAt')) return 'POST /secrets: repeat mark';
       if (update.includes('requestState')) return 'POST /requests/{id}: answer';
@@ -106,10 +108,10 @@ function writeOf(call: DynamoDbCall): string | undefined {
       return update.startsWith('SET attempts') ? 'claim: wrong proof count' : 'claim';
     }
     if (operation === 'DeleteItem') {
-      if (Object.values((body.ExpressionAttributeNames as object | undefined) ?? {}).includes('owner')) return 'DELETE /secrets/{id}';
-      if (condition.includes('createToken')) return 'POST /secrets: undo';
+      if (named.includes('owner')) return 'DELETE /secrets/{id}';
+      if (named.includes('createToken')) return 'POST /secrets: undo';
       // A keyed revoke's repeat's DeleteItem that deletes nothing: whether its first's head is there.
-      return condition.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
+      return named.includes('remaining') ? 'stream consumer: head' : 'repeat: head check';
     }
   }
   return undefined;

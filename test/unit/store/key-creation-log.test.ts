@@ -2,7 +2,7 @@ import '../support/env';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_CREATION_LIMIT } from '#contract/limits';
 import { recordKeyCreationAttempt } from '#lambdas/store/key-creation-log';
-import { conditionFailed, mockDocumentClient, sentCommands } from '../support/dynamo';
+import { conditionFailed, mockDocumentClient, resolvedCondition, sentCommands } from '../support/dynamo';
 import { UNSETTLED_UPDATE_CALLS, throttleUpdatesUnsettled } from '../support/settling-reads';
 import { TEST_ENV } from '../support/env';
 
@@ -33,8 +33,9 @@ describe('recordKeyCreationAttempt', () => {
       Key: { pk: `ip#${ipHash}` },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      ExpressionAttributeValues: { ':now': [now], ':capacity': 2 * limit, ':ttl': Math.ceil((now + HOUR) / 1000) },
+      ExpressionAttributeValues: { ':now': [now], ':ttl': Math.ceil((now + HOUR) / 1000) },
     });
+    expect(resolvedCondition(sent[0]!.input)).toContain(`(attribute_not_exists(log) OR size(log) < ${2 * limit}) AND logged <> "`);
   });
 
   test('a full log (condition failed, old item in wire format) is pruned to the last hour plus this attempt', async () => {
@@ -52,11 +53,8 @@ describe('recordKeyCreationAttempt', () => {
     expect(window).toEqual({ count: 2, resetAt: now });
     const sent = sentCommands(ddb);
     expect(sent).toHaveLength(2);
-    expect(sent[1]!.input).toMatchObject({
-      Key: { pk: `ip#${ipHash}` },
-      ConditionExpression: 'size(#log) = :oldSize',
-      ExpressionAttributeValues: { ':pruned': [...recent, now], ':oldSize': 2 * limit },
-    });
+    expect(sent[1]!.input).toMatchObject({ Key: { pk: `ip#${ipHash}` }, ExpressionAttributeValues: { ':pruned': [...recent, now] } });
+    expect(resolvedCondition(sent[1]!.input)).toBe(`size(log) = ${2 * limit}`);
   });
 
   test('a prune that loses a race starts over; it gives up after a bounded number of attempts', async () => {

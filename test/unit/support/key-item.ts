@@ -2,6 +2,7 @@ import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey, hashApiKey } from '#lambdas/rules/api-keys';
 import { KEY_LIFETIME_MS } from '#contract/limits';
+import { MAX_TRACKED_SLOTS } from '#lambdas/rules/sliding-window';
 import { keyItemPk } from '#lambdas/definitions/tables';
 import type { KeyItem } from '#lambdas/store/key-store';
 import { conditionFailed, type DocumentClientMock } from './dynamo';
@@ -41,8 +42,8 @@ const names = (input: UpdateCommandInput): Record<string, string> => input.Expre
 /**
  * Answers UpdateItem calls on the keys table for one key item the way DynamoDB would for the
  * expressions key-store sends: the authenticating fast path (SET rl.#current += 1 REMOVE
- * rl.#expired, if it exists and size(rl) <= :maxSlots), the prune (SET rl = :slots, if it exists
- * and size(rl) > :maxSlots) and setWebhook (SET/REMOVE webhook, if it exists); none of them tests
+ * rl.#expired, if it exists and size(rl) <= MAX_TRACKED_SLOTS), the prune (SET rl = :slots, if it exists
+ * and size(rl) > MAX_TRACKED_SLOTS) and setWebhook (SET/REMOVE webhook, if it exists); none of them tests
  * the expiry, which the store reads from the item. A failed condition throws
  * ConditionalCheckFailedException with the old item in wire format when ALL_OLD was asked for.
  * `state.item` is mutated, so a test can make several requests against the same key.
@@ -67,12 +68,11 @@ export function serveKeyItem(mock: DocumentClientMock, state: { item: KeyItemSta
       return {};
     }
     const size = Object.keys(item.rl).length;
-    const maxSlots = v[':maxSlots'] as number;
     if (':slots' in v) {
-      if (!(size > maxSlots)) throw fail();
+      if (!(size > MAX_TRACKED_SLOTS)) throw fail();
       item.rl = { ...(v[':slots'] as Record<string, number>) };
     } else {
-      if (!(size <= maxSlots)) throw fail();
+      if (!(size <= MAX_TRACKED_SLOTS)) throw fail();
       const current = names(input)['#current'] as string;
       const expired = names(input)['#expired'] as string;
       const { [expired]: _removed, ...kept } = item.rl;

@@ -64,14 +64,15 @@ beforeEach(() => {
   ddb
     .on(GetCommand, { Key: { pk: keyItemPk(OWNER) } })
     .resolves({ Item: { webhook: receiver.url('/hook'), webhookSecret: `whsec_${'Q'.repeat(32)}` } });
-  ddb.on(PutCommand).callsFake(({ Item, ExpressionAttributeValues }: PutCommandInput) => {
+  ddb.on(PutCommand).callsFake(({ Item }: PutCommandInput) => {
     const held = claims.get(String(Item?.pk));
-    if (held !== undefined && held !== ExpressionAttributeValues?.[':messageId']) throw conditionFailed();
+    if (held !== undefined && held !== Item?.claimedBy) throw conditionFailed();
     claims.set(String(Item?.pk), Item?.claimedBy);
     return {};
   });
   ddb.on(DeleteCommand).callsFake(({ Key, ExpressionAttributeValues }: DeleteCommandInput) => {
-    if (claims.get(String(Key?.pk)) !== ExpressionAttributeValues?.[':messageId']) throw conditionFailed();
+    // The release's condition names one value: the message that claimed the event.
+    if (claims.get(String(Key?.pk)) !== Object.values(ExpressionAttributeValues ?? {})[0]) throw conditionFailed();
     claims.delete(String(Key?.pk));
     return {};
   });
