@@ -27,7 +27,7 @@ const WAIT_SECONDS = 1;
 /** Long enough to page through the queue without seeing a message twice; list releases them after. */
 const HOLD_SECONDS = 30;
 
-export type IdentifiedMessage = Message & { MessageId: string };
+type IdentifiedMessage = Message & { MessageId: string };
 
 /** `items` in runs of `size`: by default as many as one SQS batch call takes. */
 export const chunks = <T>(items: readonly T[], size = MAX_PER_RECEIVE): T[][] =>
