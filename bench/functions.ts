@@ -66,7 +66,7 @@ const ROUTE_REQUESTS: Readonly<Record<RouteName, () => Promise<RouteRequest>>> =
   },
 };
 
-const routeFunctions = (): BenchFunction[] =>
+const routeFunctions = (environment: BenchEnvironment): BenchFunction[] =>
   ROUTES.map((route) => ({
     name: route.name,
     entry: routeEntry(route),
@@ -74,7 +74,7 @@ const routeFunctions = (): BenchFunction[] =>
     nextEvent: async () => routeEvent(route, await ROUTE_REQUESTS[route.name]()),
     floorEvent: async (commands) => {
       const { body } = await ROUTE_REQUESTS[route.name]();
-      return { headers: JSON_CONTENT, body: body ?? null, floor: { commands } satisfies FloorEvent };
+      return { headers: JSON_CONTENT, body: body ?? null, floor: { commands, sqsQueueUrl: environment.floorQueueUrl } satisfies FloorEvent };
     },
     confirm: () => Promise.resolve(),
   }));
@@ -139,4 +139,4 @@ function delivery(environment: BenchEnvironment): BenchFunction {
 }
 
 /** The routes in table order, then the webhook pipeline. */
-export const benchFunctions = (environment: BenchEnvironment): BenchFunction[] => [...routeFunctions(), fanOut(environment), delivery(environment)];
+export const benchFunctions = (env: BenchEnvironment): BenchFunction[] => [...routeFunctions(env), fanOut(env), delivery(env)];

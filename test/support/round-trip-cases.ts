@@ -12,6 +12,9 @@ import { api, createKey, createRequest, createSecret, dataFilling, freshClientAd
 
 /** Two calls for data the head holds; larger data adds its chunk items' calls (INLINE_DATA_MAX_BYTES says why). */
 export const ROUND_TRIP_BUDGET = { calls: 2, upToPayloadBytes: INLINE_DATA_MAX_BYTES } as const;
+/** A route's calls beyond the budget for a write of its own: a revocation's receipt, so that a status read after its answer finds it. */
+export const OWN_WRITES: Readonly<Record<string, number>> = { 'secrets-revoke': 1 };
+export const routeCallBudget = (route: string): number => ROUND_TRIP_BUDGET.calls + (OWN_WRITES[route] ?? 0);
 /** A request with an Idempotency-Key makes one call more: its record's own write (docs/decisions/idempotency.md). */
 const IDEMPOTENCY_RECORD_CALLS = 1;
 
@@ -91,13 +94,12 @@ const gatedClaim = (size: Size, calls: number): RoundTripCase => ({
   },
 });
 
-/** A revocation puts its receipt with a call of its own, so that a status read after its answer finds it. */
 const revoke = (size: Size, calls: number): RoundTripCase => ({
   name: `DELETE /secrets/:id ${size}`,
   // No body, but what it deletes is that large.
   payloadBytes: SIZES[size],
   calls,
-  ownWrites: 1,
+  ownWrites: OWN_WRITES['secrets-revoke'],
   send: async (baseUrl, signInToken) => {
     const { key, id } = await secretOf(baseUrl, signInToken, size, 1);
     return api('DELETE', `/secrets/${id}`, { key, baseUrl });

@@ -42,19 +42,21 @@ const DYNAMODB_CALLS: Readonly<Record<string, (TableName: string) => Promise<unk
     dynamo.send(new BatchWriteCommand({ RequestItems: { [TableName]: [{ PutRequest: { Item: { ...WRITTEN_KEY } } }] } })),
 };
 
-/**
- * Makes the DynamoDB calls; hands every other command to `other` (a floor with an SQS client), and
- * fails on one it cannot make, so that a function's new kind of call shows here first.
- */
-export async function floorCalls(event: FloorEvent, other: (command: string) => Promise<unknown> = unknownCall): Promise<void> {
+/** Makes the DynamoDB and SQS calls; fails on one it cannot make, so a function's new kind of call shows here first. */
+export async function floorCalls(event: FloorEvent): Promise<void> {
   for (const command of event.commands) {
     const call = DYNAMODB_CALLS[command];
-    await (call ? call(tableName(KEYS_TABLE)) : other(command));
+    await (call ? call(tableName(KEYS_TABLE)) : sqsCall(command, event.sqsQueueUrl));
   }
   if (event.postUrl !== undefined) await floorPost(event.postUrl);
 }
 
-const unknownCall = (command: string): Promise<never> => Promise.reject(new Error(`the house floor makes no ${command}`));
+/** The SQS client is imported at first use: a route floor without one (most routes) does not load it. */
+async function sqsCall(command: string, QueueUrl: string | undefined): Promise<unknown> {
+  if (command !== 'SendMessageCommand' && command !== 'SendMessageBatchCommand') throw new Error(`the house floor makes no ${command}`);
+  const [{ SendMessageCommand }, { sqs }] = await Promise.all([import('@aws-sdk/client-sqs'), import('#lambdas/webhooks/queue/sqs')]);
+  return sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: '{}' }));
+}
 
 /** One POST of `{}`, answered and read to its end: what a delivery that succeeds cannot skip. */
 function floorPost(url: string): Promise<void> {
