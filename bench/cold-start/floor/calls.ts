@@ -51,10 +51,15 @@ export async function floorCalls(event: FloorEvent): Promise<void> {
   if (event.postUrl !== undefined) await floorPost(event.postUrl);
 }
 
-/** The SQS client is imported at first use: a route floor without one (most routes) does not load it. */
+/**
+ * The SQS client is imported at first use, so a route floor without one (most routes) does not load
+ * it; kept after that, so later calls do not pay the module loader's lookup a function never makes.
+ */
+let sqsModules: Promise<[typeof import('@aws-sdk/client-sqs'), typeof import('#lambdas/webhooks/queue/sqs')]> | undefined;
 async function sqsCall(command: string, QueueUrl: string | undefined): Promise<unknown> {
   if (command !== 'SendMessageCommand' && command !== 'SendMessageBatchCommand') throw new Error(`the house floor makes no ${command}`);
-  const [{ SendMessageCommand }, { sqs }] = await Promise.all([import('@aws-sdk/client-sqs'), import('#lambdas/webhooks/queue/sqs')]);
+  sqsModules ??= Promise.all([import('@aws-sdk/client-sqs'), import('#lambdas/webhooks/queue/sqs')]);
+  const [{ SendMessageCommand }, { sqs }] = await sqsModules;
   return sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: '{}' }));
 }
 
